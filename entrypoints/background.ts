@@ -1,0 +1,3 @@
+export default defineBackground(() => {
+  // Wiring only: the snapshot service is registered here (lib/ holds the logic).
+});

@@ -1,0 +1,28 @@
+import { defineConfig } from 'wxt';
+import tailwindcss from '@tailwindcss/vite';
+
+// Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
+export default defineConfig({
+  modules: ['@wxt-dev/module-react'],
+  vite: () => ({
+    plugins: [tailwindcss()],
+  }),
+  manifest: ({ browser }) => ({
+    name: 'Compliance Lens',
+    description:
+      'See readiness, fundraising risk band and top gaps behind compliance-status share links, with the disclaimer, without leaving your inbox.',
+    permissions: ['storage'],
+    host_permissions: ['http://localhost:8787/*', 'http://127.0.0.1:8787/*'],
+    ...(browser === 'firefox'
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: 'compliance-lens@compliance-lens.dev',
+              strict_min_version: '128.0',
+              data_collection_permissions: { required: ['none'] },
+            },
+          },
+        }
+      : {}),
+  }),
+});
