@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The whole test suite: types, unit and server tests (PGlite, then PostgreSQL), both extension
+# builds, Firefox lint, and end-to-end tests in Chromium. Every stage runs; the exit code says
+# whether all passed. The last line adds up every runner's counts.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+rm -rf test-results && mkdir -p test-results
+status=0
+stage() { echo; echo "=== $1"; }
+
+stage "typecheck"
+npx tsc --noEmit || status=1
+
+stage "unit and server tests (PGlite)"
+npx vitest run --reporter=default --reporter=json --outputFile=test-results/vitest-pglite.json || status=1
+
+stage "server tests (PostgreSQL)"
+bash scripts/with-postgres.sh npx vitest run --project server \
+  --reporter=default --reporter=json --outputFile=test-results/vitest-postgres.json || status=1
+
+stage "build (Chrome MV3, Firefox MV3)"
+if npx wxt build && npx wxt build -b firefox --mv3; then
+  stage "web-ext lint (Firefox build)"
+  npx web-ext lint --source-dir .output/firefox-mv3 --self-hosted || status=1
+  stage "end-to-end (Chromium)"
+  npx playwright test || status=1
+else
+  status=1
+fi
+
+stage "summary"
+node scripts/summarize-tests.mjs || status=1
+exit $status
