@@ -13,6 +13,11 @@ export default defineConfig({
       'See readiness, fundraising risk band and top gaps behind compliance-status share links, with the disclaimer, without leaving your inbox.',
     permissions: ['storage'],
     host_permissions: ['http://localhost:8787/*', 'http://127.0.0.1:8787/*'],
+    // User-added and production services are granted at runtime (lib/permissions.ts).
+    optional_host_permissions: ['https://*/*', 'http://*/*'],
+    // Administrator policy (lib/settings.ts reads it; absent is fine). Chrome-only key: Firefox takes
+    // managed storage from a native manifest instead.
+    ...(browser === 'firefox' ? {} : { storage: { managed_schema: 'managed_schema.json' } }),
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

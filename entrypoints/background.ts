@@ -1,3 +1,36 @@
+import { browser } from 'wxt/browser';
+import { registerMessageHandlers } from '@/lib/messaging/handlers';
+import { messenger } from '@/lib/messaging/protocol';
+import { TabRequestLog } from '@/lib/messaging/sender';
+import { hasServicePermission } from '@/lib/permissions';
+import { createSettingsStore } from '@/lib/settings';
+import { createSnapshotService } from '@/lib/snapshot-service';
+
+// Wiring only: the logic lives in lib/ (settings, snapshot service, messaging).
 export default defineBackground(() => {
-  // Wiring only: the snapshot service is registered here (lib/ holds the logic).
+  const settings = createSettingsStore();
+  const service = createSnapshotService({
+    fetch: (input, init) => fetch(input, init),
+    getSettings: () => settings.getEffectiveSettings(),
+    hasHostPermission: hasServicePermission,
+    sessionArea: browser.storage.session,
+    localArea: browser.storage.local,
+  });
+  const tabLog = new TabRequestLog(browser.storage.session);
+
+  registerMessageHandlers(
+    {
+      service,
+      getSettings: () => settings.getEffectiveSettings(),
+      extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
+      tabLog,
+    },
+    messenger,
+  );
+
+  browser.tabs.onRemoved.addListener((tabId) => void tabLog.forgetTab(tabId));
+  // Snapshot data is confidential: turning persistence off removes what was kept on disk.
+  settings.watch((next) => {
+    if (!next.persistCache) void service.clearCache('local');
+  });
 });

@@ -1,0 +1,114 @@
+import type { ExtensionMessenger } from '@webext-core/messaging';
+import type { z } from 'zod';
+import type { EffectiveSettings } from '../settings';
+import type { SnapshotService } from '../snapshot-service/service';
+import type { SnapshotRequest, SnapshotResult } from '../snapshot-service/result';
+import { isValidTokenShape } from '../snapshot/token';
+import { protocolSchemas, type MessageType, type ProtocolMap } from './protocol';
+import { senderContext, type SenderContext, type TabRequestLog } from './sender';
+
+/** A payload that does not match the protocol (forged or from a stale build). */
+export class InvalidMessageError extends Error {
+  override name = 'InvalidMessageError';
+}
+
+/** A message only extension pages may send came from somewhere else (e.g. a content script). */
+export class ForbiddenSenderError extends Error {
+  override name = 'ForbiddenSenderError';
+}
+
+export interface MessageHandlerDeps {
+  service: SnapshotService;
+  getSettings(): Promise<EffectiveSettings>;
+  /** `browser.runtime.getURL('')` without the trailing slash. */
+  extensionOrigin: string;
+  /** Remembers which tab asked for which token (for the card iframe). */
+  tabLog?: TabRequestLog;
+}
+
+type Handler<K extends MessageType> = (data: unknown, sender: unknown) => Promise<ReturnType<ProtocolMap[K]>>;
+export type MessageHandlers = { [K in MessageType]: Handler<K> };
+
+function parseInput<K extends MessageType>(type: K, data: unknown): z.output<(typeof protocolSchemas)[K]['input']> {
+  const parsed = protocolSchemas[type].input.safeParse(data);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((issue) => issue.path.map(String).join('.') || '(payload)').join(', ');
+    throw new InvalidMessageError(`Malformed "${type}" message (${where}).`);
+  }
+  return parsed.data as z.output<(typeof protocolSchemas)[K]['input']>;
+}
+
+function requireExtensionPage(type: MessageType, context: SenderContext): void {
+  if (context.kind !== 'extension-page') {
+    throw new ForbiddenSenderError(`"${type}" may only be sent from an extension page.`);
+  }
+}
+
+/**
+ * Handlers take the raw payload and sender (both untrusted) and never throw anything but the two
+ * errors above. The service itself re-checks origin and token whatever the handler parsed.
+ */
+export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers {
+  async function remember(context: SenderContext, request: SnapshotRequest, result: SnapshotResult): Promise<void> {
+    if (!deps.tabLog || context.tabId === undefined) return;
+    if (result.status === 'error' && result.code === 'FORBIDDEN_ORIGIN') return;
+    if (!isValidTokenShape(request.token)) return;
+    try {
+      await deps.tabLog.record(context.tabId, request, context.frameId);
+    } catch {
+      // Bookkeeping must not cost the caller its answer.
+    }
+  }
+
+  function snapshotHandler(
+    type: 'getSnapshot' | 'refreshSnapshot',
+    call: (request: SnapshotRequest) => Promise<SnapshotResult>,
+  ): Handler<typeof type> {
+    return async (data, sender) => {
+      const request = parseInput(type, data);
+      const context = senderContext(sender, deps.extensionOrigin);
+      const result = await call(request);
+      await remember(context, request, result);
+      return result;
+    };
+  }
+
+  return {
+    getSnapshot: snapshotHandler('getSnapshot', (request) => deps.service.getSnapshot(request)),
+    refreshSnapshot: snapshotHandler('refreshSnapshot', (request) => deps.service.refresh(request)),
+    async peekSnapshot(data) {
+      return deps.service.peek(parseInput('peekSnapshot', data));
+    },
+    async getSettings(data) {
+      parseInput('getSettings', data);
+      return deps.getSettings();
+    },
+    async listCached(data, sender) {
+      parseInput('listCached', data);
+      requireExtensionPage('listCached', senderContext(sender, deps.extensionOrigin));
+      return deps.service.listCached();
+    },
+    async clearCache(data, sender) {
+      const request = parseInput('clearCache', data);
+      requireExtensionPage('clearCache', senderContext(sender, deps.extensionOrigin));
+      return { cleared: await deps.service.clearCache(request?.area) };
+    },
+  };
+}
+
+/** Wires the handlers to a messenger (the background calls this once). Returns an unregister function. */
+export function registerMessageHandlers(
+  deps: MessageHandlerDeps,
+  messenger: ExtensionMessenger<ProtocolMap>,
+): () => void {
+  const handlers = createMessageHandlers(deps);
+  const removers = [
+    messenger.onMessage('getSnapshot', ({ data, sender }) => handlers.getSnapshot(data, sender)),
+    messenger.onMessage('refreshSnapshot', ({ data, sender }) => handlers.refreshSnapshot(data, sender)),
+    messenger.onMessage('peekSnapshot', ({ data, sender }) => handlers.peekSnapshot(data, sender)),
+    messenger.onMessage('getSettings', ({ data, sender }) => handlers.getSettings(data, sender)),
+    messenger.onMessage('listCached', ({ data, sender }) => handlers.listCached(data, sender)),
+    messenger.onMessage('clearCache', ({ data, sender }) => handlers.clearCache(data, sender)),
+  ];
+  return () => removers.forEach((remove) => remove());
+}

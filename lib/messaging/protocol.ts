@@ -1,0 +1,74 @@
+import { defineExtensionMessaging } from '@webext-core/messaging';
+import { z } from 'zod';
+import { effectiveSettingsSchema, type EffectiveSettings } from '../settings';
+import {
+  cachedSummarySchema,
+  peekResultSchema,
+  snapshotRequestSchema,
+  snapshotResultSchema,
+  type CachedSummary,
+  type PeekResult,
+  type SnapshotRequest,
+  type SnapshotResult,
+} from '../snapshot-service/result';
+
+/**
+ * The one protocol between extension contexts and the background worker. Every payload is parsed
+ * with the schemas below on the receiving side: handlers parse inputs (content scripts run inside
+ * untrusted pages), callers parse outputs (`backgroundClient`).
+ *
+ * A malformed payload makes the handler throw `InvalidMessageError`; `sendMessage` then rejects with
+ * an Error whose `name` is `InvalidMessageError`.
+ */
+
+export const clearCacheRequestSchema = z
+  .object({ area: z.enum(['session', 'local', 'all']).optional() })
+  .optional();
+export type ClearCacheRequest = z.infer<typeof clearCacheRequestSchema>;
+
+export const clearCacheResultSchema = z.object({ cleared: z.int().nonnegative() });
+export type ClearCacheResult = z.infer<typeof clearCacheResultSchema>;
+
+export const noInputSchema = z.undefined().or(z.null()).transform(() => undefined);
+
+export interface ProtocolMap {
+  /** Cached while fresh, else one budgeted fetch. Content scripts, popup, side panel, card. */
+  getSnapshot(request: SnapshotRequest): SnapshotResult;
+  /** An explicit user action: bypasses the cache (still budgeted and coalesced). */
+  refreshSnapshot(request: SnapshotRequest): SnapshotResult;
+  /** Cache only, never a fetch: badges of links already seen. null = nothing fresh cached. */
+  peekSnapshot(request: SnapshotRequest): PeekResult;
+  /** Effective settings (user merged with managed policy, with locked flags). */
+  getSettings(): EffectiveSettings;
+  /** Extension pages only: everything in the active cache. */
+  listCached(): CachedSummary[];
+  /** Extension pages only. */
+  clearCache(request?: ClearCacheRequest): ClearCacheResult;
+}
+
+export const protocolSchemas = {
+  getSnapshot: { input: snapshotRequestSchema, output: snapshotResultSchema },
+  refreshSnapshot: { input: snapshotRequestSchema, output: snapshotResultSchema },
+  peekSnapshot: { input: snapshotRequestSchema, output: peekResultSchema },
+  getSettings: { input: noInputSchema, output: effectiveSettingsSchema },
+  listCached: { input: noInputSchema, output: z.array(cachedSummarySchema) },
+  clearCache: { input: clearCacheRequestSchema, output: clearCacheResultSchema },
+} satisfies Record<keyof ProtocolMap, { input: z.ZodType; output: z.ZodType }>;
+
+export type MessageType = keyof ProtocolMap;
+
+export const messenger = defineExtensionMessaging<ProtocolMap>();
+export const { sendMessage, onMessage } = messenger;
+
+/** Calls the background and parses what comes back, so a caller never trusts an unchecked shape. */
+export const backgroundClient = {
+  getSnapshot: async (request: SnapshotRequest) =>
+    snapshotResultSchema.parse(await sendMessage('getSnapshot', request)),
+  refreshSnapshot: async (request: SnapshotRequest) =>
+    snapshotResultSchema.parse(await sendMessage('refreshSnapshot', request)),
+  peekSnapshot: async (request: SnapshotRequest) => peekResultSchema.parse(await sendMessage('peekSnapshot', request)),
+  getSettings: async () => effectiveSettingsSchema.parse(await sendMessage('getSettings')),
+  listCached: async () => z.array(cachedSummarySchema).parse(await sendMessage('listCached')),
+  clearCache: async (request?: ClearCacheRequest) =>
+    clearCacheResultSchema.parse(await sendMessage('clearCache', request)),
+};

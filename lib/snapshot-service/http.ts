@@ -1,0 +1,206 @@
+import type { z } from 'zod';
+import { API_VERSION } from '../snapshot/labels';
+import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '../snapshot/schema';
+import type { ServiceConfig } from '../services';
+import { retryAtFrom } from './rate-budget';
+import { snapshotError, type SnapshotResult } from './result';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface HttpOptions {
+  fetch: FetchLike;
+  now(): number;
+  timeoutMs: number;
+  maxBodyBytes: number;
+}
+
+/** The API URL for a token, built only from the configured service (never from a caller's URL). */
+export function buildSnapshotUrl(service: ServiceConfig, token: string): string {
+  const url = new URL(service.apiPathTemplate.replaceAll('{token}', encodeURIComponent(token)), service.origin);
+  if (url.origin !== service.origin) throw new Error(`API path template escapes ${service.origin}`);
+  return url.href;
+}
+
+class BodyTooLargeError extends Error {}
+
+/** Thrown into pending reads when the request is aborted, whatever the fetch implementation does. */
+function abortedPromise(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+}
+
+/** Reads the body as a stream and gives up past `maxBytes`, so a huge answer is never buffered. */
+async function readBodyCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new BodyTooLargeError();
+  const aborted = abortedPromise(signal);
+  aborted.catch(() => undefined);
+  if (!response.body) {
+    const text = await Promise.race([response.text(), aborted]);
+    if (new TextEncoder().encode(text).byteLength > maxBytes) throw new BodyTooLargeError();
+    return text;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw new BodyTooLargeError();
+      chunks.push(value);
+    }
+  } catch (error) {
+    void reader.cancel().catch(() => undefined);
+    throw error;
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** "data.scores.readiness_score: Too big: expected number to be <=100" (first few issues). */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * One GET of the snapshot endpoint, mapped to a result. Never throws.
+ *
+ * Status mapping (the spec only defines 200/404/410/429): 404 → NOT_FOUND and 410 → EXPIRED (both
+ * terminal), 429 → RATE_LIMITED with `retryAt`, 5xx → NETWORK with `httpStatus` (a server fault is
+ * transient, like a dropped connection), any other status → INVALID_RESPONSE with `httpStatus`.
+ * Redirects are refused (`redirect: 'error'` → NETWORK) so a request never lands on another origin.
+ */
+export async function fetchSnapshot(url: string, options: HttpOptions): Promise<SnapshotResult> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timeout'));
+  }, options.timeoutMs);
+  const seconds = Math.round(options.timeoutMs / 1000);
+
+  try {
+    let response: Response;
+    try {
+      const aborted = abortedPromise(controller.signal);
+      aborted.catch(() => undefined);
+      response = await Promise.race([
+        options.fetch(url, {
+          method: 'GET',
+          headers: { Accept: 'application/json' },
+          credentials: 'omit',
+          cache: 'no-store',
+          referrerPolicy: 'no-referrer',
+          redirect: 'error',
+          signal: controller.signal,
+        }),
+        aborted,
+      ]);
+    } catch {
+      return timedOut
+        ? snapshotError('TIMEOUT', `The service did not answer within ${seconds} s.`)
+        : snapshotError('NETWORK', 'The service could not be reached.');
+    }
+
+    const fetchedAt = options.now();
+    let text: string;
+    try {
+      text = await readBodyCapped(response, options.maxBodyBytes, controller.signal);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        controller.abort(new Error('body too large'));
+        return snapshotError(
+          'INVALID_RESPONSE',
+          `The response is larger than ${Math.round(options.maxBodyBytes / 1024)} KB, so it was not read.`,
+          { httpStatus: response.status, fetchedAt },
+        );
+      }
+      return timedOut
+        ? snapshotError('TIMEOUT', `The service did not finish answering within ${seconds} s.`)
+        : snapshotError('NETWORK', 'The connection failed while reading the response.', {
+            httpStatus: response.status,
+          });
+    }
+    return interpretResponse(response.status, response.headers, text, fetchedAt);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function interpretResponse(status: number, headers: Headers, text: string, fetchedAt: number): SnapshotResult {
+  const json = parseJson(text);
+  const envelope = json.ok ? errorEnvelopeSchema.safeParse(json.value) : undefined;
+  const serverMessage = envelope?.success ? envelope.data.error : undefined;
+
+  if (status === 200) {
+    if (!json.ok) {
+      return snapshotError('INVALID_RESPONSE', 'The response is not valid JSON.', { httpStatus: status, fetchedAt });
+    }
+    const parsed = snapshotSuccessEnvelopeSchema.safeParse(json.value);
+    if (!parsed.success) {
+      return snapshotError('INVALID_RESPONSE', `The response does not match the API schema: ${describeIssues(parsed.error)}`, {
+        httpStatus: status,
+        fetchedAt,
+      });
+    }
+    const { data: snapshot, meta } = parsed.data;
+    return {
+      status: 'ready',
+      snapshot,
+      meta,
+      fetchedAt,
+      fromCache: false,
+      ...(snapshot.api_version === API_VERSION
+        ? {}
+        : {
+            apiVersionWarning: `The service uses API version ${snapshot.api_version}; this extension was built for ${API_VERSION}, so some details may be missing.`,
+          }),
+    };
+  }
+  if (status === 404) {
+    return snapshotError('NOT_FOUND', serverMessage ?? 'The share link is invalid, unknown or revoked.', { fetchedAt });
+  }
+  if (status === 410) {
+    return snapshotError('EXPIRED', serverMessage ?? 'The share link has expired.', { fetchedAt });
+  }
+  if (status === 429) {
+    return snapshotError('RATE_LIMITED', serverMessage ?? 'The service is limiting requests from this network.', {
+      retryAt: retryAtFrom(headers.get('retry-after'), fetchedAt),
+      fetchedAt,
+    });
+  }
+  if (status >= 500) {
+    return snapshotError('NETWORK', `The service had a problem (HTTP ${status})${serverMessage ? `: ${serverMessage}` : '.'}`, {
+      httpStatus: status,
+      fetchedAt,
+    });
+  }
+  return snapshotError('INVALID_RESPONSE', `Unexpected HTTP ${status} from the service${serverMessage ? `: ${serverMessage}` : '.'}`, {
+    httpStatus: status,
+    fetchedAt,
+  });
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { snapshotMetaSchema, snapshotSchema, timestampSchema } from '../snapshot/schema';
+import { isValidTokenShape } from '../snapshot/token';
+
+/**
+ * What the snapshot service answers. These cross the messaging boundary, so receivers parse them with
+ * these schemas. Times are epoch milliseconds (what the UI components take), except `expiredAt`, which
+ * is the API's own ISO timestamp.
+ */
+
+export const SNAPSHOT_ERROR_CODES = [
+  'NOT_FOUND',
+  'EXPIRED',
+  'RATE_LIMITED',
+  'NETWORK',
+  'TIMEOUT',
+  'INVALID_RESPONSE',
+  'FORBIDDEN_ORIGIN',
+] as const;
+export type SnapshotErrorCode = (typeof SNAPSHOT_ERROR_CODES)[number];
+
+const epochMs = z.number().int().nonnegative();
+
+export const snapshotReadySchema = z.object({
+  status: z.literal('ready'),
+  snapshot: snapshotSchema,
+  meta: snapshotMetaSchema,
+  fetchedAt: epochMs,
+  fromCache: z.boolean(),
+  /** Set when the service's `api_version` differs from the one this build understands. */
+  apiVersionWarning: z.string().optional(),
+});
+export type SnapshotReady = z.infer<typeof snapshotReadySchema>;
+
+export const snapshotErrorSchema = z.object({
+  status: z.literal('error'),
+  code: z.enum(SNAPSHOT_ERROR_CODES),
+  message: z.string(),
+  /** RATE_LIMITED: when the origin may be asked again. */
+  retryAt: epochMs.optional(),
+  /** EXPIRED: the share's expiry, when known. */
+  expiredAt: timestampSchema.optional(),
+  /** When the answer came from the network (terminal results from the cache keep it). */
+  fetchedAt: epochMs.optional(),
+  fromCache: z.boolean().optional(),
+  /** NETWORK / INVALID_RESPONSE: the HTTP status, when there was a response. */
+  httpStatus: z.number().int().optional(),
+  /** FORBIDDEN_ORIGIN: the origin is configured but the user has not granted host access yet. */
+  permissionRequired: z.boolean().optional(),
+});
+export type SnapshotError = z.infer<typeof snapshotErrorSchema>;
+
+export const snapshotResultSchema = z.discriminatedUnion('status', [snapshotReadySchema, snapshotErrorSchema]);
+export type SnapshotResult = z.infer<typeof snapshotResultSchema>;
+
+/** `peek` answers from the cache only: `null` means nothing cached. */
+export const peekResultSchema = snapshotResultSchema.nullable();
+export type PeekResult = z.infer<typeof peekResultSchema>;
+
+/**
+ * A request names a service by origin and a token; never a URL. Shapes are checked here only as far
+ * as types go: the service itself re-checks the origin against settings and the token's shape.
+ */
+export const snapshotRequestSchema = z.object({
+  origin: z.string().min(1).max(2048),
+  token: z.string().min(1).max(1024),
+});
+export type SnapshotRequest = z.infer<typeof snapshotRequestSchema>;
+
+export const cachedSummarySchema = z.object({
+  origin: z.string(),
+  token: z.string().refine(isValidTokenShape),
+  storedAt: epochMs,
+  /** null: terminal (404/410), kept until the cache is cleared or evicted. */
+  expiresAt: epochMs.nullable(),
+  result: snapshotResultSchema,
+});
+export type CachedSummary = z.infer<typeof cachedSummarySchema>;
+
+export function snapshotError(
+  code: SnapshotErrorCode,
+  message: string,
+  extra: Omit<SnapshotError, 'status' | 'code' | 'message'> = {},
+): SnapshotError {
+  return { status: 'error', code, message, ...extra };
+}

@@ -1,0 +1,196 @@
+import type { ServiceConfig } from '../services';
+import { isValidTokenShape } from '../snapshot/token';
+import { SnapshotCache, cacheKey, type CacheEntry } from './cache';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, buildSnapshotUrl, fetchSnapshot, type FetchLike } from './http';
+import { RateBudget } from './rate-budget';
+import {
+  snapshotError,
+  snapshotRequestSchema,
+  type CachedSummary,
+  type PeekResult,
+  type SnapshotError,
+  type SnapshotRequest,
+  type SnapshotResult,
+} from './result';
+import type { StorageAreaAdapter } from './storage-area';
+
+/** The part of the effective settings the service reads, on every call (settings can change any time). */
+export interface SnapshotServiceSettings {
+  services: readonly ServiceConfig[];
+  cacheTtlMinutes: number;
+  requestBudgetPerMinute: number;
+  /** true: cache in `localArea` (survives browser restarts); false: in `sessionArea`. */
+  persistCache: boolean;
+}
+
+export interface SnapshotServiceDeps {
+  fetch: FetchLike;
+  getSettings(): Promise<SnapshotServiceSettings>;
+  /** Whether the extension may contact this origin (host permission granted). */
+  hasHostPermission(origin: string): Promise<boolean>;
+  /** storage.session: default cache, rate budget and 429 pauses. */
+  sessionArea: StorageAreaAdapter;
+  /** storage.local: the cache when the user opts in to keeping it across browser restarts. */
+  localArea: StorageAreaAdapter;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  maxCacheEntries?: number;
+}
+
+export interface SnapshotService {
+  /** From the cache while fresh, else one (shared, budgeted) fetch. */
+  getSnapshot(request: SnapshotRequest): Promise<SnapshotResult>;
+  /** Bypasses the cache; still joins an in-flight fetch and waits for the budget. */
+  refresh(request: SnapshotRequest): Promise<SnapshotResult>;
+  /** The cache only, never the network: null when nothing fresh is cached. */
+  peek(request: SnapshotRequest): Promise<PeekResult>;
+  /** Cached entries (fresh or not) in the active cache area, oldest first. */
+  listCached(): Promise<CachedSummary[]>;
+  /** Empties the cache: `all` (default) both areas, or just one. Returns how many entries went. */
+  clearCache(area?: 'session' | 'local' | 'all'): Promise<number>;
+}
+
+type Resolved = { service: ServiceConfig; token: string; settings: SnapshotServiceSettings };
+
+export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotService {
+  const now = deps.now ?? (() => Date.now());
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sessionCache = new SnapshotCache(deps.sessionArea, deps.maxCacheEntries);
+  const localCache = new SnapshotCache(deps.localArea, deps.maxCacheEntries);
+  const budget = new RateBudget(deps.sessionArea, { now, sleep });
+  const http = {
+    fetch: deps.fetch,
+    now,
+    timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+  };
+  /** Only promises live in memory: losing them with the worker loses nothing but the coalescing. */
+  const inFlight = new Map<string, Promise<SnapshotResult>>();
+
+  const cacheFor = (settings: SnapshotServiceSettings) => (settings.persistCache ? localCache : sessionCache);
+
+  /** Re-checks what any caller claims: exact configured origin, valid token shape. */
+  async function resolve(request: unknown): Promise<Resolved | SnapshotError> {
+    const parsed = snapshotRequestSchema.safeParse(request);
+    if (!parsed.success) return snapshotError('FORBIDDEN_ORIGIN', 'Malformed request: an origin and a token are required.');
+    const { origin, token } = parsed.data;
+    const settings = await deps.getSettings();
+    const service = settings.services.find((candidate) => candidate.origin === origin);
+    if (!service) {
+      return snapshotError('FORBIDDEN_ORIGIN', `${origin} is not a configured compliance-status service; nothing was sent to it.`);
+    }
+    if (!isValidTokenShape(token)) {
+      return snapshotError('NOT_FOUND', 'This is not a valid share token; nothing was sent.');
+    }
+    return { service, token, settings };
+  }
+
+  function isFresh(entry: CacheEntry): boolean {
+    return entry.expiresAt === null || entry.expiresAt > now();
+  }
+
+  function fromCache(entry: CacheEntry): SnapshotResult {
+    return { ...entry.result, fromCache: true };
+  }
+
+  async function readFresh(resolved: Resolved): Promise<SnapshotResult | null> {
+    const entry = await cacheFor(resolved.settings).get(resolved.service.origin, resolved.token);
+    return entry && isFresh(entry) ? fromCache(entry) : null;
+  }
+
+  async function store(resolved: Resolved, result: SnapshotResult, previous: CacheEntry | null): Promise<SnapshotResult> {
+    const { service, token, settings } = resolved;
+    let entry: CacheEntry | null = null;
+    const storedAt = now();
+    if (result.status === 'ready') {
+      const ttlEnd = result.fetchedAt + settings.cacheTtlMinutes * 60_000;
+      const shareEnd = Date.parse(result.snapshot.verification.share_expires_at);
+      entry = { origin: service.origin, token, storedAt, expiresAt: Math.min(ttlEnd, shareEnd), result };
+    } else if (result.code === 'NOT_FOUND') {
+      entry = { origin: service.origin, token, storedAt, expiresAt: null, result };
+    } else if (result.code === 'EXPIRED') {
+      // The 410 body carries no date; an earlier snapshot of the same share does.
+      const knownExpiry =
+        previous?.result.status === 'ready' ? previous.result.snapshot.verification.share_expires_at : undefined;
+      result = knownExpiry ? { ...result, expiredAt: knownExpiry } : result;
+      entry = { origin: service.origin, token, storedAt, expiresAt: null, result };
+    }
+    if (entry) {
+      try {
+        await cacheFor(settings).put(entry);
+      } catch {
+        // A full or failing storage area costs a future fetch, not this answer.
+      }
+    }
+    return result;
+  }
+
+  async function fetchAndStore(resolved: Resolved, useCache: boolean): Promise<SnapshotResult> {
+    const { service, token, settings } = resolved;
+    if (!(await deps.hasHostPermission(service.origin))) {
+      return snapshotError(
+        'FORBIDDEN_ORIGIN',
+        `Compliance Lens has not been allowed to contact ${service.origin} yet. Grant access in the options page.`,
+        { permissionRequired: true },
+      );
+    }
+    const previous = await cacheFor(settings).get(service.origin, token);
+    // A fetch that finished between this caller's cache read and now already answered it.
+    if (useCache && previous && isFresh(previous)) return fromCache(previous);
+
+    const gate = await budget.acquire(service.origin, settings.requestBudgetPerMinute);
+    if (gate) {
+      return snapshotError('RATE_LIMITED', `The service asked Compliance Lens to slow down; it will try again after the pause.`, {
+        retryAt: gate.pausedUntil,
+      });
+    }
+    const result = await fetchSnapshot(buildSnapshotUrl(service, token), http);
+    if (result.status === 'error' && result.code === 'RATE_LIMITED' && result.retryAt !== undefined) {
+      await budget.pause(service.origin, result.retryAt);
+    }
+    return store(resolved, result, previous);
+  }
+
+  async function load(request: SnapshotRequest, useCache: boolean): Promise<SnapshotResult> {
+    const resolved = await resolve(request);
+    if ('status' in resolved) return resolved;
+    const key = cacheKey(resolved.service.origin, resolved.token);
+    if (useCache) {
+      const hit = await readFresh(resolved);
+      if (hit) return hit;
+    }
+    // Checked and set with no await in between, so concurrent callers share one job.
+    const running = inFlight.get(key);
+    if (running) return running;
+    const job = fetchAndStore(resolved, useCache)
+      .catch(() => snapshotError('NETWORK', 'The request failed unexpectedly.'))
+      .finally(() => {
+        if (inFlight.get(key) === job) inFlight.delete(key);
+      });
+    inFlight.set(key, job);
+    return job;
+  }
+
+  return {
+    getSnapshot: (request) => load(request, true),
+    refresh: (request) => load(request, false),
+    async peek(request) {
+      const resolved = await resolve(request);
+      if ('status' in resolved) return resolved;
+      return readFresh(resolved);
+    },
+    async listCached() {
+      const settings = await deps.getSettings();
+      return cacheFor(settings).list();
+    },
+    async clearCache(area = 'all') {
+      const cleared = await Promise.all([
+        area === 'local' ? 0 : sessionCache.clear(),
+        area === 'session' ? 0 : localCache.clear(),
+      ]);
+      return cleared[0] + cleared[1];
+    },
+  };
+}
