@@ -1,0 +1,326 @@
+/**
+ * Share-link recognition (DESIGN decision 3, "Only known services"). Pure and framework-free: the
+ * content script and the background both import it, and the background re-checks whatever a
+ * content script sends with the same code.
+ *
+ * A link is a share link only if, after unwrapping mail/CRM redirect wrappers, it is an absolute
+ * http(s) URL whose origin equals a configured service origin exactly, with no userinfo, no
+ * whitespace or control characters, a path that the URL parser leaves untouched (no dot segments,
+ * no backslashes, nothing it would re-encode) and that fills one of the service's path templates
+ * with a token of valid shape (an optional trailing slash is allowed; query and hash are ignored).
+ */
+import type { ServiceConfig } from '../services';
+import { isValidTokenShape } from '../snapshot/token';
+import {
+  authorityEnd,
+  httpSchemeEnd,
+  isWrapperHost,
+  MAX_UNWRAP_LENGTH,
+  splitAuthority,
+  unwrapUrlTrace,
+} from './unwrap';
+
+export type LinkKind = 'api' | 'share';
+
+export interface RecognizedLink {
+  readonly service: ServiceConfig;
+  /** The configured origin (scheme, host, port), e.g. `https://comply.example`. */
+  readonly origin: string;
+  readonly token: string;
+  /** Which form the link came in. */
+  readonly kind: LinkKind;
+  /** The JSON API URL for this token, built from the service's origin and API path template. */
+  readonly apiUrl: string;
+  /** One cache key per (origin, token), whichever form or wrapper the link came in. */
+  readonly canonicalKey: string;
+}
+
+export interface LinkAttributes {
+  readonly 'data-saferedirecturl'?: string | null | undefined;
+  readonly [name: string]: string | null | undefined;
+}
+
+export interface LinkInput {
+  /** The anchor's target: its resolved `href` (or the raw attribute). Never the visible text. */
+  readonly href: string;
+  readonly attributes?: LinkAttributes | undefined;
+}
+
+/** What `recognizeAnchor` needs of an element: an `HTMLAnchorElement` fits, and so do test fakes. */
+export interface AnchorLike {
+  getAttribute(name: string): string | null;
+  /** Resolved absolute URL when a string (HTMLAnchorElement); SVG anchors expose an object here. */
+  readonly href?: unknown;
+}
+
+export interface LinkRecognizer {
+  readonly services: readonly ServiceConfig[];
+  /** Recognises an href, unwrapping wrappers; checks Gmail's `data-saferedirecturl` if given. */
+  recognize(input: LinkInput): RecognizedLink | null;
+  /** Recognises one URL string (unwrapping wrappers). */
+  recognizeHref(href: string): RecognizedLink | null;
+  /** Fast path for the content script: reads `href`, and the Gmail attribute only for hits. */
+  recognizeAnchor(anchor: AnchorLike): RecognizedLink | null;
+}
+
+/** Longest link looked at; longer ones are never share links worth annotating. */
+export const MAX_LINK_LENGTH = MAX_UNWRAP_LENGTH;
+
+/**
+ * ASCII whitespace and controls, C1 controls, and Unicode spaces / zero-width / bidi marks. The
+ * URL parser silently strips some of these (tab, newline, leading/trailing spaces), so a link that
+ * contains any of them is not what it appears to be and is never recognised.
+ */
+const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
+
+interface CompiledTemplate {
+  readonly kind: LinkKind;
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+interface CompiledService {
+  readonly service: ServiceConfig;
+  readonly origin: string;
+  readonly apiPrefix: string;
+  readonly apiSuffix: string;
+  readonly templates: readonly CompiledTemplate[];
+}
+
+const TOKEN_SLOT = '{token}';
+
+function compileTemplate(kind: LinkKind, template: string): CompiledTemplate | null {
+  const at = template.indexOf(TOKEN_SLOT);
+  if (!template.startsWith('/') || at === -1) return null;
+  if (template.indexOf(TOKEN_SLOT, at + TOKEN_SLOT.length) !== -1) return null;
+  return { kind, prefix: template.slice(0, at), suffix: template.slice(at + TOKEN_SLOT.length) };
+}
+
+/** The service's own origin if it is a canonical http(s) origin (as `serviceConfigSchema` demands). */
+function canonicalOrigin(origin: string): { origin: string; hostname: string } | null {
+  try {
+    const url = new URL(origin);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    if (url.origin !== origin) return null;
+    return { origin: url.origin, hostname: url.hostname };
+  } catch {
+    return null;
+  }
+}
+
+function compileService(service: ServiceConfig): { compiled: CompiledService; hostname: string } | null {
+  const origin = canonicalOrigin(service.origin);
+  if (origin === null) return null;
+  const api = compileTemplate('api', service.apiPathTemplate);
+  if (api === null) return null;
+  const templates: CompiledTemplate[] = [api];
+  for (const share of service.sharePathTemplates) {
+    const compiled = compileTemplate('share', share);
+    if (compiled !== null) templates.push(compiled);
+  }
+  return {
+    hostname: origin.hostname,
+    compiled: { service, origin: origin.origin, apiPrefix: api.prefix, apiSuffix: api.suffix, templates },
+  };
+}
+
+function tokenFromPath(path: string, template: CompiledTemplate): string | null {
+  const { prefix, suffix } = template;
+  if (!path.startsWith(prefix)) return null;
+  let end = path.length;
+  if (!path.endsWith(suffix, end)) {
+    // one optional trailing slash after the template
+    if (path.charCodeAt(end - 1) !== 47 || suffix.endsWith('/')) return null;
+    end -= 1;
+    if (!path.endsWith(suffix, end)) return null;
+  } else if (suffix === '' && path.charCodeAt(end - 1) === 47) {
+    end -= 1;
+  }
+  const tokenEnd = end - suffix.length;
+  if (tokenEnd <= prefix.length) return null;
+  const token = path.slice(prefix.length, tokenEnd);
+  return isValidTokenShape(token) ? token : null;
+}
+
+/** Index of the first `?` or `#` at or after `from`, or the length. */
+function pathEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 63 || code === 35) return i;
+  }
+  return text.length;
+}
+
+/** Lowercased hostname of an absolute http(s) URL without userinfo, cheaply; null otherwise. */
+function quickHostname(href: string): string | null {
+  const start = httpSchemeEnd(href);
+  if (start === -1) return null;
+  const authority = splitAuthority(href.slice(start, authorityEnd(href, start)).toLowerCase());
+  return authority === null ? null : authority.hostname;
+}
+
+export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRecognizer {
+  const byOrigin = new Map<string, CompiledService[]>();
+  const hostnames = new Set<string>();
+  for (const service of services) {
+    const result = compileService(service);
+    if (result === null) continue; // an invalid configuration can never match anything
+    hostnames.add(result.hostname);
+    const list = byOrigin.get(result.compiled.origin);
+    if (list === undefined) byOrigin.set(result.compiled.origin, [result.compiled]);
+    else list.push(result.compiled);
+  }
+
+  /** Exact check of an already unwrapped target. */
+  function matchTarget(target: string): RecognizedLink | null {
+    const start = httpSchemeEnd(target);
+    if (start === -1) return null;
+    const authEnd = authorityEnd(target, start);
+    const authority = splitAuthority(target.slice(start, authEnd).toLowerCase());
+    if (authority === null || !hostnames.has(authority.hostname)) return null;
+    if (target.length > MAX_LINK_LENGTH || FORBIDDEN_CHARACTERS.test(target)) return null;
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return null;
+    }
+    if (url.username !== '' || url.password !== '') return null;
+    if (url.hostname !== authority.hostname) return null; // IPv4 shorthands, %-encoded hosts, IDN
+    const rawPath = target.slice(authEnd, pathEnd(target, authEnd));
+    if (url.pathname !== rawPath) return null; // dot segments, backslashes, re-encoded characters
+    const candidates = byOrigin.get(url.origin);
+    if (candidates === undefined) return null; // wrong scheme or port
+    for (const candidate of candidates) {
+      for (const template of candidate.templates) {
+        const token = tokenFromPath(rawPath, template);
+        if (token === null) continue;
+        return {
+          service: candidate.service,
+          origin: candidate.origin,
+          token,
+          kind: template.kind,
+          apiUrl: `${candidate.origin}${candidate.apiPrefix}${token}${candidate.apiSuffix}`,
+          canonicalKey: `${candidate.origin}|${token}`,
+        };
+      }
+    }
+    return null;
+  }
+
+  function recognizeHref(href: string): RecognizedLink | null {
+    if (typeof href !== 'string') return null;
+    const hostname = quickHostname(href);
+    if (hostname === null) return null;
+    if (hostnames.has(hostname)) return matchTarget(href);
+    if (!isWrapperHost(hostname)) return null;
+    if (href.length > MAX_LINK_LENGTH || FORBIDDEN_CHARACTERS.test(href)) return null;
+    const unwrapped = unwrapUrlTrace(href);
+    if (!unwrapped.complete || unwrapped.formats.length === 0) return null;
+    return matchTarget(unwrapped.url);
+  }
+
+  /**
+   * Gmail keeps the original `href` and puts its redirect in `data-saferedirecturl`. When that
+   * attribute is present, both are real targets (the click follows one, "copy link" the other), so
+   * both must lead to the same (origin, token); a disagreement is a forgery and is not annotated.
+   */
+  function withSafeRedirect(primary: RecognizedLink | null, redirect: string | null | undefined) {
+    if (primary === null) return null;
+    if (redirect === null || redirect === undefined || redirect === '') return primary;
+    const viaRedirect = recognizeHref(redirect);
+    return viaRedirect !== null && viaRedirect.canonicalKey === primary.canonicalKey ? primary : null;
+  }
+
+  return {
+    services,
+    recognizeHref,
+    recognize(input: LinkInput): RecognizedLink | null {
+      return withSafeRedirect(recognizeHref(input.href), input.attributes?.['data-saferedirecturl']);
+    },
+    recognizeAnchor(anchor: AnchorLike): RecognizedLink | null {
+      const href = typeof anchor.href === 'string' ? anchor.href : anchor.getAttribute('href');
+      if (href === null) return null;
+      const primary = recognizeHref(href);
+      if (primary === null) return null; // ordinary links exit here, without reading attributes
+      return withSafeRedirect(primary, anchor.getAttribute('data-saferedirecturl'));
+    },
+  };
+}
+
+const recognizers = new WeakMap<readonly ServiceConfig[], LinkRecognizer>();
+
+/** The recognizer for this exact services array (compiled once per array, then reused). */
+export function getLinkRecognizer(services: readonly ServiceConfig[]): LinkRecognizer {
+  let recognizer = recognizers.get(services);
+  if (recognizer === undefined) {
+    recognizer = createLinkRecognizer(services);
+    recognizers.set(services, recognizer);
+  }
+  return recognizer;
+}
+
+export function recognizeLink(input: LinkInput, services: readonly ServiceConfig[]): RecognizedLink | null {
+  return getLinkRecognizer(services).recognize(input);
+}
+
+export function recognizeAnchor(anchor: AnchorLike, services: readonly ServiceConfig[]): RecognizedLink | null {
+  return getLinkRecognizer(services).recognizeAnchor(anchor);
+}
+
+// ---- founder preview ----------------------------------------------------------------------------
+
+export type UserInputProblem =
+  /** Nothing but whitespace. */
+  | 'empty'
+  /** An http(s) URL (after unwrapping) whose origin is not a configured service. */
+  | 'unknown-service'
+  /** A configured origin, but not an API or share path with a valid token. */
+  | 'not-a-share-path'
+  /** Neither a URL nor a token. */
+  | 'not-a-link';
+
+export type UserInput =
+  | { readonly kind: 'link'; readonly link: RecognizedLink }
+  /** A token alone: the UI asks which configured service it belongs to. */
+  | { readonly kind: 'bare-token'; readonly token: string }
+  | { readonly kind: 'invalid'; readonly reason: UserInputProblem };
+
+const SCHEMELESS_HOST_PATH = /^[A-Za-z0-9.-]+(?::[0-9]{1,5})?\//;
+
+/**
+ * Parses what a founder pastes into the preview box: an API URL, a human share URL, a wrapped URL
+ * (any wrapper `unwrapUrl` knows), a scheme-less `host/share/TOKEN`, or a bare token. Surrounding
+ * whitespace is trimmed (it is a paste); anything inside still disqualifies the link.
+ */
+export function parseUserInput(text: string, services: readonly ServiceConfig[]): UserInput {
+  const recognizer = getLinkRecognizer(services);
+  const trimmed = text.trim();
+  if (trimmed === '') return { kind: 'invalid', reason: 'empty' };
+
+  const direct = recognizer.recognizeHref(trimmed);
+  if (direct !== null) return { kind: 'link', link: direct };
+  if (isValidTokenShape(trimmed)) return { kind: 'bare-token', token: trimmed };
+
+  if (httpSchemeEnd(trimmed) === -1 && SCHEMELESS_HOST_PATH.test(trimmed)) {
+    for (const scheme of ['https://', 'http://']) {
+      const withScheme = recognizer.recognizeHref(scheme + trimmed);
+      if (withScheme !== null) return { kind: 'link', link: withScheme };
+    }
+  }
+  return { kind: 'invalid', reason: classifyProblem(trimmed, services) };
+}
+
+function classifyProblem(text: string, services: readonly ServiceConfig[]): UserInputProblem {
+  const target = unwrapUrlTrace(text).url;
+  const candidate = httpSchemeEnd(target) === -1 && SCHEMELESS_HOST_PATH.test(target) ? `https://${target}` : target;
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    return 'not-a-link';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'not-a-link';
+  const configured = services.some((service) => service.origin === url.origin);
+  return configured ? 'not-a-share-path' : 'unknown-service';
+}
