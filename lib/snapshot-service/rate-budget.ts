@@ -89,6 +89,8 @@ export function retryAtFrom(header: string | null, now: number): number {
   const value = header?.trim();
   if (!value) return now + DEFAULT_RETRY_AFTER_MS;
   if (/^\d+$/.test(value)) return clamp(Number(value) * 1000);
+  // Anything else numeric-looking ("-5", "1.5") is malformed; Date.parse would read it as a year.
+  if (/^[-+]?[\d.]+$/.test(value)) return now + DEFAULT_RETRY_AFTER_MS;
   const date = Date.parse(value);
   if (Number.isNaN(date)) return now + DEFAULT_RETRY_AFTER_MS;
   return clamp(date - now);
