@@ -9,7 +9,7 @@ import {
   type SnapshotServiceDeps,
   type SnapshotServiceSettings,
 } from '@/lib/snapshot-service';
-import { FIXTURE_NOW, buildSuccessEnvelope, type SnapshotOverrides } from '@/test/fixtures/snapshot';
+import { FIXTURE_NOW, buildSuccessEnvelope } from '@/test/fixtures/snapshot';
 
 export const ORIGIN = 'http://localhost:8787';
 
@@ -20,7 +20,7 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
   });
 }
 
-export function okResponse(overrides: SnapshotOverrides = {}): Response {
+export function okResponse(overrides: Parameters<typeof buildSuccessEnvelope>[0] = {}): Response {
   return jsonResponse(buildSuccessEnvelope(overrides));
 }
 
