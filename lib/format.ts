@@ -24,9 +24,13 @@ export function formatRelative(target: Date | number, now: Date | number, locale
 
 /** "22 Nov 2026, 07:46 UTC": absolute times are shown in UTC, as the API states them. */
 export function formatDateTime(value: Date | string | number, locale?: string): string {
+  // dateStyle/timeStyle cannot be combined with timeZoneName, so the fields are spelled out.
   return new Intl.DateTimeFormat(locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
     timeZone: 'UTC',
     timeZoneName: 'short',
   }).format(new Date(value));
