@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { EffectiveSettings } from '../settings';
 import type { SnapshotService } from '../snapshot-service/service';
 import type { SnapshotRequest, SnapshotResult } from '../snapshot-service/result';
+import { describeIssues } from '../snapshot-service/http';
 import { isValidTokenShape } from '../snapshot/token';
 import { protocolSchemas, type MessageType, type ProtocolMap } from './protocol';
 import { senderContext, type SenderContext, type TabRequestLog } from './sender';
@@ -32,8 +33,7 @@ export type MessageHandlers = { [K in MessageType]: Handler<K> };
 function parseInput<K extends MessageType>(type: K, data: unknown): z.output<(typeof protocolSchemas)[K]['input']> {
   const parsed = protocolSchemas[type].input.safeParse(data);
   if (!parsed.success) {
-    const where = parsed.error.issues.map((issue) => issue.path.map(String).join('.') || '(payload)').join(', ');
-    throw new InvalidMessageError(`Malformed "${type}" message (${where}).`);
+    throw new InvalidMessageError(`Malformed "${type}" message: ${describeIssues(parsed.error)}`);
   }
   return parsed.data as z.output<(typeof protocolSchemas)[K]['input']>;
 }
@@ -50,7 +50,8 @@ function requireExtensionPage(type: MessageType, context: SenderContext): void {
  */
 export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers {
   async function remember(context: SenderContext, request: SnapshotRequest, result: SnapshotResult): Promise<void> {
-    if (!deps.tabLog || context.tabId === undefined) return;
+    // Only content scripts speak for a tab; extension pages opened as tabs do not.
+    if (!deps.tabLog || context.kind !== 'content-script' || context.tabId === undefined) return;
     if (result.status === 'error' && result.code === 'FORBIDDEN_ORIGIN') return;
     if (!isValidTokenShape(request.token)) return;
     try {

@@ -5,7 +5,7 @@ import { ForbiddenSenderError, InvalidMessageError, createMessageHandlers, regis
 import { protocolSchemas, type ProtocolMap } from '@/lib/messaging/protocol';
 import { TabRequestLog, senderContext } from '@/lib/messaging/sender';
 import { createSettingsStore } from '@/lib/settings';
-import { FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
+import { FIXTURE_TOKEN, fixtureToken } from '@/test/fixtures/snapshot';
 import { ORIGIN, createHarness } from './helpers';
 
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
@@ -46,6 +46,11 @@ describe('handlers validate their inputs', () => {
     await expect(handlers.refreshSnapshot(data, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
     await expect(handlers.peekSnapshot(data, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('says which field is wrong', async () => {
+    const { handlers } = setup();
+    await expect(handlers.getSnapshot({ origin: ORIGIN }, contentScriptSender)).rejects.toThrow(/token/);
   });
 
   it('clearCache rejects a bad area', async () => {
@@ -106,6 +111,7 @@ describe('senders', () => {
     await handlers.getSnapshot({ origin: 'https://evil.example', token: FIXTURE_TOKEN }, contentScriptSender);
     await handlers.getSnapshot({ origin: ORIGIN, token: '../x' }, contentScriptSender);
     await handlers.getSnapshot({ origin: ORIGIN, token: FIXTURE_TOKEN }, popupSender);
+    await handlers.getSnapshot({ origin: ORIGIN, token: fixtureToken(9) }, { url: `${EXTENSION_ORIGIN}/popup.html`, tab: { id: 7 } });
     expect(await tabLog.recent(7)).toEqual([{ origin: ORIGIN, token: FIXTURE_TOKEN, frameId: 0, at: expect.any(Number) }]);
     await tabLog.forgetTab(7);
     expect(await tabLog.recent(7)).toEqual([]);
