@@ -212,23 +212,20 @@ export const configuredServiceSchema = serviceConfigSchema.extend({
 });
 export type ConfiguredService = z.infer<typeof configuredServiceSchema>;
 
-const LOCKABLE_KEYS = [
-  'fetchMode',
-  'hoverDelayMs',
-  'cacheTtlMinutes',
-  'requestBudgetPerMinute',
-  'persistCache',
-  'enabledSites',
-  'services',
-] as const;
-type LockableKey = (typeof LOCKABLE_KEYS)[number];
 
 export const effectiveSettingsSchema = userSettingsSchema.extend({
   services: z.array(configuredServiceSchema),
   /** true where an administrator's policy decides the value and the options page must not offer it. */
-  locked: z.object(
-    Object.fromEntries(LOCKABLE_KEYS.map((key) => [key, z.boolean()])) as Record<LockableKey, z.ZodBoolean>,
-  ),
+  locked: z.object({
+    fetchMode: z.boolean(),
+    hoverDelayMs: z.boolean(),
+    cacheTtlMinutes: z.boolean(),
+    requestBudgetPerMinute: z.boolean(),
+    persistCache: z.boolean(),
+    enabledSites: z.boolean(),
+    /** The service list: true when `allowUserServices` is false (managed services are always locked). */
+    services: z.boolean(),
+  }),
 });
 export type EffectiveSettings = z.infer<typeof effectiveSettingsSchema>;
 

@@ -35,6 +35,7 @@ function parseInput<K extends MessageType>(type: K, data: unknown): z.output<(ty
   if (!parsed.success) {
     throw new InvalidMessageError(`Malformed "${type}" message: ${describeIssues(parsed.error)}`);
   }
+  // Checked by zod just above; TypeScript cannot narrow the schema union by K.
   return parsed.data as z.output<(typeof protocolSchemas)[K]['input']>;
 }
 
