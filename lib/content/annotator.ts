@@ -1,0 +1,530 @@
+import { createBadge, BADGE_TAG, type Badge } from './badge';
+import { viewFromResult, type BadgeView } from './badge-view';
+import type {
+  ActivationSource,
+  AnchorRecognizer,
+  AnnotatableLink,
+  BadgeSnapshotClient,
+  CardEvents,
+  CardPresenter,
+  Scheduler,
+  SnapshotRequest,
+} from './types';
+
+/**
+ * The content-script engine (DESIGN decisions 1 and 4): finds share links, draws one badge after
+ * each, turns hover intent / Enter / click into a fetch and a card. Framework-free; every dependency
+ * is injected. Detecting a link never fetches: it only peeks at the background's cache.
+ */
+
+export interface AnnotatorOptions {
+  document: Document;
+  recognizer: AnchorRecognizer;
+  client: BadgeSnapshotClient;
+  createCard(events: CardEvents): CardPresenter;
+  scheduler: Scheduler;
+  /** How long the pointer must rest on a link or badge before it counts as intent. */
+  hoverDelayMs: number;
+  /** WCAG 1.4.13: leaving link, badge and card for this long closes a hover-opened card. */
+  closeDelayMs?: number;
+  /** Work per frame before yielding, so no task grows long on huge pages. */
+  sliceBudgetMs?: number;
+  /** Concurrent cache peeks (each is one message to the background). */
+  peekConcurrency?: number;
+  /** Wall clock for badge texts ("retry in 2 min"). */
+  now?: () => number;
+  locale?: string;
+  /** Injected by tests to reach into the closed shadow roots. */
+  createBadge?: typeof createBadge;
+}
+
+export interface Annotator {
+  /** Re-reads every link on the page, e.g. after SPA navigation or when the services changed. */
+  rescan(changes?: { recognizer?: AnchorRecognizer; hoverDelayMs?: number }): void;
+  /** Removes everything: observer, listeners, timers, badges, card. Idempotent. */
+  stop(): void;
+  /** Anchors waiting to be looked at (0 once the DOM work is done). */
+  readonly pendingWork: number;
+}
+
+interface KeyState {
+  readonly request: SnapshotRequest;
+  view: BadgeView;
+  readonly annotations: Set<Annotation>;
+  fetching: boolean;
+  cancelRetryTimer: (() => void) | null;
+}
+
+interface Annotation {
+  readonly anchor: HTMLAnchorElement;
+  readonly badge: Badge;
+  link: AnnotatableLink;
+  key: KeyState;
+  /** Times we put the badge back after the page moved or removed it (bounded: no tug of war). */
+  repairs: number;
+}
+
+const ANCHOR_SELECTOR = 'a[href]';
+const WATCHED_ATTRIBUTES = ['href', 'data-saferedirecturl'];
+const MAX_REPAIRS = 5;
+/** Badges must never be written into something the user is editing (they would be sent). */
+const EDITABLE_SELECTOR = '[contenteditable]:not([contenteditable="false"])';
+
+function isAnchor(node: Node): node is HTMLAnchorElement {
+  return node.nodeType === 1 && (node as Element).localName === 'a';
+}
+
+function isElement(node: Node): node is Element {
+  return node.nodeType === 1;
+}
+
+/** What recognition depends on; unchanged means the anchor needs no second look. */
+function anchorSignature(anchor: HTMLAnchorElement): string {
+  return `${anchor.getAttribute('href') ?? ''}\u0000${anchor.getAttribute('data-saferedirecturl') ?? ''}`;
+}
+
+export function createAnnotator(options: AnnotatorOptions): Annotator {
+  const doc = options.document;
+  const { scheduler, client } = options;
+  const closeDelayMs = options.closeDelayMs ?? 300;
+  const sliceBudgetMs = options.sliceBudgetMs ?? 8;
+  const peekConcurrency = options.peekConcurrency ?? 4;
+  const now = options.now ?? (() => Date.now());
+  const makeBadge = options.createBadge ?? createBadge;
+  let recognizer = options.recognizer;
+  let hoverDelayMs = options.hoverDelayMs;
+  let stopped = false;
+
+  const annotations = new WeakMap<Element, Annotation>();
+  const badgeOwners = new WeakMap<Element, Annotation>();
+  /** Strong references, for teardown; pruned when anchors leave the page. */
+  const live = new Set<Annotation>();
+  /** Our own hosts (badges, card): mutations of these are not page changes. */
+  const ownNodes = new WeakSet<Node>();
+  /** Every anchor looked at, with the signature it had: each link is recognised once per change. */
+  let seen = new WeakMap<Element, string>();
+  const keys = new Map<string, KeyState>();
+
+  // ---- DOM work queue: batched per frame, sliced by time ----
+  const pendingRoots = new Set<Node>();
+  const pendingRemoved: Node[] = [];
+  let anchorQueue: Element[] = [];
+  let anchorIndex = 0;
+  let cancelFlush: (() => void) | null = null;
+
+  function scheduleFlush(): void {
+    if (cancelFlush || stopped) return;
+    cancelFlush = scheduler.frame(flush);
+  }
+
+  function flush(): void {
+    cancelFlush = null;
+    if (stopped) return;
+    const deadline = scheduler.now() + sliceBudgetMs;
+    if (pendingRemoved.length > 0) handleRemoved(pendingRemoved.splice(0));
+    if (pendingRoots.size > 0) {
+      const roots = [...pendingRoots];
+      pendingRoots.clear();
+      for (const root of roots) expandRoot(root);
+    }
+    while (anchorIndex < anchorQueue.length) {
+      const anchor = anchorQueue[anchorIndex++];
+      if (anchor && isAnchor(anchor)) processAnchor(anchor);
+      // Checking the clock every 32 anchors keeps its cost out of the hot loop.
+      if ((anchorIndex & 31) === 0 && scheduler.now() > deadline) break;
+    }
+    if (anchorIndex >= anchorQueue.length) {
+      anchorQueue = [];
+      anchorIndex = 0;
+    } else {
+      scheduleFlush();
+    }
+  }
+
+  function expandRoot(root: Node): void {
+    if (!root.isConnected || ownNodes.has(root)) return;
+    if (isAnchor(root)) {
+      anchorQueue.push(root);
+      return;
+    }
+    if (!isElement(root) && root.nodeType !== 9 && root.nodeType !== 11) return;
+    if (isElement(root) && root.localName === BADGE_TAG) {
+      root.remove(); // a page's clone of one of our badges: empty and inert
+      return;
+    }
+    const found = (root as ParentNode).querySelectorAll(`${ANCHOR_SELECTOR}, ${BADGE_TAG}`);
+    for (const element of found) {
+      if (element.localName === BADGE_TAG) {
+        if (!ownNodes.has(element)) element.remove();
+      } else {
+        anchorQueue.push(element);
+      }
+    }
+  }
+
+  function processAnchor(anchor: HTMLAnchorElement): void {
+    if (!anchor.isConnected) return;
+    const existing = annotations.get(anchor);
+    const signature = anchorSignature(anchor);
+    if (seen.get(anchor) === signature) {
+      if (existing) ensureBadgePlaced(existing);
+      return;
+    }
+    seen.set(anchor, signature);
+    let link = recognizer.recognizeAnchor(anchor);
+    if (link && anchor.closest(EDITABLE_SELECTOR)) link = null;
+    if (!link) {
+      if (existing) dropAnnotation(existing);
+      return;
+    }
+    if (existing) {
+      if (existing.link.canonicalKey !== link.canonicalKey) {
+        existing.key.annotations.delete(existing);
+        existing.link = link;
+        existing.key = keyStateFor(link);
+        existing.key.annotations.add(existing);
+        existing.badge.render(existing.key.view, now());
+      }
+      ensureBadgePlaced(existing);
+      return;
+    }
+    annotate(anchor, link);
+  }
+
+  function annotate(anchor: HTMLAnchorElement, link: AnnotatableLink): void {
+    const key = keyStateFor(link);
+    const annotation: Annotation = {
+      anchor,
+      link,
+      key,
+      repairs: 0,
+      badge: makeBadge(
+        doc,
+        {
+          onActivate: (source) => activate(annotation, source),
+          onEscape: () => {
+            if (card?.isOpen) closeCard('escape');
+            annotation.badge.focus();
+          },
+        },
+        options.locale,
+      ),
+    };
+    ownNodes.add(annotation.badge.host);
+    annotations.set(anchor, annotation);
+    badgeOwners.set(annotation.badge.host, annotation);
+    live.add(annotation);
+    key.annotations.add(annotation);
+    annotation.badge.render(key.view, now());
+    anchor.after(annotation.badge.host);
+  }
+
+  function ensureBadgePlaced(annotation: Annotation): void {
+    if (annotation.anchor.nextSibling === annotation.badge.host) return;
+    if (annotation.repairs >= MAX_REPAIRS) return;
+    annotation.repairs += 1;
+    annotation.anchor.after(annotation.badge.host);
+  }
+
+  function dropAnnotation(annotation: Annotation): void {
+    annotation.badge.remove();
+    annotations.delete(annotation.anchor);
+    live.delete(annotation);
+    annotation.key.annotations.delete(annotation);
+    if (hovered === annotation) cancelIntent();
+    if (cardFor === annotation) closeCard('replaced');
+  }
+
+  function handleRemoved(nodes: Node[]): void {
+    if (live.size === 0) return;
+    for (const node of nodes) {
+      if (node.isConnected || !isElement(node)) continue; // moved, not removed: the added pass sees it
+      const owner = badgeOwners.get(node);
+      if (owner) {
+        // The page removed our badge but kept the link: put it back (a bounded number of times).
+        if (owner.anchor.isConnected && live.has(owner)) ensureBadgePlaced(owner);
+        continue;
+      }
+      if (isAnchor(node)) {
+        const annotation = annotations.get(node);
+        if (annotation) dropAnnotation(annotation);
+        continue;
+      }
+      for (const anchor of node.querySelectorAll(ANCHOR_SELECTOR)) {
+        const annotation = annotations.get(anchor);
+        if (annotation) dropAnnotation(annotation);
+      }
+    }
+  }
+
+  const observer = new MutationObserver((records) => {
+    if (stopped) return;
+    let changed = false;
+    for (const record of records) {
+      if (record.type === 'attributes') {
+        if (isAnchor(record.target)) {
+          pendingRoots.add(record.target);
+          changed = true;
+        }
+        continue;
+      }
+      for (const node of record.addedNodes) {
+        if (node.nodeType === 1 && !ownNodes.has(node)) {
+          pendingRoots.add(node);
+          changed = true;
+        }
+      }
+      if (live.size > 0) {
+        for (const node of record.removedNodes) {
+          if (node.nodeType === 1) {
+            pendingRemoved.push(node);
+            changed = true;
+          }
+        }
+      }
+    }
+    if (changed) scheduleFlush();
+  });
+
+  // ---- Snapshot state per (origin, token), shared by every badge of that link ----
+  const peekQueue: KeyState[] = [];
+  let peeksInFlight = 0;
+
+  function keyStateFor(link: AnnotatableLink): KeyState {
+    let state = keys.get(link.canonicalKey);
+    if (!state) {
+      state = {
+        request: { origin: link.origin, token: link.token },
+        view: { state: 'idle' },
+        annotations: new Set(),
+        fetching: false,
+        cancelRetryTimer: null,
+      };
+      keys.set(link.canonicalKey, state);
+      peekQueue.push(state);
+      pumpPeeks();
+    }
+    return state;
+  }
+
+  function pumpPeeks(): void {
+    while (!stopped && peeksInFlight < peekConcurrency && peekQueue.length > 0) {
+      const state = peekQueue.shift();
+      if (!state || state.view.state !== 'idle') continue;
+      peeksInFlight += 1;
+      client
+        .peek(state.request)
+        .then((result) => {
+          if (result && !stopped && state.view.state === 'idle') setView(state, viewFromResult(result));
+        })
+        .catch(() => {
+          // A failed peek just leaves the badge idle: hovering will still work.
+        })
+        .finally(() => {
+          peeksInFlight -= 1;
+          pumpPeeks();
+        });
+    }
+  }
+
+  function setView(state: KeyState, view: BadgeView): void {
+    state.view = view;
+    state.cancelRetryTimer?.();
+    state.cancelRetryTimer = null;
+    const at = now();
+    for (const annotation of state.annotations) annotation.badge.render(view, at);
+    if (view.state === 'error' && view.code === 'RATE_LIMITED' && view.retryAt !== undefined && view.retryAt > at) {
+      // Once the pause is over, the badge invites a new try instead of showing a stale countdown.
+      state.cancelRetryTimer = scheduler.timeout(() => {
+        state.cancelRetryTimer = null;
+        if (state.view === view) setView(state, { state: 'idle' });
+      }, view.retryAt - at);
+    }
+  }
+
+  // ---- Intent: hover, Enter/Space, click ----
+  let hovered: Annotation | null = null;
+  let cancelIntentTimer: (() => void) | null = null;
+  let cancelCloseTimer: (() => void) | null = null;
+  let cardFor: Annotation | null = null;
+  /** Opened by keyboard or click: stays until dismissed, not closed by pointer movement. */
+  let cardSticky = false;
+  let card: CardPresenter | null = null;
+
+  function getCard(): CardPresenter {
+    card ??= options.createCard({
+      onCloseRequested(reason) {
+        const owner = cardFor;
+        const hadFocus = card?.hasFocus() ?? false;
+        closeCard(reason);
+        if (owner && (hadFocus || reason === 'escape') && live.has(owner)) owner.badge.focus();
+      },
+    });
+    return card;
+  }
+
+  function activate(annotation: Annotation, source: ActivationSource): void {
+    if (stopped || !live.has(annotation)) return;
+    cancelIntent();
+    cancelClose();
+    const state = annotation.key;
+    cardFor = annotation;
+    cardSticky = source !== 'hover';
+    getCard().open(state.request, annotation.badge.host, { focus: source === 'keyboard' });
+    if (state.fetching) return;
+    state.fetching = true;
+    if (state.view.state !== 'ready') setView(state, { state: 'loading' });
+    client
+      .get(state.request)
+      .then(
+        (result) => viewFromResult(result),
+        (): BadgeView => ({ state: 'error', code: 'NETWORK' }),
+      )
+      .then((view) => {
+        state.fetching = false;
+        if (!stopped) setView(state, view);
+      });
+  }
+
+  function closeCard(reason: Parameters<CardPresenter['close']>[0]): void {
+    cancelClose();
+    cardFor = null;
+    cardSticky = false;
+    if (card?.isOpen) card.close(reason);
+  }
+
+  function cancelIntent(): void {
+    cancelIntentTimer?.();
+    cancelIntentTimer = null;
+    hovered = null;
+  }
+
+  function cancelClose(): void {
+    cancelCloseTimer?.();
+    cancelCloseTimer = null;
+  }
+
+  function annotationAt(target: EventTarget | null): Annotation | null {
+    if (!(target instanceof Element)) return null;
+    const owner = badgeOwners.get(target);
+    if (owner) return live.has(owner) ? owner : null;
+    const anchor = target.closest(ANCHOR_SELECTOR);
+    return anchor ? (annotations.get(anchor) ?? null) : null;
+  }
+
+  function pointerLeftEverything(): void {
+    cancelIntent();
+    if (card?.isOpen && !cardSticky && !cancelCloseTimer) {
+      cancelCloseTimer = scheduler.timeout(() => {
+        cancelCloseTimer = null;
+        closeCard('pointer-left');
+      }, closeDelayMs);
+    }
+  }
+
+  function onPointerOver(event: Event): void {
+    const annotation = annotationAt(event.target);
+    if (annotation) {
+      if (annotation === cardFor) {
+        cancelClose();
+        cancelIntent();
+        return; // its card is already showing
+      }
+      if (hovered === annotation) return;
+      cancelIntent();
+      hovered = annotation;
+      cancelIntentTimer = scheduler.timeout(() => {
+        cancelIntentTimer = null;
+        activate(annotation, 'hover');
+      }, hoverDelayMs);
+      return;
+    }
+    if (card?.isOpen && event.target instanceof Node && card.contains(event.target)) {
+      cancelIntent();
+      cancelClose();
+      return;
+    }
+    pointerLeftEverything();
+  }
+
+  function onPointerOut(event: Event): void {
+    // Leaving the window: nothing is hovered any more.
+    if ((event as PointerEvent).relatedTarget === null) pointerLeftEverything();
+  }
+
+  function onPointerDown(event: Event): void {
+    if (!card?.isOpen || !cardFor) return;
+    const target = event.target;
+    if (target instanceof Node && card.contains(target)) return;
+    if (annotationAt(target) === cardFor) return;
+    closeCard('outside');
+  }
+
+  function onKeyDown(event: Event): void {
+    if ((event as KeyboardEvent).key === 'Escape' && card?.isOpen) closeCard('escape');
+  }
+
+  let cancelReposition: (() => void) | null = null;
+  function onViewportChange(): void {
+    if (!card?.isOpen || cancelReposition) return;
+    cancelReposition = scheduler.frame(() => {
+      cancelReposition = null;
+      card?.reposition();
+    });
+  }
+
+  // ---- Start ----
+  const listeners = new AbortController();
+  const capture = { capture: true, passive: true, signal: listeners.signal };
+  doc.addEventListener('pointerover', onPointerOver, capture);
+  doc.addEventListener('pointerout', onPointerOut, capture);
+  doc.addEventListener('pointerdown', onPointerDown, capture);
+  doc.addEventListener('keydown', onKeyDown, { capture: true, signal: listeners.signal });
+  doc.defaultView?.addEventListener('scroll', onViewportChange, capture);
+  doc.defaultView?.addEventListener('resize', onViewportChange, capture);
+
+  observer.observe(doc, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: WATCHED_ATTRIBUTES,
+  });
+  pendingRoots.add(doc);
+  scheduleFlush();
+
+  return {
+    get pendingWork() {
+      return pendingRoots.size + pendingRemoved.length + (anchorQueue.length - anchorIndex);
+    },
+    rescan(changes = {}) {
+      if (stopped) return;
+      if (changes.hoverDelayMs !== undefined) hoverDelayMs = changes.hoverDelayMs;
+      if (changes.recognizer) {
+        recognizer = changes.recognizer;
+        seen = new WeakMap(); // every anchor gets a fresh look with the new services
+      }
+      cancelIntent();
+      closeCard('navigation');
+      pendingRoots.add(doc);
+      scheduleFlush();
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      observer.disconnect();
+      listeners.abort();
+      cancelFlush?.();
+      cancelReposition?.();
+      cancelIntent();
+      closeCard('stopped');
+      for (const state of keys.values()) state.cancelRetryTimer?.();
+      for (const annotation of live) annotation.badge.remove();
+      live.clear();
+      keys.clear();
+      pendingRoots.clear();
+      pendingRemoved.length = 0;
+      anchorQueue = [];
+      peekQueue.length = 0;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { describeBadge, type BadgeView } from './badge-view';
+
+export const BADGE_TAG = 'compliance-lens-badge';
+
+/**
+ * Isolated from page CSS (`all: initial` on the host, everything else inside a closed shadow root).
+ * Fixed height below a normal line box, so inserting a badge only adds its own width.
+ */
+const BADGE_CSS = `
+:host{all:initial!important;display:inline-flex!important;vertical-align:baseline;margin:0 0 0 4px;position:static!important}
+.b{display:inline-flex;align-items:center;gap:3px;box-sizing:border-box;height:16px;padding:0 6px;border:1px solid;border-radius:8px;
+font:600 11px/14px system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;letter-spacing:.01em;
+white-space:nowrap;cursor:pointer;user-select:none;font-variant-numeric:tabular-nums;
+color:#334155;background:#f8fafc;border-color:#cbd5e1}
+.b:hover{filter:brightness(.96)}
+.b:focus{outline:none}
+.b:focus-visible{outline:2px solid #2563eb;outline-offset:1px}
+.s{display:none;width:8px;height:8px;border-radius:50%;border:1.5px solid currentColor;border-right-color:transparent;animation:r .8s linear infinite}
+:host([data-state=loading]) .s{display:inline-block}
+@keyframes r{to{transform:rotate(360deg)}}
+@media (prefers-reduced-motion:reduce){.s{animation:none;border-right-color:currentColor;opacity:.5}}
+.b[data-tone=critical]{color:#991b1b;background:#fef2f2;border-color:#fca5a5}
+.b[data-tone=progress]{color:#92400e;background:#fffbeb;border-color:#fcd34d}
+.b[data-tone=good]{color:#075985;background:#f0f9ff;border-color:#7dd3fc}
+.b[data-tone=ready]{color:#065f46;background:#ecfdf5;border-color:#6ee7b7}
+.b[data-tone=muted]{color:#475569;background:#f1f5f9;border-color:#cbd5e1;border-style:dashed}
+.b[data-tone=warning]{color:#9a3412;background:#fff7ed;border-color:#fdba74}
+@media (prefers-color-scheme:dark){
+.b{color:#e2e8f0;background:#1e293b;border-color:#475569}
+.b:focus-visible{outline-color:#60a5fa}
+.b[data-tone=critical]{color:#fecaca;background:#450a0a;border-color:#b91c1c}
+.b[data-tone=progress]{color:#fde68a;background:#451a03;border-color:#b45309}
+.b[data-tone=good]{color:#bae6fd;background:#082f49;border-color:#0369a1}
+.b[data-tone=ready]{color:#a7f3d0;background:#022c22;border-color:#047857}
+.b[data-tone=muted]{color:#cbd5e1;background:#1e293b;border-color:#64748b}
+.b[data-tone=warning]{color:#fed7aa;background:#431407;border-color:#c2410c}
+}`;
+
+export interface BadgeCallbacks {
+  /** Enter, Space or a click on the badge. */
+  onActivate(source: 'keyboard' | 'click'): void;
+  onEscape(): void;
+}
+
+export interface Badge {
+  readonly host: HTMLElement;
+  render(view: BadgeView, now: number): void;
+  focus(): void;
+  remove(): void;
+  /** For tests only: the closed shadow root's contents. */
+  readonly button: HTMLElement;
+}
+
+/**
+ * A `<compliance-lens-badge>` host with a closed shadow root. Not a registered custom element:
+ * `customElements` is unavailable in Chrome's content-script world, and an undefined element with a
+ * valid custom-element name can still attach a shadow root.
+ */
+export function createBadge(doc: Document, callbacks: BadgeCallbacks, locale?: string): Badge {
+  const host = doc.createElement(BADGE_TAG);
+  const shadow = host.attachShadow({ mode: 'closed' });
+  const style = doc.createElement('style');
+  style.textContent = BADGE_CSS;
+  const button = doc.createElement('span');
+  button.className = 'b';
+  button.setAttribute('role', 'button');
+  button.tabIndex = 0;
+  const spinner = doc.createElement('span');
+  spinner.className = 's';
+  spinner.setAttribute('aria-hidden', 'true');
+  const text = doc.createElement('span');
+  text.setAttribute('aria-hidden', 'true');
+  button.append(spinner, text);
+  shadow.append(style, button);
+
+  button.addEventListener('click', (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    callbacks.onActivate('click');
+  });
+  button.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ' || event.key === 'Spacebar') {
+      event.preventDefault(); // Space would scroll the page
+      event.stopPropagation();
+      if (!event.repeat) callbacks.onActivate('keyboard');
+    } else if (event.key === 'Escape') {
+      callbacks.onEscape();
+    }
+  });
+
+  return {
+    host,
+    button,
+    render(view, now) {
+      const description = describeBadge(view, now, locale);
+      host.setAttribute('data-state', view.state);
+      if (view.state === 'error') host.setAttribute('data-error-code', view.code);
+      else host.removeAttribute('data-error-code');
+      button.setAttribute('aria-label', description.label);
+      button.setAttribute('aria-busy', String(view.state === 'loading'));
+      button.dataset.tone = description.tone;
+      text.textContent = description.text;
+    },
+    focus() {
+      button.focus();
+    },
+    remove() {
+      host.remove();
+    },
+  };
+}

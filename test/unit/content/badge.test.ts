@@ -1,0 +1,107 @@
+// @vitest-environment happy-dom
+import { describe, expect, it, vi } from 'vitest';
+import { createBadge } from '@/lib/content/badge';
+import { describeBadge, IDLE_LABEL, type BadgeView } from '@/lib/content/badge-view';
+
+const NOW = Date.parse('2026-11-22T08:00:00.000Z');
+
+describe('badge texts and accessible names', () => {
+  const cases: [string, BadgeView, string, RegExp][] = [
+    ['idle', { state: 'idle' }, 'CL', /hover or press Enter to load \(counts as a view\)/],
+    ['loading', { state: 'loading' }, 'CL', /loading/],
+    [
+      'ready',
+      { state: 'ready', score: 76, label: 'Good Standing', band: 'medium' },
+      '76 · Medium',
+      /readiness 76 of 100, Good Standing; medium fundraising risk/,
+    ],
+    ['revoked', { state: 'error', code: 'NOT_FOUND' }, 'Invalid link', /invalid or was revoked/],
+    [
+      'expired with date',
+      { state: 'error', code: 'EXPIRED', expiredAt: '2026-11-20T10:00:00.000Z' },
+      'Expired 20 Nov',
+      /expired on 20 November 2026/,
+    ],
+    ['expired without date', { state: 'error', code: 'EXPIRED' }, 'Expired', /this share link expired\./],
+    [
+      'rate limited',
+      { state: 'error', code: 'RATE_LIMITED', retryAt: NOW + 90_000 },
+      'Retry in 2 min',
+      /try again in 2 minutes/,
+    ],
+    ['rate limited, no time', { state: 'error', code: 'RATE_LIMITED' }, 'Busy', /try again shortly/],
+    ['network', { state: 'error', code: 'NETWORK' }, 'Offline', /could not be reached/],
+    ['timeout', { state: 'error', code: 'TIMEOUT' }, 'No answer', /did not answer in time/],
+    ['invalid response', { state: 'error', code: 'INVALID_RESPONSE' }, 'Unreadable', /could not be verified/],
+  ];
+
+  it.each(cases)('%s', (_name, view, text, label) => {
+    const description = describeBadge(view, NOW, 'en-GB');
+    expect(description.text.replace(/\.$/, '')).toBe(text);
+    expect(description.label).toMatch(label);
+  });
+
+  it('the idle name is the one the issue asks for', () => {
+    expect(describeBadge({ state: 'idle' }, NOW).label).toBe(IDLE_LABEL);
+    expect(IDLE_LABEL).toBe('Compliance snapshot — hover or press Enter to load (counts as a view)');
+  });
+
+  it('colours ready badges by readiness label', () => {
+    const tone = (label: 'Critical' | 'In Progress' | 'Good Standing' | 'Regulator Ready') =>
+      describeBadge({ state: 'ready', score: 50, label, band: 'high' }, NOW).tone;
+    expect([tone('Critical'), tone('In Progress'), tone('Good Standing'), tone('Regulator Ready')]).toEqual([
+      'critical',
+      'progress',
+      'good',
+      'ready',
+    ]);
+  });
+});
+
+describe('badge element', () => {
+  it('is a focusable role=button in a shadow root, with state on the host', () => {
+    const badge = createBadge(document, { onActivate: vi.fn(), onEscape: vi.fn() }, 'en-GB');
+    document.body.append(badge.host);
+    badge.render({ state: 'error', code: 'EXPIRED', expiredAt: '2026-11-20T10:00:00.000Z' }, NOW);
+
+    expect(badge.host.localName).toBe('compliance-lens-badge');
+    expect(badge.host.getAttribute('data-state')).toBe('error');
+    expect(badge.host.getAttribute('data-error-code')).toBe('EXPIRED');
+    expect(badge.host.shadowRoot).toBeNull(); // closed: the page cannot read it
+    expect(badge.host.textContent).toBe(''); // nothing in light DOM
+    expect(badge.button.getAttribute('role')).toBe('button');
+    expect(badge.button.tabIndex).toBe(0);
+    expect(badge.button.getAttribute('aria-label')).toMatch(/expired on 20 November 2026/);
+
+    badge.render({ state: 'ready', score: 76, label: 'Good Standing', band: 'medium' }, NOW);
+    expect(badge.host.hasAttribute('data-error-code')).toBe(false);
+    expect(badge.button.textContent).toBe('76 · Medium');
+    badge.remove();
+  });
+
+  it('Enter and Space activate (once, not on key repeat); Escape reports; click activates', () => {
+    const onActivate = vi.fn();
+    const onEscape = vi.fn();
+    const badge = createBadge(document, { onActivate, onEscape });
+    document.body.append(badge.host);
+    const key = (k: string, repeat = false) =>
+      badge.button.dispatchEvent(new KeyboardEvent('keydown', { key: k, repeat, bubbles: true, cancelable: true }));
+
+    expect(key('Enter')).toBe(false); // default prevented
+    key(' ');
+    key('Enter', true);
+    key('Escape');
+    badge.button.click();
+    expect(onActivate.mock.calls).toEqual([['keyboard'], ['keyboard'], ['click']]);
+    expect(onEscape).toHaveBeenCalledTimes(1);
+    badge.remove();
+  });
+
+  it('stops its spinner for reduced motion and adapts to dark mode (in its stylesheet)', () => {
+    const badge = createBadge(document, { onActivate: vi.fn(), onEscape: vi.fn() });
+    const css = badge.button.parentNode?.querySelector('style')?.textContent ?? '';
+    expect(css).toMatch(/prefers-reduced-motion:reduce\)\{\.s\{animation:none/);
+    expect(css).toMatch(/prefers-color-scheme:dark/);
+    expect(css).toMatch(/:host\{all:initial/);
+  });
+});

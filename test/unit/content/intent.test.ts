@@ -1,0 +1,172 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixtureToken } from '@/test/fixtures/snapshot';
+import { badges, shareUrl, startHarness, type Harness } from './helpers';
+
+let h: Harness;
+
+beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  document.body.innerHTML = `<p><a id="a" href="${shareUrl(1)}"><span id="inner">share</span></a> and <a id="b" href="${shareUrl(2)}">other</a> <span id="elsewhere">text</span></p>`;
+  h = startHarness({ hoverDelayMs: 400 });
+  h.scheduler.runAllFrames();
+  await h.settle();
+});
+afterEach(() => {
+  h.annotator.stop();
+  vi.useRealTimers();
+});
+
+const over = (target: Element, relatedTarget: Element | null = null) =>
+  target.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, relatedTarget }));
+const byId = (id: string) => document.getElementById(id)!;
+const badgeOf = (id: string) => h.badgeOf(byId(id).nextElementSibling!);
+
+describe('hover intent', () => {
+  it('a pass-over fetches nothing', async () => {
+    over(byId('inner'));
+    vi.advanceTimersByTime(150);
+    over(byId('elsewhere'));
+    vi.advanceTimersByTime(1000);
+    await h.settle();
+    expect(h.get).not.toHaveBeenCalled();
+  });
+
+  it('resting for the delay fetches once and opens the card; moving within the link does not restart', async () => {
+    over(byId('a'));
+    vi.advanceTimersByTime(200);
+    over(byId('inner')); // child of the same link
+    vi.advanceTimersByTime(199);
+    expect(h.get).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    await h.settle();
+    expect(h.get).toHaveBeenCalledTimes(1);
+    expect(h.get).toHaveBeenCalledWith({ origin: 'https://comply.example', token: fixtureToken(1) });
+    expect(h.card().opened).toHaveLength(1);
+    expect(h.card().opened[0]?.focus).toBe(false);
+    expect(byId('a').nextElementSibling?.getAttribute('data-state')).toBe('ready');
+
+    // Still resting, and moving onto its badge: no second request.
+    over(byId('a').nextElementSibling!);
+    vi.advanceTimersByTime(2000);
+    await h.settle();
+    expect(h.get).toHaveBeenCalledTimes(1);
+  });
+
+  it('moving from link to card keeps it open; leaving both for 300 ms closes it', async () => {
+    over(byId('a'));
+    vi.advanceTimersByTime(400);
+    await h.settle();
+    const card = h.card();
+    over(card.element);
+    vi.advanceTimersByTime(1000);
+    expect(card.isOpen).toBe(true);
+
+    over(byId('elsewhere'));
+    vi.advanceTimersByTime(299);
+    expect(card.isOpen).toBe(true);
+    over(card.element); // came back in time
+    vi.advanceTimersByTime(1000);
+    expect(card.isOpen).toBe(true);
+
+    over(byId('elsewhere'));
+    vi.advanceTimersByTime(300);
+    expect(card.isOpen).toBe(false);
+    expect(card.closed).toEqual(['pointer-left']);
+  });
+
+  it('shows a loading state while fetching, then the result on every badge of that link', async () => {
+    let resolve!: (value: { status: 'error'; code: string }) => void;
+    h.get.mockImplementationOnce(() => new Promise((r) => (resolve = r)));
+    const twin = document.createElement('a');
+    twin.href = shareUrl(1);
+    document.body.append(twin);
+    await h.settle();
+    h.scheduler.runAllFrames();
+
+    over(byId('a'));
+    vi.advanceTimersByTime(400);
+    expect(badges().filter((b) => b.dataset.state === 'loading')).toHaveLength(2);
+    resolve({ status: 'error', code: 'NOT_FOUND' });
+    await h.settle();
+    const states = badges().map((b) => [b.dataset.state, b.dataset.errorCode]);
+    expect(states.filter(([state, code]) => state === 'error' && code === 'NOT_FOUND')).toHaveLength(2);
+  });
+});
+
+describe('keyboard', () => {
+  it('Enter on the badge fetches at once and opens the card with focus', async () => {
+    const badge = badgeOf('a');
+    badge.focus();
+    badge.button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await h.settle();
+    expect(h.get).toHaveBeenCalledTimes(1);
+    expect(h.card().opened[0]?.focus).toBe(true);
+  });
+
+  it('Escape on the badge closes the card and keeps focus on the badge', async () => {
+    const badge = badgeOf('a');
+    badge.button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    await h.settle();
+    expect(h.card().isOpen).toBe(true);
+    const focus = vi.spyOn(badge, 'focus');
+    badge.button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(h.card().isOpen).toBe(false);
+    expect(focus).toHaveBeenCalled();
+  });
+
+  it('Escape inside the card (reported by the card page) closes it and returns focus to the badge', async () => {
+    const badge = badgeOf('b');
+    badge.button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    await h.settle();
+    const focus = vi.spyOn(badge, 'focus');
+    h.card().events.onCloseRequested('escape');
+    expect(h.card().isOpen).toBe(false);
+    expect(focus).toHaveBeenCalledTimes(1);
+  });
+
+  it('a keyboard-opened card is persistent: pointer movement does not close it, a click outside does', async () => {
+    badgeOf('a').button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    await h.settle();
+    over(byId('elsewhere'));
+    vi.advanceTimersByTime(5000);
+    expect(h.card().isOpen).toBe(true);
+    byId('elsewhere').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    expect(h.card().isOpen).toBe(false);
+  });
+
+  it('Escape anywhere on the page dismisses a hover card without moving the pointer', async () => {
+    over(byId('a'));
+    vi.advanceTimersByTime(400);
+    await h.settle();
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(h.card().isOpen).toBe(false);
+  });
+});
+
+describe('click', () => {
+  it('a click on the badge fetches and opens the card; a click on the link is left alone', async () => {
+    const anchor = byId('a');
+    const event = new MouseEvent('click', { bubbles: true, cancelable: true });
+    anchor.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(false);
+    expect(h.get).not.toHaveBeenCalled();
+
+    badgeOf('a').button.click();
+    await h.settle();
+    expect(h.get).toHaveBeenCalledTimes(1);
+    expect(h.card().isOpen).toBe(true);
+  });
+});
+
+describe('rate limiting', () => {
+  it('shows when to retry and goes back to idle once the pause is over', async () => {
+    h.get.mockResolvedValueOnce({ status: 'error', code: 'RATE_LIMITED', retryAt: Date.parse('2026-11-22T08:01:00.000Z') });
+    badgeOf('a').button.click();
+    await h.settle();
+    const host = byId('a').nextElementSibling!;
+    expect(host.getAttribute('data-error-code')).toBe('RATE_LIMITED');
+    vi.advanceTimersByTime(60_000);
+    expect(host.getAttribute('data-state')).toBe('idle');
+  });
+});

@@ -1,0 +1,226 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureToken } from '@/test/fixtures/snapshot';
+import { apiUrl, badges, link, shareUrl, startHarness, SERVICE, type Harness } from './helpers';
+
+let harness: Harness | null = null;
+const start = (...args: Parameters<typeof startHarness>) => (harness = startHarness(...args));
+
+beforeEach(() => {
+  document.body.innerHTML = '';
+});
+afterEach(() => {
+  harness?.annotator.stop();
+  harness = null;
+});
+
+function ordinaryLinks(count: number): string {
+  return Array.from({ length: count }, (_, i) => `<a href="https://example.org/page/${i}">page ${i}</a>`).join(' ');
+}
+
+describe('initial scan', () => {
+  it('puts one badge right after each share link, and none after ordinary or look-alike links', async () => {
+    document.body.innerHTML = `
+      <p><a id="share" href="${shareUrl(1)}">share</a> text</p>
+      <p><a id="api" href="${apiUrl(2)}">api</a></p>
+      <p><a id="plain" href="https://example.org/">plain</a></p>
+      <p><a id="lookalike" href="https://comply.example.evil.com/share/${fixtureToken(3)}">evil</a></p>
+      <p><a id="pathlike" href="https://evil.com/comply.example/share/${fixtureToken(4)}">evil</a></p>
+      <p><a id="gmail" href="${shareUrl(5)}" data-saferedirecturl="https://www.google.com/url?q=${encodeURIComponent(shareUrl(5))}&amp;source=gmail">gmail</a></p>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+
+    expect(badges()).toHaveLength(3);
+    for (const id of ['share', 'api', 'gmail']) {
+      const next = document.getElementById(id)?.nextSibling as HTMLElement | null;
+      expect(next?.localName).toBe('compliance-lens-badge');
+      expect(next?.getAttribute('data-state')).toBe('idle');
+    }
+    for (const id of ['plain', 'lookalike', 'pathlike']) {
+      expect((document.getElementById(id)?.nextSibling as Element | null)?.localName).not.toBe('compliance-lens-badge');
+    }
+    await h.settle();
+    expect(h.get).not.toHaveBeenCalled(); // detection never fetches
+  });
+
+  it('peeks once per distinct link, shows cached results without fetching', async () => {
+    document.body.innerHTML = `<a href="${shareUrl(1)}">a</a><a href="${apiUrl(1)}">same token</a><a href="${shareUrl(2)}">b</a>`;
+    const h = start();
+    h.peek.mockImplementation(async (request) =>
+      request.token === fixtureToken(1) ? { status: 'ready', score: 92, label: 'Regulator Ready', band: 'investor_ready' } : null,
+    );
+    h.scheduler.runAllFrames();
+    await h.settle();
+
+    expect(h.peek).toHaveBeenCalledTimes(2);
+    expect(badges().map((badge) => badge.dataset.state)).toEqual(['ready', 'ready', 'idle']);
+    expect(h.get).not.toHaveBeenCalled();
+  });
+
+  it('does not annotate links inside editable content (a draft would carry the badge)', () => {
+    document.body.innerHTML = `<div contenteditable="true"><a href="${shareUrl(1)}">draft</a></div>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    expect(badges()).toHaveLength(0);
+  });
+
+  it('slices a large page across frames without losing links', () => {
+    document.body.innerHTML = Array.from({ length: 400 }, (_, i) => `<a href="${shareUrl(i)}">${i}</a>`).join('');
+    let clock = 0;
+    const h = start({ sliceBudgetMs: 5 });
+    h.scheduler.now = () => (clock += 1); // every clock read costs 1 ms
+    const frames = h.scheduler.runAllFrames();
+    expect(frames).toBeGreaterThan(1);
+    expect(badges()).toHaveLength(400);
+  });
+});
+
+describe('mutations', () => {
+  it('annotates an added subtree, batching many mutations into one flush', async () => {
+    document.body.innerHTML = `<table><tbody id="rows"></tbody></table>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    const framesBefore = h.scheduler.framesRequested;
+
+    const tbody = document.getElementById('rows')!;
+    for (let i = 0; i < 50; i += 1) {
+      const row = document.createElement('tr');
+      const cell = document.createElement('td');
+      cell.append(link(shareUrl(i)));
+      row.append(cell);
+      tbody.append(row);
+      await Promise.resolve(); // separate mutation-observer deliveries
+    }
+    await h.settle();
+
+    expect(h.scheduler.framesRequested - framesBefore).toBe(1);
+    expect(h.scheduler.pendingFrames).toBe(1);
+    h.scheduler.runFrame();
+    expect(badges()).toHaveLength(50);
+    expect(h.scheduler.framesRequested - framesBefore).toBe(1);
+  });
+
+  it('costs work proportional to the added nodes, not to the page', async () => {
+    document.body.innerHTML = `<div id="list">${ordinaryLinks(990)}${Array.from({ length: 10 }, (_, i) => `<a href="${shareUrl(i)}">s</a>`).join('')}</div>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    expect(h.recognize).toHaveBeenCalledTimes(1000);
+    h.recognize.mockClear();
+
+    const list = document.getElementById('list')!;
+    for (let i = 0; i < 10; i += 1) {
+      const row = document.createElement('div');
+      row.append(link(shareUrl(100 + i)), document.createTextNode(' '), link(`https://example.org/x/${i}`));
+      list.append(row);
+    }
+    await h.settle();
+    h.scheduler.runAllFrames();
+
+    expect(h.recognize).toHaveBeenCalledTimes(20);
+    expect(badges()).toHaveLength(20);
+  });
+
+  it('reacts to href changes: share → other share rebinds, share → ordinary removes the badge', async () => {
+    document.body.innerHTML = `<a id="a" href="${shareUrl(1)}">a</a> <a id="b" href="https://example.org/">b</a>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    await h.settle();
+    const a = document.getElementById('a') as HTMLAnchorElement;
+    const b = document.getElementById('b') as HTMLAnchorElement;
+    expect(badges()).toHaveLength(1);
+
+    b.setAttribute('href', shareUrl(2));
+    await h.settle();
+    h.scheduler.runAllFrames();
+    expect(badges()).toHaveLength(2);
+    expect(b.nextSibling).toBe(badges()[1]);
+
+    a.setAttribute('href', 'https://example.org/elsewhere');
+    await h.settle();
+    h.scheduler.runAllFrames();
+    expect(badges()).toHaveLength(1);
+    expect((a.nextSibling as Element | null)?.localName).not.toBe('compliance-lens-badge');
+  });
+
+  it('reacts to data-saferedirecturl changes (a forged redirect target unannotates)', async () => {
+    document.body.innerHTML = `<a id="g" href="${shareUrl(1)}">g</a>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    expect(badges()).toHaveLength(1);
+    document.getElementById('g')!.setAttribute(
+      'data-saferedirecturl',
+      `https://www.google.com/url?q=${encodeURIComponent(shareUrl(9))}`,
+    );
+    await h.settle();
+    h.scheduler.runAllFrames();
+    expect(badges()).toHaveLength(0);
+  });
+
+  it('annotates each link once: re-adding or re-scanning does not duplicate badges', async () => {
+    document.body.innerHTML = `<div id="box"><a id="a" href="${shareUrl(1)}">a</a></div>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    const box = document.getElementById('box')!;
+    const a = document.getElementById('a')!;
+    box.append(a); // moved without its badge
+    await h.settle();
+    h.scheduler.runAllFrames();
+    h.annotator.rescan();
+    h.scheduler.runAllFrames();
+    expect(badges()).toHaveLength(1);
+    expect(a.nextSibling).toBe(badges()[0]);
+    expect(h.recognize).toHaveBeenCalledTimes(1);
+  });
+
+  it('forgets links that leave the page and removes stray copies of badges', async () => {
+    document.body.innerHTML = `<div id="msg"><a href="${shareUrl(1)}">a</a></div>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    const msg = document.getElementById('msg')!;
+    const clone = msg.cloneNode(true) as HTMLElement; // e.g. a quoted reply: copies the empty host
+    msg.remove();
+    document.body.append(clone);
+    await h.settle();
+    h.scheduler.runAllFrames();
+    const all = badges();
+    expect(all).toHaveLength(1);
+    expect(all[0]?.previousSibling).toBe(clone.querySelector('a'));
+  });
+
+  it('does not react to its own badge insertions', async () => {
+    document.body.innerHTML = `<a href="${shareUrl(1)}">a</a>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    await h.settle();
+    expect(h.scheduler.pendingFrames).toBe(0);
+  });
+});
+
+describe('teardown', () => {
+  it('stop() removes badges, disconnects the observer and ignores later changes', async () => {
+    document.body.innerHTML = `<a href="${shareUrl(1)}">a</a>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    expect(badges()).toHaveLength(1);
+    h.annotator.stop();
+    expect(badges()).toHaveLength(0);
+    document.body.append(link(shareUrl(2)));
+    await h.settle();
+    h.scheduler.runAllFrames();
+    expect(badges()).toHaveLength(0);
+  });
+
+  it('a rescan with new services annotates links of a newly configured origin', () => {
+    document.body.innerHTML = `<a href="https://other.example/share/${fixtureToken(1)}">x</a>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    expect(badges()).toHaveLength(0);
+    return import('@/lib/links').then(({ createLinkRecognizer }) => {
+      h.annotator.rescan({
+        recognizer: createLinkRecognizer([SERVICE, { ...SERVICE, id: 'other', origin: 'https://other.example' }]),
+      });
+      h.scheduler.runAllFrames();
+      expect(badges()).toHaveLength(1);
+    });
+  });
+});
