@@ -39,7 +39,12 @@ function decodePercentRun(run: string): string {
  */
 export function percentDecode(text: string): string {
   if (text.indexOf('%') === -1) return text;
-  return text.replace(PERCENT_RUN, decodePercentRun);
+  try {
+    // Fast path: identical result whenever every `%` starts a valid escape of valid UTF-8.
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(PERCENT_RUN, decodePercentRun);
+  }
 }
 
 const HTML_ENTITY = /&(#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8}|amp|lt|gt|quot|apos);/g;

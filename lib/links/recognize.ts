@@ -159,6 +159,16 @@ function quickHostname(href: string): string | null {
   return authority === null ? null : authority.hostname;
 }
 
+/**
+ * The runs of letters and digits in a hostname (`comply.example` → `comply`, `example`). Every
+ * wrapper encoding leaves letters and digits as they are (percent-encoding, Proofpoint's `-XX` and
+ * `*`, LinkedIn's `%2E`), so a wrapped link that lacks one of these runs, in any case, cannot unwrap
+ * to that host.
+ */
+function hostnameRuns(hostname: string): readonly string[] {
+  return [...new Set(hostname.split(/[^a-z0-9]+/).filter((run) => run.length > 0))];
+}
+
 export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRecognizer {
   const byOrigin = new Map<string, CompiledService[]>();
   const hostnames = new Set<string>();
@@ -169,6 +179,13 @@ export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRe
     const list = byOrigin.get(result.compiled.origin);
     if (list === undefined) byOrigin.set(result.compiled.origin, [result.compiled]);
     else list.push(result.compiled);
+  }
+  const hostRuns = [...hostnames].map(hostnameRuns);
+
+  /** Cheap test run before unwrapping: could this wrapped link lead to a configured host at all? */
+  function mentionsConfiguredHost(href: string): boolean {
+    const lower = href.toLowerCase();
+    return hostRuns.some((runs) => runs.every((run) => lower.indexOf(run) !== -1));
   }
 
   /** Exact check of an already unwrapped target. */
@@ -214,7 +231,8 @@ export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRe
     if (hostname === null) return null;
     if (hostnames.has(hostname)) return matchTarget(href);
     if (!isWrapperHost(hostname)) return null;
-    if (href.length > MAX_LINK_LENGTH || FORBIDDEN_CHARACTERS.test(href)) return null;
+    if (href.length > MAX_LINK_LENGTH || !mentionsConfiguredHost(href)) return null;
+    if (FORBIDDEN_CHARACTERS.test(href)) return null;
     const unwrapped = unwrapUrlTrace(href);
     if (!unwrapped.complete || unwrapped.formats.length === 0) return null;
     return matchTarget(unwrapped.url);

@@ -43,33 +43,28 @@ export interface RawUrlParts {
   readonly rest: string;
 }
 
-function startsWithIgnoringCase(text: string, lowerPrefix: string): boolean {
-  if (text.length < lowerPrefix.length) return false;
-  for (let i = 0; i < lowerPrefix.length; i += 1) {
-    const expected = lowerPrefix.charCodeAt(i);
-    let code = text.charCodeAt(i);
-    if (code >= 65 && code <= 90) code += 32; // fold ASCII letters only
-    if (code !== expected) return false;
-  }
-  return true;
-}
-
 /** Index just after `http://` / `https://` (any case), or -1. */
 export function httpSchemeEnd(text: string): number {
-  if (startsWithIgnoringCase(text, 'https://')) return 8;
-  if (startsWithIgnoringCase(text, 'http://')) return 7;
-  return -1;
+  if (text.startsWith('https://')) return 8;
+  if (text.startsWith('http://')) return 7;
+  const first = text.charCodeAt(0);
+  if (first !== 72 && first !== 104) return -1; // H h: rare upper-case schemes take the slow path
+  const head = text.slice(0, 8).toLowerCase();
+  if (head === 'https://') return 8;
+  return head.startsWith('http://') ? 7 : -1;
 }
 
-/** End of the authority that starts at `start`: the first `/`, `?`, `#` or `\`. */
+function firstIndex(text: string, char: string, start: number, end: number): number {
+  const at = text.indexOf(char, start);
+  return at === -1 || at > end ? end : at;
+}
+
+/** End of the authority that starts at `start`: the first `/`, `?`, `#` or `\`, or the length. */
 export function authorityEnd(text: string, start: number): number {
-  let end = start;
-  while (end < text.length) {
-    const code = text.charCodeAt(end);
-    if (code === 47 || code === 63 || code === 35 || code === 92) break;
-    end += 1;
-  }
-  return end;
+  let end = firstIndex(text, '/', start, text.length);
+  end = firstIndex(text, '?', start, end);
+  end = firstIndex(text, '#', start, end);
+  return firstIndex(text, '\\', start, end);
 }
 
 /**

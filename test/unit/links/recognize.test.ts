@@ -105,6 +105,7 @@ describe('every wrapper', () => {
     ['share link', shareUrl(C), 'share'],
     ['API link', apiUrl(C), 'api'],
     ['share link with query and hash', `${shareUrl(C)}/?ref=mail&x=a%2Fb#top`, 'share'],
+    ['share link with upper-case scheme and host', `HTTPS://COMPLY.EXAMPLE/share/${TOKEN}`, 'share'],
   ] as const;
   const rows = WRAPPERS.flatMap((w) => targets.map(([target, url, kind]) => ({ wrapper: w.name, target, wrapped: w.wrap(url), kind })));
 
