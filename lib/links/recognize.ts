@@ -163,7 +163,7 @@ function quickHostname(href: string): string | null {
  * The runs of letters and digits in a hostname (`comply.example` → `comply`, `example`). Every
  * wrapper encoding leaves letters and digits as they are (percent-encoding, Proofpoint's `-XX` and
  * `*`, LinkedIn's `%2E`), so a wrapped link that lacks one of these runs, in any case, cannot unwrap
- * to that host.
+ * to that host. (A hand-made link that percent-encodes letters of the host fails closed.)
  */
 function hostnameRuns(hostname: string): readonly string[] {
   return [...new Set(hostname.split(/[^a-z0-9]+/).filter((run) => run.length > 0))];
@@ -243,7 +243,10 @@ export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRe
    * attribute is present, both are real targets (the click follows one, "copy link" the other), so
    * both must lead to the same (origin, token); a disagreement is a forgery and is not annotated.
    */
-  function withSafeRedirect(primary: RecognizedLink | null, redirect: string | null | undefined) {
+  function withSafeRedirect(
+    primary: RecognizedLink | null,
+    redirect: string | null | undefined,
+  ): RecognizedLink | null {
     if (primary === null) return null;
     if (redirect === null || redirect === undefined || redirect === '') return primary;
     const viaRedirect = recognizeHref(redirect);
