@@ -1,8 +1,50 @@
+import { snapshotResultSchema } from '../../lib/snapshot-service/result';
 import { expect, test } from './support/fixtures';
+import { configureTestService, openExtensionPage, sendToBackground } from './support/extension';
+import { FounderClient } from './support/server';
 
 test('the built extension loads into Chromium with its background worker', async ({ serviceWorker, extensionId }) => {
   expect(extensionId).toMatch(/^[a-p]{32}$/);
   const manifest = await serviceWorker.evaluate(() => chrome.runtime.getManifest());
   expect(manifest.name).toBe('Compliance Lens');
   expect(manifest.manifest_version).toBe(3);
+});
+
+test('the background fetches a snapshot from the bundled server, once, and refresh costs one view', async ({
+  context,
+  serviceWorker,
+  extensionId,
+  server,
+}) => {
+  const founder = await FounderClient.signUp(server.baseUrl, 'Smoke Test Pay Ltd');
+  const link = await founder.createShareLink();
+  await configureTestService(serviceWorker, server.baseUrl);
+  const page = await openExtensionPage(context, extensionId);
+  const request = { origin: new URL(server.baseUrl).origin, token: link.token };
+
+  const first = snapshotResultSchema.parse(await sendToBackground(page, 'getSnapshot', request));
+  expect(first.status).toBe('ready');
+  if (first.status !== 'ready') return;
+  expect(first.snapshot.company.name).toBe('Smoke Test Pay Ltd');
+  expect(first.fromCache).toBe(false);
+  expect(await founder.viewCount(link.id)).toBe(1);
+
+  const second = snapshotResultSchema.parse(await sendToBackground(page, 'getSnapshot', request));
+  expect(second.status === 'ready' && second.fromCache).toBe(true);
+  expect(await founder.viewCount(link.id)).toBe(1);
+
+  const refreshed = snapshotResultSchema.parse(await sendToBackground(page, 'refreshSnapshot', request));
+  expect(refreshed.status === 'ready' && !refreshed.fromCache).toBe(true);
+  expect(await founder.viewCount(link.id)).toBe(2);
+});
+
+test('a look-alike origin is refused without any request', async ({ context, extensionId, serviceWorker, server }) => {
+  await configureTestService(serviceWorker, server.baseUrl);
+  const page = await openExtensionPage(context, extensionId);
+  const lookAlike = new URL(server.baseUrl);
+  lookAlike.hostname = 'localhost.evil.test';
+  const result = snapshotResultSchema.parse(
+    await sendToBackground(page, 'getSnapshot', { origin: lookAlike.origin, token: 'A'.repeat(43) }),
+  );
+  expect(result.status === 'error' && result.code).toBe('FORBIDDEN_ORIGIN');
 });
