@@ -8,9 +8,10 @@ export default defineConfig({
     plugins: [tailwindcss()],
   }),
   manifest: ({ browser }) => ({
-    name: 'Compliance Lens',
-    description:
-      'See readiness, fundraising risk band and top gaps behind compliance-status share links, with the disclaimer, without leaving your inbox.',
+    // Localised from public/_locales (en, fr).
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
     permissions: ['storage'],
     host_permissions: ['http://localhost:8787/*', 'http://127.0.0.1:8787/*'],
     // User-added and production services are granted at runtime (lib/permissions.ts).

@@ -1,4 +1,5 @@
 import type { GapSeverity, ReadinessLabel, RiskBand } from '@/lib/snapshot/labels';
+import { en } from '@/lib/i18n/en';
 
 /** Tailwind classes per label, so every surface colours a label the same way. */
 export const READINESS_TONE: Readonly<Record<ReadinessLabel, string>> = {
@@ -15,11 +16,27 @@ export const RISK_TONE: Readonly<Record<RiskBand, string>> = {
   investor_ready: 'bg-emerald-50 text-emerald-900 ring-emerald-600/30 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/40',
 };
 
+/** Catalog keys of the API's readiness labels (the English text equals the API's label). */
+export const READINESS_LABEL_KEY = {
+  Critical: 'snapshot.readiness.critical',
+  'In Progress': 'snapshot.readiness.inProgress',
+  'Good Standing': 'snapshot.readiness.goodStanding',
+  'Regulator Ready': 'snapshot.readiness.regulatorReady',
+} as const satisfies Readonly<Record<ReadinessLabel, keyof typeof en>>;
+
+export const RISK_BAND_KEY = {
+  high: 'snapshot.riskBand.high',
+  medium: 'snapshot.riskBand.medium',
+  low: 'snapshot.riskBand.low',
+  investor_ready: 'snapshot.riskBand.investor_ready',
+} as const satisfies Readonly<Record<RiskBand, keyof typeof en>>;
+
+/** English risk-band names; translated surfaces use `t(RISK_BAND_KEY[band])`. */
 export const RISK_BAND_TEXT: Readonly<Record<RiskBand, string>> = {
-  high: 'High risk',
-  medium: 'Medium risk',
-  low: 'Low risk',
-  investor_ready: 'Investor ready',
+  high: en[RISK_BAND_KEY.high],
+  medium: en[RISK_BAND_KEY.medium],
+  low: en[RISK_BAND_KEY.low],
+  investor_ready: en[RISK_BAND_KEY.investor_ready],
 };
 
 export const SEVERITY_TONE: Readonly<Record<GapSeverity, string>> = {

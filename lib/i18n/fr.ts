@@ -1,0 +1,7 @@
+import type { en } from './en';
+import { badgeFr } from './fr/badge';
+import { optionsFr } from './fr/options';
+import { snapshotFr } from './fr/snapshot';
+
+/** A key missing here (or in a slice) fails typecheck. */
+export const fr: Record<keyof typeof en, string> = { ...badgeFr, ...snapshotFr, ...optionsFr };
