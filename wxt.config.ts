@@ -1,5 +1,6 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
+import { ANNOTATOR_MATCHES, CARD_PAGE } from './lib/content/matches';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
@@ -19,6 +20,14 @@ export default defineConfig({
     // Administrator policy (lib/settings.ts reads it; absent is fine). Chrome-only key: Firefox takes
     // managed storage from a native manifest instead.
     ...(browser === 'firefox' ? {} : { storage: { managed_schema: 'managed_schema.json' } }),
+    // Only the hover card, only for the pages the annotator runs on; a per-session URL on Chrome.
+    web_accessible_resources: [
+      {
+        resources: [CARD_PAGE],
+        matches: ANNOTATOR_MATCHES,
+        ...(browser === 'firefox' ? {} : { use_dynamic_url: true }),
+      },
+    ],
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

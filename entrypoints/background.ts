@@ -1,4 +1,5 @@
 import { browser } from 'wxt/browser';
+import { registerCardHandlers } from '@/lib/messaging/card';
 import { registerMessageHandlers } from '@/lib/messaging/handlers';
 import { messenger } from '@/lib/messaging/protocol';
 import { TabRequestLog } from '@/lib/messaging/sender';
@@ -28,6 +29,7 @@ export default defineBackground(() => {
     messenger,
   );
 
+  registerCardHandlers({ area: browser.storage.session, extensionOrigin: new URL(browser.runtime.getURL('/')).origin });
   browser.tabs.onRemoved.addListener((tabId) => void tabLog.forgetTab(tabId));
   // Snapshot data is confidential: turning persistence off removes what was kept on disk.
   settings.watch((next) => {

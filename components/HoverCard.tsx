@@ -1,0 +1,119 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { SnapshotRequest, SnapshotResult } from '@/lib/snapshot-service/result';
+import { SnapshotCard } from './SnapshotCard';
+import { SnapshotError } from './SnapshotError';
+
+export interface HoverCardProps {
+  /** The link bound to this tab by the background (never read from the URL). */
+  getBinding(): Promise<SnapshotRequest | null>;
+  getSnapshot(request: SnapshotRequest): Promise<SnapshotResult>;
+  refreshSnapshot(request: SnapshotRequest): Promise<SnapshotResult>;
+  onClose(reason: 'escape' | 'button'): void;
+  onResize(size: { width: number; height: number }): void;
+}
+
+const bindingKey = ['card', 'binding'] as const;
+const snapshotKey = (request: SnapshotRequest | null | undefined) => ['snapshot', request?.origin, request?.token] as const;
+
+/** The hover card's page content: the shared SnapshotCard / SnapshotError with close and refresh. */
+export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, onResize }: HoverCardProps) {
+  const queryClient = useQueryClient();
+  const root = useRef<HTMLElement>(null);
+  const binding = useQuery({ queryKey: bindingKey, queryFn: getBinding, staleTime: Infinity, retry: 1 });
+  const request = binding.data ?? null;
+  const snapshot = useQuery({
+    queryKey: snapshotKey(request),
+    queryFn: () => getSnapshot(request!),
+    enabled: request !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const refresh = useMutation({
+    mutationFn: () => refreshSnapshot(request!),
+    onSuccess: (result) => queryClient.setQueryData(snapshotKey(request), result),
+  });
+
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return;
+    const report = () => onResize({ width: element.offsetWidth, height: element.offsetHeight });
+    const observer = new ResizeObserver(report);
+    observer.observe(element);
+    report();
+    return () => observer.disconnect();
+  }, [onResize]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose('escape');
+    };
+    // Opened from the keyboard, the frame gets focus: put it on the card so it is read out.
+    const onFocus = () => {
+      if (document.activeElement === document.body) root.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    window.addEventListener('focus', onFocus);
+    if (document.hasFocus()) onFocus();
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      window.removeEventListener('focus', onFocus);
+    };
+  }, [onClose]);
+
+  const result = snapshot.data;
+  return (
+    <main
+      ref={root}
+      tabIndex={-1}
+      aria-label="Compliance snapshot"
+      className="box-border flex max-h-[480px] w-[360px] flex-col gap-2 overflow-y-auto rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
+    >
+      <div className="flex items-center justify-between gap-2">
+        <span className="text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+          Compliance Lens
+        </span>
+        <button
+          type="button"
+          aria-label="Close"
+          title="Close (Esc)"
+          onClick={() => onClose('button')}
+          className="-m-1 rounded p-1 leading-none text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
+        >
+          <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.8">
+            <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
+          </svg>
+        </button>
+      </div>
+      {binding.isPending || (request !== null && snapshot.isPending) ? (
+        <p role="status" className="py-6 text-center text-xs text-slate-500 dark:text-slate-400">
+          Loading snapshot…
+        </p>
+      ) : request === null ? (
+        <p data-testid="error-message" role="alert" className="py-4 text-center text-xs text-slate-600 dark:text-slate-300">
+          No link to show here. Hover a link's badge again.
+        </p>
+      ) : !result ? (
+        <SnapshotError code="NETWORK" onRetry={() => void snapshot.refetch()} />
+      ) : result.status === 'ready' ? (
+        <SnapshotCard
+          snapshot={result.snapshot}
+          meta={result.meta}
+          fetchedAt={result.fetchedAt}
+          fromCache={result.fromCache}
+          apiVersionWarning={result.apiVersionWarning}
+          onRefresh={() => refresh.mutate()}
+          refreshing={refresh.isPending}
+        />
+      ) : (
+        <SnapshotError
+          code={result.code}
+          message={result.message}
+          retryAt={result.retryAt}
+          expiredAt={result.expiredAt}
+          onRetry={() => refresh.mutate()}
+        />
+      )}
+    </main>
+  );
+}

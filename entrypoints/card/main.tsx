@@ -1,0 +1,34 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { HoverCard } from '@/components/HoverCard';
+import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/content/card-frame-messages';
+import { cardClient } from '@/lib/messaging/card';
+import { backgroundClient } from '@/lib/messaging/protocol';
+import '@/assets/tailwind.css';
+
+// Wiring only. The link comes from the background, bound to this tab (never from this page's URL).
+
+/** The framing page's origin when the browser tells us (Chrome); size and close carry no data. */
+const parentOrigin = location.ancestorOrigins?.[0] ?? '*';
+const post = (message: CardFrameMessage) => window.parent.postMessage(message, parentOrigin);
+const onClose = (reason: 'escape' | 'button') => post({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason });
+const onResize = (size: { width: number; height: number }) => post({ source: CARD_MESSAGE_SOURCE, kind: 'size', ...size });
+
+const queryClient = new QueryClient();
+const container = document.getElementById('root');
+if (container) {
+  createRoot(container).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <HoverCard
+          getBinding={cardClient.getCardForTab}
+          getSnapshot={backgroundClient.getSnapshot}
+          refreshSnapshot={backgroundClient.refreshSnapshot}
+          onClose={onClose}
+          onResize={onResize}
+        />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

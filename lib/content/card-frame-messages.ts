@@ -1,0 +1,29 @@
+import { isFiniteNumber, isRecord } from './guards';
+
+/**
+ * postMessages from the card page (extension origin) to the content script in the page that frames
+ * it. The receiver checks `event.source` and `event.origin` and then parses with `parseCardFrameMessage`:
+ * a page can post anything to the window, and the shapes below are all a message can do.
+ */
+export const CARD_MESSAGE_SOURCE = 'compliance-lens-card';
+
+/** The card's largest size (the iframe is also clamped to the viewport). */
+export const CARD_MAX_WIDTH = 360;
+export const CARD_MAX_HEIGHT = 480;
+
+export type CardFrameMessage =
+  | { source: typeof CARD_MESSAGE_SOURCE; kind: 'size'; width: number; height: number }
+  | { source: typeof CARD_MESSAGE_SOURCE; kind: 'close'; reason: 'escape' | 'button' };
+
+const inRange = (value: unknown, max: number): value is number => isFiniteNumber(value) && value >= 1 && value <= max;
+
+export function parseCardFrameMessage(value: unknown): CardFrameMessage | null {
+  if (!isRecord(value) || value.source !== CARD_MESSAGE_SOURCE) return null;
+  if (value.kind === 'size' && inRange(value.width, CARD_MAX_WIDTH) && inRange(value.height, 4000)) {
+    return { source: CARD_MESSAGE_SOURCE, kind: 'size', width: value.width, height: value.height };
+  }
+  if (value.kind === 'close' && (value.reason === 'escape' || value.reason === 'button')) {
+    return { source: CARD_MESSAGE_SOURCE, kind: 'close', reason: value.reason };
+  }
+  return null;
+}

@@ -1,0 +1,145 @@
+import type { ContentScriptContext } from 'wxt/utils/content-script-context';
+import { createIframeUi } from 'wxt/utils/content-script-ui/iframe';
+import { CARD_MAX_WIDTH, parseCardFrameMessage } from './card-frame-messages';
+import { placeCard } from './position';
+import type { CardCloseReason, CardEvents, CardPresenter, SnapshotRequest } from './types';
+
+export const CARD_TAG = 'compliance-lens-card';
+
+const CARD_CSS = `
+:host{all:initial!important;position:fixed!important;z-index:2147483647!important;display:block!important;top:0;left:0}
+iframe{display:block;border:0;border-radius:12px;width:${CARD_MAX_WIDTH}px;height:200px;background:transparent;
+box-shadow:0 10px 30px rgba(15,23,42,.22),0 2px 6px rgba(15,23,42,.12);color-scheme:normal}
+iframe.pending{visibility:hidden}`;
+
+export interface CardFrameDeps {
+  ctx: ContentScriptContext;
+  /** Tells the background which link this tab's card shows (the card page reads it from there). */
+  binding: { open(request: SnapshotRequest): Promise<unknown>; close(): Promise<unknown> };
+  /** `browser.runtime.getURL('')` origin: the only origin card messages may come from. */
+  extensionOrigin: string;
+}
+
+/**
+ * The hover card: the extension page `card.html` in an iframe (WXT `createIframeUi`), inside a
+ * shadow root so page CSS cannot restyle it, fixed next to its badge. Closed = removed from the DOM.
+ */
+export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPresenter {
+  const { ctx } = deps;
+  const host = document.createElement(CARD_TAG);
+  const shadow = host.attachShadow({ mode: 'open' });
+  const style = document.createElement('style');
+  style.textContent = CARD_CSS;
+  shadow.append(style);
+
+  const ui = createIframeUi(ctx, {
+    page: '/card.html',
+    position: 'inline',
+    anchor: host,
+    append: (_anchor, wrapper) => shadow.append(wrapper),
+  });
+  const iframe = ui.iframe;
+  iframe.title = 'Compliance snapshot';
+
+  let current: SnapshotRequest | null = null;
+  let anchorElement: Element | null = null;
+  let size = { width: CARD_MAX_WIDTH, height: 200 };
+  let openSequence = 0;
+  let cancelReveal: (() => void) | null = null;
+  let focusOnLoad = false;
+
+  function position(): void {
+    if (!anchorElement?.isConnected) return;
+    const rect = anchorElement.getBoundingClientRect();
+    const placement = placeCard(rect, size, {
+      width: document.documentElement.clientWidth || window.innerWidth,
+      height: window.innerHeight,
+    });
+    host.style.setProperty('left', `${placement.left}px`, 'important');
+    host.style.setProperty('top', `${placement.top}px`, 'important');
+    iframe.style.width = `${size.width}px`;
+    iframe.style.height = `${placement.height}px`;
+  }
+
+  function reveal(): void {
+    cancelReveal?.();
+    cancelReveal = null;
+    iframe.classList.remove('pending');
+  }
+
+  iframe.addEventListener('load', () => {
+    if (focusOnLoad) {
+      focusOnLoad = false;
+      iframe.focus();
+    }
+  });
+
+  ctx.addEventListener(window, 'message', (event: MessageEvent) => {
+    if (!current || event.source !== iframe.contentWindow || event.origin !== deps.extensionOrigin) return;
+    const message = parseCardFrameMessage(event.data);
+    if (!message) return;
+    if (message.kind === 'size') {
+      size = { width: Math.ceil(message.width), height: Math.ceil(message.height) };
+      position();
+      reveal();
+    } else {
+      events.onCloseRequested(message.reason);
+    }
+  });
+
+  const presenter: CardPresenter = {
+    get isOpen() {
+      return current !== null;
+    },
+    open(request, anchor, options) {
+      anchorElement = anchor;
+      if (options.focus) focusOnLoad = true;
+      if (current && current.origin === request.origin && current.token === request.token) {
+        position();
+        if (options.focus && host.isConnected) iframe.focus();
+        return;
+      }
+      current = request;
+      const sequence = ++openSequence;
+      void deps.binding.open(request).then(
+        () => {
+          if (sequence !== openSequence || current !== request || ctx.isInvalid) return;
+          if (!host.isConnected) document.documentElement.append(host);
+          iframe.classList.add('pending');
+          // A card page that never reports its size still shows, at the default size.
+          const timer = ctx.setTimeout(reveal, 1500);
+          cancelReveal = () => clearTimeout(timer);
+          ui.remove(); // re-inserting the iframe reloads it, so the page asks for the new binding
+          ui.mount();
+          position();
+        },
+        () => {
+          if (sequence === openSequence) presenter.close('stopped');
+        },
+      );
+    },
+    close(_reason: CardCloseReason) {
+      if (!current) return;
+      current = null;
+      anchorElement = null;
+      focusOnLoad = false;
+      openSequence += 1;
+      cancelReveal?.();
+      cancelReveal = null;
+      ui.remove();
+      host.remove();
+      void deps.binding.close().catch(() => undefined);
+    },
+    contains(node) {
+      return node === host || host.contains(node);
+    },
+    hasFocus() {
+      return document.activeElement === host;
+    },
+    reposition() {
+      if (current && anchorElement && !anchorElement.isConnected) presenter.close('replaced');
+      else position();
+    },
+  };
+  return presenter;
+}

@@ -1,0 +1,83 @@
+import { defineExtensionMessaging } from '@webext-core/messaging';
+import type { CardProtocolMap } from '../messaging/card';
+import type { ProtocolMap } from '../messaging/protocol';
+import type { ServiceConfig } from '../services';
+import { isFiniteNumber, isReadinessLabel, isRecord, isRiskBand, isScore, isString, isStringArray } from './guards';
+import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types';
+
+/**
+ * The content script's side of the typed protocol. Answers are checked with small hand-written guards
+ * (see ./guards: zod would not fit the 15 KB budget) and reduced to what a badge shows: score, label,
+ * band, or the error's code and times. Anything malformed becomes INVALID_RESPONSE.
+ */
+
+type ContentProtocol = Pick<ProtocolMap, 'getSnapshot' | 'peekSnapshot' | 'getSettings'> &
+  Pick<CardProtocolMap, 'openCard' | 'closeCard'>;
+
+const messenger = defineExtensionMessaging<ContentProtocol>();
+
+export function toBadgeResult(value: unknown): BadgeResult {
+  if (!isRecord(value)) return INVALID;
+  if (value.status === 'ready') {
+    const scores = isRecord(value.snapshot) && isRecord(value.snapshot.scores) ? value.snapshot.scores : null;
+    if (
+      !scores ||
+      !isScore(scores.readiness_score) ||
+      !isReadinessLabel(scores.readiness_label) ||
+      !isRiskBand(scores.fundraise_risk_band)
+    ) {
+      return INVALID;
+    }
+    return { status: 'ready', score: scores.readiness_score, label: scores.readiness_label, band: scores.fundraise_risk_band };
+  }
+  if (value.status === 'error' && isString(value.code, 64) && value.code !== '') {
+    if (value.retryAt !== undefined && !isFiniteNumber(value.retryAt)) return INVALID;
+    if (value.expiredAt !== undefined && !isString(value.expiredAt, 64)) return INVALID;
+    return { status: 'error', code: value.code, retryAt: value.retryAt, expiredAt: value.expiredAt };
+  }
+  return INVALID;
+}
+
+const INVALID: BadgeResult = { status: 'error', code: 'INVALID_RESPONSE' };
+
+export const messagingSnapshotClient: BadgeSnapshotClient = {
+  async peek(request) {
+    const answer: unknown = await messenger.sendMessage('peekSnapshot', request);
+    return answer === null || answer === undefined ? null : toBadgeResult(answer);
+  },
+  async get(request) {
+    return toBadgeResult(await messenger.sendMessage('getSnapshot', request));
+  },
+};
+
+export interface ContentSettings {
+  services: ServiceConfig[];
+  hoverDelayMs: number;
+}
+
+function toService(value: unknown): ServiceConfig | null {
+  if (!isRecord(value)) return null;
+  const { id, name, origin, apiPathTemplate, sharePathTemplates } = value;
+  if (!isString(id) || !isString(name) || !isString(origin) || !isString(apiPathTemplate)) return null;
+  if (!isStringArray(sharePathTemplates)) return null;
+  return { id, name, origin, apiPathTemplate, sharePathTemplates };
+}
+
+export function toContentSettings(value: unknown): ContentSettings {
+  if (!isRecord(value) || !Array.isArray(value.services) || !isFiniteNumber(value.hoverDelayMs)) {
+    throw new Error('getSettings answered in an unexpected shape');
+  }
+  // A malformed entry is dropped (the recognizer would never match it anyway).
+  const services = value.services.map(toService).filter((service) => service !== null);
+  return { services, hoverDelayMs: Math.min(Math.max(value.hoverDelayMs, 100), 5000) };
+}
+
+/** The settings the content script needs (services to recognise, hover delay). */
+export async function fetchContentSettings(): Promise<ContentSettings> {
+  return toContentSettings(await messenger.sendMessage('getSettings'));
+}
+
+export const cardBinding = {
+  open: (request: SnapshotRequest) => messenger.sendMessage('openCard', request),
+  close: () => messenger.sendMessage('closeCard'),
+};

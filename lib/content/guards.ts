@@ -1,0 +1,37 @@
+import { READINESS_LABELS, RISK_BANDS, type ReadinessLabel, type RiskBand } from '../snapshot/labels';
+
+/**
+ * Hand-written, strict checks for the few shapes the content script receives. Not zod: zod/mini alone
+ * is ~5 KB gzip of the 15 KB content-script budget (measured), and these checks only need a handful
+ * of fields. Extension pages and the background keep validating with the full zod schemas.
+ */
+
+export type Json = unknown;
+
+export function isRecord(value: Json): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isString(value: Json, maxLength = 4096): value is string {
+  return typeof value === 'string' && value.length <= maxLength;
+}
+
+export function isFiniteNumber(value: Json): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+export function isScore(value: Json): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 100;
+}
+
+export function isReadinessLabel(value: Json): value is ReadinessLabel {
+  return (READINESS_LABELS as readonly unknown[]).includes(value);
+}
+
+export function isRiskBand(value: Json): value is RiskBand {
+  return (RISK_BANDS as readonly unknown[]).includes(value);
+}
+
+export function isStringArray(value: Json, maxItems = 100): value is string[] {
+  return Array.isArray(value) && value.length <= maxItems && value.every((item) => isString(item));
+}

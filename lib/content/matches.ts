@@ -1,0 +1,24 @@
+/**
+ * Hosts the annotator content script runs on by default, and the only pages that may frame the
+ * hover card (web_accessible_resources). Other sites: optional permission + runtime registration.
+ */
+export const ANNOTATOR_MATCHES = [
+  'https://mail.google.com/*',
+  'https://outlook.office.com/*',
+  'https://outlook.office365.com/*',
+  'https://outlook.live.com/*',
+  'https://*.affinity.co/*',
+  'https://app.attio.com/*',
+  'https://app.hubspot.com/*',
+  'https://app-eu1.hubspot.com/*',
+  'https://www.notion.so/*',
+  'https://airtable.com/*',
+  'https://*.pipedrive.com/*',
+  'https://*.lightning.force.com/*',
+  // Any port: the local demo and the end-to-end tests.
+  'http://localhost/*',
+  'http://127.0.0.1/*',
+];
+
+/** The card page: the one web-accessible resource (its scripts load from its own origin). */
+export const CARD_PAGE = 'card.html';

@@ -1,0 +1,78 @@
+import { browser } from 'wxt/browser';
+import type { ContentScriptContext } from 'wxt/utils/content-script-context';
+import { createLinkRecognizer } from '../links/recognize';
+import { createAnnotator, type Annotator } from './annotator';
+import { createCardFrame } from './card-frame';
+import { cardBinding, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
+import type { BadgeSnapshotClient, Scheduler } from './types';
+
+export interface StartAnnotatorDeps {
+  /** Defaults to the background's effective settings. */
+  getSettings?: () => Promise<ContentSettings>;
+  client?: BadgeSnapshotClient;
+  document?: Document;
+}
+
+/** Frames when the tab is visible; a timeout keeps work going when frames are throttled. */
+function contextScheduler(ctx: ContentScriptContext): Scheduler {
+  return {
+    frame(callback) {
+      let done = false;
+      const run = () => {
+        if (done) return;
+        done = true;
+        callback();
+      };
+      const frame = ctx.requestAnimationFrame(run);
+      const timer = ctx.setTimeout(run, 250);
+      return () => {
+        done = true;
+        cancelAnimationFrame(frame);
+        clearTimeout(timer);
+      };
+    },
+    timeout(callback, ms) {
+      const timer = ctx.setTimeout(callback, ms);
+      return () => clearTimeout(timer);
+    },
+    now: () => performance.now(),
+  };
+}
+
+/**
+ * Wires the engine to the extension: settings and snapshots through the background, the card
+ * iframe, SPA navigation, settings changes and teardown when the extension context goes away.
+ * Reusable by a popup-triggered "scan this page" (inject the content script, then call this).
+ */
+export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
+  const getSettings = deps.getSettings ?? fetchContentSettings;
+  const settings = await getSettings();
+  if (ctx.isInvalid) return null;
+
+  const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
+  const annotator = createAnnotator({
+    document: deps.document ?? document,
+    recognizer: createLinkRecognizer(settings.services),
+    client: deps.client ?? messagingSnapshotClient,
+    createCard: (events) => createCardFrame({ ctx, binding: cardBinding, extensionOrigin }, events),
+    scheduler: contextScheduler(ctx),
+    hoverDelayMs: settings.hoverDelayMs,
+    locale: navigator.language,
+  });
+  ctx.onInvalidated(() => annotator.stop());
+  ctx.addEventListener(window, 'wxt:locationchange', () => annotator.rescan());
+
+  // Services or hover delay edited in the options page: look at every link again.
+  const onStorageChanged = (changes: Record<string, unknown>, area: string) => {
+    if (area !== 'local' || !('settings' in changes)) return;
+    void getSettings().then(
+      (next) => {
+        if (ctx.isValid) annotator.rescan({ recognizer: createLinkRecognizer(next.services), hoverDelayMs: next.hoverDelayMs });
+      },
+      () => undefined,
+    );
+  };
+  browser.storage.onChanged.addListener(onStorageChanged);
+  ctx.onInvalidated(() => browser.storage.onChanged.removeListener(onStorageChanged));
+  return annotator;
+}

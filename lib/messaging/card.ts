@@ -1,0 +1,116 @@
+import { defineExtensionMessaging, type ExtensionMessenger } from '@webext-core/messaging';
+import { z } from 'zod';
+import { snapshotRequestSchema, type SnapshotRequest } from '../snapshot-service/result';
+import type { StorageAreaAdapter } from '../snapshot-service/storage-area';
+import { isValidTokenShape } from '../snapshot/token';
+import { ForbiddenSenderError, InvalidMessageError } from './handlers';
+import { noInputSchema } from './protocol';
+import { senderContext } from './sender';
+
+/**
+ * The hover card's binding to a tab (DESIGN decision 4). The card is a web-accessible page, so any
+ * site could frame it with a forged query string: it therefore never reads its token from its URL.
+ * The content script tells the background which link it opened the card for (`openCard`); the card
+ * page asks `getCardForTab` and gets the link bound to its own tab, as the browser reports the sender.
+ */
+export interface CardProtocolMap {
+  /** Content scripts only: "my tab's card now shows this link". */
+  openCard(request: SnapshotRequest): { ok: true };
+  /** Content scripts only: the card was closed; forget the binding. */
+  closeCard(): { ok: true };
+  /** Extension pages framed in a tab (the card): which link to show. null = none. */
+  getCardForTab(): SnapshotRequest | null;
+}
+
+export const cardProtocolSchemas = {
+  openCard: { input: snapshotRequestSchema, output: z.object({ ok: z.literal(true) }) },
+  closeCard: { input: noInputSchema, output: z.object({ ok: z.literal(true) }) },
+  getCardForTab: { input: noInputSchema, output: snapshotRequestSchema.nullable() },
+} satisfies Record<keyof CardProtocolMap, { input: z.ZodType; output: z.ZodType }>;
+
+export const cardMessenger = defineExtensionMessaging<CardProtocolMap>();
+
+/** For the card page: parses what the background answers. */
+export const cardClient = {
+  getCardForTab: async () => cardProtocolSchemas.getCardForTab.output.parse(await cardMessenger.sendMessage('getCardForTab')),
+};
+
+const CARD_KEY_PREFIX = 'cardForTab:';
+const bindingSchema = z.object({ origin: z.string(), token: z.string(), at: z.number() });
+
+export interface CardHandlerDeps {
+  /** storage.session: bindings survive a service-worker restart, not a browser restart. */
+  area: StorageAreaAdapter;
+  /** `browser.runtime.getURL('')` without the trailing slash. */
+  extensionOrigin: string;
+  /** Bindings older than this are ignored (a card left open for hours re-asks the page). */
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
+type CardHandlers = {
+  [K in keyof CardProtocolMap]: (data: unknown, sender: unknown) => Promise<ReturnType<CardProtocolMap[K]>>;
+};
+
+function parse<T>(schema: z.ZodType<T>, type: string, data: unknown): T {
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new InvalidMessageError(`Malformed "${type}" message.`);
+  return parsed.data;
+}
+
+export function createCardHandlers(deps: CardHandlerDeps): CardHandlers {
+  const now = deps.now ?? (() => Date.now());
+  const maxAgeMs = deps.maxAgeMs ?? 12 * 3600_000;
+
+  function tabOf(type: string, sender: unknown, kind: 'content-script' | 'extension-page'): number {
+    const context = senderContext(sender, deps.extensionOrigin);
+    if (context.kind !== kind || context.tabId === undefined) {
+      throw new ForbiddenSenderError(`"${type}" may only be sent from a ${kind} in a tab.`);
+    }
+    return context.tabId;
+  }
+
+  return {
+    async openCard(data, sender) {
+      const request = parse(cardProtocolSchemas.openCard.input, 'openCard', data);
+      if (!isValidTokenShape(request.token)) throw new InvalidMessageError('Malformed "openCard" message (token).');
+      const tabId = tabOf('openCard', sender, 'content-script');
+      await deps.area.set({ [CARD_KEY_PREFIX + tabId]: { ...request, at: now() } });
+      return { ok: true };
+    },
+    async closeCard(data, sender) {
+      parse(cardProtocolSchemas.closeCard.input, 'closeCard', data);
+      const tabId = tabOf('closeCard', sender, 'content-script');
+      await deps.area.remove([CARD_KEY_PREFIX + tabId]);
+      return { ok: true };
+    },
+    async getCardForTab(data, sender) {
+      parse(cardProtocolSchemas.getCardForTab.input, 'getCardForTab', data);
+      const tabId = tabOf('getCardForTab', sender, 'extension-page');
+      const key = CARD_KEY_PREFIX + tabId;
+      const binding = bindingSchema.safeParse((await deps.area.get([key]))[key]);
+      if (!binding.success || now() - binding.data.at > maxAgeMs) return null;
+      return { origin: binding.data.origin, token: binding.data.token };
+    },
+  };
+}
+
+/**
+ * Registers the card handlers on their own messenger (the background calls this once). Returns a
+ * function that unregisters them and forgets a closed tab's binding on `forgetTab`.
+ */
+export function registerCardHandlers(
+  deps: CardHandlerDeps,
+  messenger: ExtensionMessenger<CardProtocolMap> = cardMessenger,
+): { unregister(): void; forgetTab(tabId: number): Promise<void> } {
+  const handlers = createCardHandlers(deps);
+  const removers = [
+    messenger.onMessage('openCard', ({ data, sender }) => handlers.openCard(data, sender)),
+    messenger.onMessage('closeCard', ({ data, sender }) => handlers.closeCard(data, sender)),
+    messenger.onMessage('getCardForTab', ({ data, sender }) => handlers.getCardForTab(data, sender)),
+  ];
+  return {
+    unregister: () => removers.forEach((remove) => remove()),
+    forgetTab: (tabId) => deps.area.remove([CARD_KEY_PREFIX + tabId]),
+  };
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/content/card-frame-messages';
+import { toBadgeResult, toContentSettings } from '@/lib/content/client';
+import { placeCard } from '@/lib/content/position';
+import { createCardHandlers } from '@/lib/messaging/card';
+import { snapshotResultSchema, type SnapshotResult } from '@/lib/snapshot-service/result';
+import type { StorageAreaAdapter } from '@/lib/snapshot-service/storage-area';
+import { buildSnapshot, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
+
+describe('toBadgeResult (content-script check of background answers)', () => {
+  it('keeps only score, label and band of a valid ready result', () => {
+    const result: SnapshotResult = snapshotResultSchema.parse({
+      status: 'ready',
+      snapshot: buildSnapshot({ scores: { readiness_score: 76, fundraise_score: 50 } }),
+      meta: { token_status: 'active', view_count: 3 },
+      fetchedAt: 1,
+      fromCache: false,
+    });
+    expect(toBadgeResult(result)).toEqual({ status: 'ready', score: 76, label: 'Good Standing', band: 'medium' });
+  });
+
+  it('passes error codes and times through', () => {
+    expect(toBadgeResult({ status: 'error', code: 'EXPIRED', message: 'x', expiredAt: '2026-11-20T10:00:00.000Z' })).toEqual({
+      status: 'error',
+      code: 'EXPIRED',
+      retryAt: undefined,
+      expiredAt: '2026-11-20T10:00:00.000Z',
+    });
+  });
+
+  it.each([
+    ['not an object', 'ready'],
+    ['null', null],
+    ['unknown status', { status: 'weird' }],
+    ['score out of range', { status: 'ready', snapshot: { scores: { readiness_score: 101, readiness_label: 'Critical', fundraise_risk_band: 'high' } } }],
+    ['unknown label', { status: 'ready', snapshot: { scores: { readiness_score: 10, readiness_label: 'Great', fundraise_risk_band: 'high' } } }],
+    ['missing code', { status: 'error' }],
+    ['bad retryAt', { status: 'error', code: 'RATE_LIMITED', retryAt: 'soon' }],
+  ])('turns a malformed answer (%s) into INVALID_RESPONSE', (_name, value) => {
+    expect(toBadgeResult(value)).toEqual({ status: 'error', code: 'INVALID_RESPONSE' });
+  });
+
+  it('reads the settings it needs and drops malformed services', () => {
+    const settings = toContentSettings({
+      hoverDelayMs: 400,
+      services: [
+        { id: 'a', name: 'A', origin: 'https://a.example', apiPathTemplate: '/api/{token}', sharePathTemplates: ['/s/{token}'] },
+        { id: 'b', origin: 42 },
+      ],
+    });
+    expect(settings.services.map((service) => service.id)).toEqual(['a']);
+    expect(() => toContentSettings({ services: 'x' })).toThrow();
+  });
+});
+
+describe('card frame messages', () => {
+  it('accepts size and close messages of the card page only in their exact shapes', () => {
+    expect(parseCardFrameMessage({ source: CARD_MESSAGE_SOURCE, kind: 'size', width: 360, height: 420 })).toEqual({
+      source: CARD_MESSAGE_SOURCE,
+      kind: 'size',
+      width: 360,
+      height: 420,
+    });
+    expect(parseCardFrameMessage({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason: 'escape' })?.kind).toBe('close');
+    expect(parseCardFrameMessage({ source: CARD_MESSAGE_SOURCE, kind: 'size', width: 5000, height: 10 })).toBeNull();
+    expect(parseCardFrameMessage({ source: 'someone-else', kind: 'close', reason: 'escape' })).toBeNull();
+    expect(parseCardFrameMessage({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason: 'navigate' })).toBeNull();
+    expect(parseCardFrameMessage('close')).toBeNull();
+  });
+});
+
+describe('placeCard', () => {
+  const viewport = { width: 1280, height: 800 };
+  const size = { width: 360, height: 480 };
+
+  it('goes below the badge, left-aligned, when there is room', () => {
+    expect(placeCard({ left: 100, top: 100, right: 140, bottom: 116 }, size, viewport)).toEqual({
+      left: 100,
+      top: 122,
+      height: 480,
+      side: 'below',
+    });
+  });
+
+  it('flips above near the bottom and shifts left near the right edge', () => {
+    const placement = placeCard({ left: 1200, top: 700, right: 1240, bottom: 716 }, size, viewport);
+    expect(placement.side).toBe('above');
+    expect(placement.top).toBe(700 - 6 - 480);
+    expect(placement.left).toBe(1240 - 360);
+  });
+
+  it('never leaves the viewport, shrinking the height if it must', () => {
+    const small = { width: 400, height: 300 };
+    const placement = placeCard({ left: 10, top: 140, right: 50, bottom: 156 }, size, small);
+    expect(placement.left).toBeGreaterThanOrEqual(8);
+    expect(placement.left + 360).toBeLessThanOrEqual(400 - 8 + 1);
+    expect(placement.top).toBeGreaterThanOrEqual(8);
+    expect(placement.top + placement.height).toBeLessThanOrEqual(300 - 8);
+  });
+});
+
+describe('card binding in the background', () => {
+  function memoryArea(): StorageAreaAdapter & { data: Record<string, unknown> } {
+    const data: Record<string, unknown> = {};
+    return {
+      data,
+      async get(keys) {
+        return Object.fromEntries(keys.filter((key) => key in data).map((key) => [key, data[key]]));
+      },
+      async set(items) {
+        Object.assign(data, items);
+      },
+      async remove(keys) {
+        for (const key of keys) delete data[key];
+      },
+    };
+  }
+  const extensionOrigin = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
+  const contentScript = (tabId: number) => ({ tab: { id: tabId }, frameId: 0, url: 'https://mail.google.com/mail/u/0/' });
+  const cardPage = (tabId: number) => ({ tab: { id: tabId }, frameId: 7, url: `${extensionOrigin}/card.html` });
+  const request = { origin: 'https://comply.example', token: FIXTURE_TOKEN };
+
+  it('answers the card page with the link its own tab opened, and nothing for other tabs', async () => {
+    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin });
+    await handlers.openCard(request, contentScript(5));
+    expect(await handlers.getCardForTab(undefined, cardPage(5))).toEqual(request);
+    expect(await handlers.getCardForTab(undefined, cardPage(6))).toBeNull();
+    await handlers.closeCard(undefined, contentScript(5));
+    expect(await handlers.getCardForTab(undefined, cardPage(5))).toBeNull();
+  });
+
+  it('refuses openCard from extension pages and getCardForTab from content scripts', async () => {
+    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin });
+    await expect(handlers.openCard(request, cardPage(5))).rejects.toThrow(/content-script/);
+    await expect(handlers.getCardForTab(undefined, contentScript(5))).rejects.toThrow(/extension-page/);
+  });
+
+  it('rejects malformed requests and tokens of the wrong shape', async () => {
+    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin });
+    await expect(handlers.openCard({ origin: 'https://comply.example' }, contentScript(5))).rejects.toThrow(/Malformed/);
+    await expect(handlers.openCard({ ...request, token: '../../etc' }, contentScript(5))).rejects.toThrow(/token/);
+  });
+
+  it('forgets stale bindings', async () => {
+    let now = 0;
+    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin, maxAgeMs: 1000, now: () => now });
+    await handlers.openCard(request, contentScript(5));
+    now = 2000;
+    expect(await handlers.getCardForTab(undefined, cardPage(5))).toBeNull();
+  });
+});
