@@ -1,0 +1,39 @@
+import type { Clock } from './clock';
+import type { Database } from './db/driver';
+import type { RateLimiterDeps } from './rate-limit/middleware';
+import type { DemoLink } from './views/demo-page';
+
+export interface Logger {
+  error(message: string, error?: unknown): void;
+}
+
+export interface AppConfig {
+  /** Enables `/api/dev/*` (clock, reset). Otherwise those paths are 404. */
+  dev: boolean;
+  /** Rate-limit by the right-most `X-Forwarded-For` entry instead of the socket address. */
+  trustProxy: boolean;
+  /** Base of `api_url`, `share_url` and `human_summary_url`; defaults to the request's origin. */
+  publicBaseUrl?: string;
+  /** `links.service_profile_url` of every snapshot: the service's marketing site. */
+  serviceProfileUrl: string;
+  /** Largest accepted request body on the founder and dev APIs (bytes). */
+  bodyLimitBytes?: number;
+  /** Seeded demo links for `/demo`; null when the server was not seeded. */
+  demoLinks?: () => readonly DemoLink[] | null;
+  logger?: Logger;
+}
+
+export interface AppDeps {
+  db: Database;
+  clock: Clock;
+  rateLimiter: RateLimiterDeps;
+  config: AppConfig;
+}
+
+/** Hono environment: the node-server binding (socket) and per-request variables. */
+export type AppEnv = {
+  Variables: { orgId: string };
+};
+
+export const DEFAULT_SERVICE_PROFILE_URL = 'https://service.example/';
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;

@@ -1,0 +1,111 @@
+/**
+ * `createApp({ db, clock, rateLimiter, config })`: the whole HTTP surface, with every dependency
+ * passed in (tests own their database, clock and limiter; nothing lives at module level).
+ */
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { DEFAULT_BODY_LIMIT_BYTES, type AppDeps, type AppEnv, type Logger } from './app-types';
+import {
+  ApiError,
+  INTERNAL_ERROR_MESSAGE,
+  RATE_LIMITED_MESSAGE,
+  errorEnvelope,
+  sendError,
+} from './http/errors';
+import { allowOnly } from './http/methods';
+import { buildOpenApiDocument } from './openapi';
+import { createRateLimitMiddleware } from './rate-limit/middleware';
+import { registerDevRoutes } from './routes/dev';
+import { registerFounderRoutes } from './routes/founder';
+import { registerHealthRoutes } from './routes/health';
+import { htmlErrorPage, registerShareRoutes, setShareHeaders } from './routes/share';
+import { registerSnapshotRoutes } from './routes/snapshot';
+import { renderDemoPage } from './views/demo-page';
+import { publicBaseUrl } from './http/base-url';
+
+const consoleLogger: Logger = {
+  error: (message, error) => console.error(message, error),
+};
+
+const RATE_LIMIT_HEADERS = ['RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'];
+
+function isSharePath(c: Context): boolean {
+  return c.req.path.startsWith('/share/');
+}
+
+export function createApp(input: AppDeps): Hono<AppEnv> {
+  const logger = input.config.logger ?? consoleLogger;
+  const deps: AppDeps = { ...input, config: { ...input.config, logger } };
+  const app = new Hono<AppEnv>();
+
+  // Headers every response carries; API and share responses are never cached (each GET is a view).
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    if (c.req.path.startsWith('/api/') || isSharePath(c)) c.header('Cache-Control', 'no-store');
+    if (isSharePath(c)) setShareHeaders(c);
+  });
+
+  // Public read endpoints: any web origin may read them, without credentials.
+  const publicCors = cors({
+    origin: '*',
+    allowMethods: ['GET', 'HEAD', 'OPTIONS'],
+    allowHeaders: ['Accept', 'Content-Type'],
+    exposeHeaders: RATE_LIMIT_HEADERS,
+    maxAge: 600,
+  });
+  app.use('/api/v1/*', publicCors);
+  app.use('/api/health', publicCors);
+  app.use('/api/openapi.json', publicCors);
+
+  const limiter = createRateLimitMiddleware(deps.rateLimiter, {
+    trustProxy: deps.config.trustProxy,
+    onLimited: (c) => (isSharePath(c) ? htmlErrorPage(c, 429) : sendError(c, 429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE)),
+  });
+  app.use('/api/v1/compliance-status/*', limiter);
+  app.use('/share/*', limiter);
+
+  const limitBody = bodyLimit({
+    maxSize: deps.config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    onError: (c) => sendError(c, 413, 'PAYLOAD_TOO_LARGE', 'Request body is too large.'),
+  });
+  app.use('/api/founder/*', limitBody);
+  app.use('/api/dev/*', limitBody);
+
+  registerSnapshotRoutes(app, deps);
+  registerShareRoutes(app, deps);
+  registerHealthRoutes(app, deps);
+  registerFounderRoutes(app, deps);
+  if (deps.config.dev) registerDevRoutes(app, deps);
+
+  const openApiDocument = buildOpenApiDocument({ dev: deps.config.dev });
+  app.get('/api/openapi.json', (c) => c.json(openApiDocument));
+  allowOnly(app, '/api/openapi.json', ['GET']);
+
+  app.get('/demo', (c) =>
+    c.html(renderDemoPage({ baseUrl: publicBaseUrl(c, deps.config), links: [...(deps.config.demoLinks?.() ?? [])] })),
+  );
+  allowOnly(app, '/demo', ['GET']);
+  app.get('/', (c) => c.redirect('/demo', 302));
+
+  app.notFound((c) => sendError(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`));
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(errorEnvelope(error.code, error.message), error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      // Hono's own 4xx (e.g. malformed request) keep their status; the body is still our envelope.
+      return sendError(c, error.status === 413 ? 413 : 400, error.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR', error.message || 'Bad request.');
+    }
+    // Details stay in the server log; the client gets a generic message and no stack.
+    logger.error(`unhandled error on ${c.req.method} ${c.req.path}`, error);
+    if (isSharePath(c)) return htmlErrorPage(c, 500);
+    return sendError(c, 500, 'INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
+  });
+
+  return app;
+}

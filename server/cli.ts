@@ -1,0 +1,84 @@
+/**
+ * `npm run server -- [--port N] [--host H] [--memory | --data DIR] [--dev] [--seed] [--trust-proxy]`
+ * Thin: parse flags, start, stop on SIGINT/SIGTERM.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { DatabaseTarget } from './db/open';
+import { startServer } from './start';
+
+const USAGE =
+  'usage: npm run server -- [--port N] [--host H] [--memory | --data DIR] [--dev] [--seed] [--trust-proxy]\n' +
+  '  defaults: --port 8787 --host 127.0.0.1 --data .data/pglite; DATABASE_URL selects PostgreSQL\n' +
+  '  (an explicit --memory or --data wins over DATABASE_URL); PUBLIC_BASE_URL overrides link URLs';
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function parse() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string', default: '8787' },
+        host: { type: 'string', default: '127.0.0.1' },
+        memory: { type: 'boolean', default: false },
+        data: { type: 'string' },
+        dev: { type: 'boolean', default: false },
+        seed: { type: 'boolean', default: false },
+        'trust-proxy': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65_535) fail(`invalid --port: ${values.port}`);
+  if (values.memory && values.data !== undefined) fail('use either --memory or --data, not both');
+
+  const databaseUrl = process.env.DATABASE_URL;
+  let database: DatabaseTarget;
+  if (values.memory) database = { kind: 'pglite' };
+  else if (values.data === undefined && databaseUrl) database = { kind: 'postgres', connectionString: databaseUrl };
+  else {
+    const dataDir = path.resolve(values.data ?? '.data/pglite');
+    mkdirSync(dataDir, { recursive: true });
+    database = { kind: 'pglite', dataDir };
+  }
+  return { port, host: values.host, database, dev: values.dev, seed: values.seed, trustProxy: values['trust-proxy'] };
+}
+
+async function main(): Promise<void> {
+  const options = parse();
+  const server = await startServer({ ...options, publicBaseUrl: process.env.PUBLIC_BASE_URL || undefined });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1); // a second signal: stop waiting
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error('server failed to start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { Database } from './driver';
+
+/**
+ * The one set of migrations for PGlite and PostgreSQL. Append only: an applied migration is never
+ * edited, a change is a new entry.
+ */
+export const MIGRATIONS: readonly { id: string; sql: string }[] = [
+  {
+    id: '001_initial',
+    sql: `
+CREATE TABLE organisations (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  subscription_tier text NOT NULL CHECK (subscription_tier IN ('starter', 'growth', 'scale')),
+  founder_key_hash text NOT NULL UNIQUE,
+  readiness_score integer NOT NULL CHECK (readiness_score BETWEEN 0 AND 100),
+  fundraise_score integer NOT NULL CHECK (fundraise_score BETWEEN 0 AND 100),
+  checklist_complete integer NOT NULL CHECK (checklist_complete >= 0),
+  checklist_total integer NOT NULL CHECK (checklist_total >= 0),
+  product_classification text,
+  primary_regulator text,
+  secondary_regulators jsonb NOT NULL DEFAULT '[]'::jsonb,
+  arip_stage text,
+  is_demo boolean NOT NULL DEFAULT false,
+  created_at timestamptz NOT NULL,
+  score_calculated_at timestamptz NOT NULL
+);
+
+CREATE TABLE gaps (
+  org_id text NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
+  position integer NOT NULL,
+  title text NOT NULL,
+  severity text NOT NULL CHECK (severity IN ('critical', 'high', 'medium')),
+  regulatory_basis text NOT NULL,
+  PRIMARY KEY (org_id, position)
+);
+
+CREATE TABLE dd_packs (
+  id text PRIMARY KEY,
+  org_id text NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
+  generated_at timestamptz NOT NULL,
+  verification_hash text NOT NULL,
+  content jsonb NOT NULL
+);
+CREATE INDEX dd_packs_org_generated ON dd_packs (org_id, generated_at DESC);
+
+CREATE TABLE share_links (
+  id text PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  org_id text NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
+  pack_id text NOT NULL REFERENCES dd_packs (id) ON DELETE CASCADE,
+  label text,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL,
+  revoked_at timestamptz,
+  view_count integer NOT NULL DEFAULT 0
+);
+CREATE INDEX share_links_org ON share_links (org_id, created_at);
+
+-- Used by the SQL rate-limit store (PostgreSQL: shared between server instances).
+CREATE TABLE rate_limits (
+  key text PRIMARY KEY,
+  hits integer NOT NULL,
+  reset_at_ms bigint NOT NULL
+);
+`,
+  },
+];
+
+const appliedRow = z.object({ id: z.string() });
+
+/** Applies pending migrations, each in its own transaction, serialised by an advisory lock. */
+export async function migrate(db: Database): Promise<string[]> {
+  await db.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  const applied: string[] = [];
+  for (const migration of MIGRATIONS) {
+    const done = await db.transaction(async (tx) => {
+      // Two instances starting together must not both apply the same migration.
+      await tx.query('SELECT pg_advisory_xact_lock(727274)');
+      const existing = await tx.query('SELECT id FROM schema_migrations WHERE id = $1', [migration.id]);
+      if (existing.rows.map((row) => appliedRow.parse(row)).length > 0) return false;
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id]);
+      return true;
+    });
+    if (done) applied.push(migration.id);
+  }
+  return applied;
+}
+
+/** Our migrations hold no semicolons inside literals or bodies, so a plain split is exact. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(';')
+    .map((part) => part.replace(/^\s*--.*$/gm, '').trim())
+    .filter((part) => part.length > 0);
+}

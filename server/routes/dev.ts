@@ -1,0 +1,23 @@
+import type { Hono } from 'hono';
+import type { AppDeps, AppEnv } from '../app-types';
+import { readJson } from '../http/body';
+import { allowOnly } from '../http/methods';
+import { devClockBody, emptyBody } from '../schemas';
+
+/** Test hooks, mounted only with `--dev`: move the clock, clear rate-limit state. */
+export function registerDevRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+  app.get('/api/dev/clock', (c) => c.json({ success: true, data: { now: deps.clock.now().toISOString() }, meta: {} }));
+  app.post('/api/dev/clock', async (c) => {
+    const body = await readJson(c, devClockBody);
+    const now = deps.clock.advance(body.advance_ms);
+    return c.json({ success: true, data: { now: now.toISOString() }, meta: {} }, 200);
+  });
+  allowOnly(app, '/api/dev/clock', ['GET', 'POST']);
+
+  app.post('/api/dev/reset', async (c) => {
+    await readJson(c, emptyBody);
+    await deps.rateLimiter.store.resetAll();
+    return c.json({ success: true, data: { now: deps.clock.now().toISOString(), rate_limits_cleared: true }, meta: {} }, 200);
+  });
+  allowOnly(app, '/api/dev/reset', ['POST']);
+}

@@ -1,0 +1,41 @@
+import type { Context, Hono } from 'hono';
+import type { AppDeps, AppEnv } from '../app-types';
+import { publicBaseUrl } from '../http/base-url';
+import { allowOnly } from '../http/methods';
+import { buildSnapshot, countViewAndRead } from '../snapshot';
+import { ERROR_PAGE_COPY, renderErrorPage, type ErrorPageStatus } from '../views/error-page';
+import { renderSharePage } from '../views/share-page';
+
+/** No scripts, no external resources: inline styles and data: images only. */
+export const SHARE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** Headers of every `/share/*` response (pages and errors alike). */
+export function setShareHeaders(c: Context): void {
+  c.header('Content-Security-Policy', SHARE_CSP);
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Frame-Options', 'DENY');
+}
+
+export function htmlErrorPage(c: Context, status: ErrorPageStatus): Response {
+  return c.html(renderErrorPage({ status, ...ERROR_PAGE_COPY[status] }), status);
+}
+
+export function registerShareRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+  app.get('/share/:token', async (c) => {
+    const token = c.req.param('token');
+    const now = deps.clock.now();
+    const lookup = await countViewAndRead(deps.db, token, now);
+    if (lookup.status === 'not_found') return htmlErrorPage(c, 404);
+    if (lookup.status === 'expired') return htmlErrorPage(c, 410);
+    const envelope = buildSnapshot(lookup.row, {
+      token,
+      now,
+      publicBaseUrl: publicBaseUrl(c, deps.config),
+      serviceProfileUrl: deps.config.serviceProfileUrl,
+    });
+    return c.html(renderSharePage(envelope), 200);
+  });
+  app.get('/share/*', (c) => htmlErrorPage(c, 404));
+  allowOnly(app, '/share/*', ['GET']);
+}

@@ -1,0 +1,155 @@
+/**
+ * The compliance-status snapshot (spec parts 2, 4, 7): one SQL statement on the success path that
+ * counts the view and reads everything the snapshot needs, then a pure builder.
+ */
+import { z } from 'zod';
+import {
+  API_VERSION,
+  ARIP_STAGES,
+  GAP_SEVERITY_RANK,
+  PRODUCT_CLASSIFICATIONS,
+  RISK_BAND_MEANINGS,
+  checklistCompletionPct,
+  readinessLabelFor,
+  riskBandFor,
+} from '../lib/snapshot/labels';
+import { gapSchema, type Gap, type SnapshotSuccessEnvelope } from '../lib/snapshot/schema';
+import { isValidTokenShape } from '../lib/snapshot/token';
+import type { Queryable } from './db/driver';
+import { profileSchema } from './schemas';
+import { sha256Hex } from './tokens';
+
+export const DISCLAIMER =
+  'This snapshot is an AI-assisted self-assessment based on information the founder maintains in the service. ' +
+  'It is regulatory information, not legal advice, and it is not an opinion, licence, certification or guarantee ' +
+  'of compliance or licence status from the service or any regulator. ' +
+  'Readers must carry out their own independent due diligence before relying on it.';
+
+export const TOP_GAPS_LIMIT = 3;
+
+const snapshotRow = z.object({
+  view_count: z.number(),
+  expires_at: z.date(),
+  name: z.string(),
+  readiness_score: z.number(),
+  fundraise_score: z.number(),
+  checklist_complete: z.number(),
+  checklist_total: z.number(),
+  product_classification: z.string().nullable(),
+  primary_regulator: z.string().nullable(),
+  secondary_regulators: z.array(z.string()),
+  arip_stage: z.string().nullable(),
+  score_calculated_at: z.date(),
+  pack_generated_at: z.date().nullable(),
+  pack_verification_hash: z.string().nullable(),
+  gaps: z.array(gapSchema),
+});
+export type SnapshotRow = z.infer<typeof snapshotRow>;
+
+// Counting and reading in one statement: the UPDATE takes the row lock, so concurrent views
+// serialise on it and each gets its own view_count (no lost increments).
+const COUNT_AND_READ = `
+WITH hit AS (
+  UPDATE share_links SET view_count = view_count + 1
+  WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2::timestamptz
+  RETURNING org_id, pack_id, expires_at, view_count
+)
+SELECT hit.view_count, hit.expires_at, o.name, o.readiness_score, o.fundraise_score, o.checklist_complete,
+  o.checklist_total, o.product_classification, o.primary_regulator, o.secondary_regulators, o.arip_stage,
+  o.score_calculated_at, p.generated_at AS pack_generated_at, p.verification_hash AS pack_verification_hash,
+  COALESCE((SELECT json_agg(json_build_object('title', g.title, 'severity', g.severity,
+    'regulatory_basis', g.regulatory_basis) ORDER BY g.position) FROM gaps g WHERE g.org_id = hit.org_id), '[]'::json) AS gaps
+FROM hit
+JOIN organisations o ON o.id = hit.org_id
+LEFT JOIN dd_packs p ON p.id = hit.pack_id`;
+
+const stateRow = z.object({ expires_at: z.date(), revoked_at: z.date().nullable() });
+
+export type SnapshotLookup =
+  | { status: 'ok'; row: SnapshotRow }
+  | { status: 'not_found' }
+  | { status: 'expired' };
+
+/**
+ * Counts one view and returns the data, or says why not. Malformed tokens never reach the database
+ * and come back as `not_found`, exactly like unknown and revoked ones.
+ */
+export async function countViewAndRead(db: Queryable, token: string, now: Date): Promise<SnapshotLookup> {
+  if (!isValidTokenShape(token)) return { status: 'not_found' };
+  const tokenHash = sha256Hex(token);
+  const hit = await db.query(COUNT_AND_READ, [tokenHash, now.toISOString()]);
+  const row = hit.rows[0];
+  if (row !== undefined) return { status: 'ok', row: snapshotRow.parse(row) };
+  // Failure path only: was it expired (410) or unknown/revoked (404)?
+  const state = await db.query('SELECT expires_at, revoked_at FROM share_links WHERE token_hash = $1', [tokenHash]);
+  const link = state.rows[0] === undefined ? undefined : stateRow.parse(state.rows[0]);
+  if (link && link.revoked_at === null && link.expires_at.getTime() <= now.getTime()) return { status: 'expired' };
+  return { status: 'not_found' };
+}
+
+/** Highest severity first; equal severities keep the founder's order (Array.prototype.sort is stable). */
+export function topGaps(gaps: readonly Gap[], limit = TOP_GAPS_LIMIT): Gap[] {
+  return [...gaps].sort((a, b) => GAP_SEVERITY_RANK[a.severity] - GAP_SEVERITY_RANK[b.severity]).slice(0, limit);
+}
+
+export interface SnapshotContext {
+  token: string;
+  now: Date;
+  publicBaseUrl: string;
+  serviceProfileUrl: string;
+}
+
+export function buildSnapshot(row: SnapshotRow, context: SnapshotContext): SnapshotSuccessEnvelope {
+  const profile = profileSchema.parse({
+    readiness_score: row.readiness_score,
+    fundraise_score: row.fundraise_score,
+    checklist_complete: row.checklist_complete,
+    checklist_total: row.checklist_total,
+    product_classification: row.product_classification,
+    primary_regulator: row.primary_regulator,
+    secondary_regulators: row.secondary_regulators,
+    arip_stage: row.arip_stage,
+    gaps: row.gaps,
+  });
+  const band = riskBandFor(profile.fundraise_score);
+  return {
+    success: true,
+    data: {
+      api_version: API_VERSION,
+      company: { name: row.name },
+      scores: {
+        readiness_score: profile.readiness_score,
+        readiness_label: readinessLabelFor(profile.readiness_score),
+        fundraise_score: profile.fundraise_score,
+        fundraise_risk_band: band,
+        fundraise_risk_label: RISK_BAND_MEANINGS[band],
+        checklist_completion_pct: checklistCompletionPct(profile.checklist_complete, profile.checklist_total),
+        checklist_complete: profile.checklist_complete,
+        checklist_total: profile.checklist_total,
+      },
+      licensing: {
+        product_classification: profile.product_classification,
+        product_classification_label:
+          profile.product_classification === null ? null : PRODUCT_CLASSIFICATIONS[profile.product_classification],
+        primary_regulator: profile.primary_regulator,
+        secondary_regulators: profile.secondary_regulators,
+        arip_stage: profile.arip_stage,
+        arip_stage_label: profile.arip_stage === null ? null : ARIP_STAGES[profile.arip_stage],
+      },
+      verification: {
+        last_score_calculated_at: row.score_calculated_at.toISOString(),
+        pack_generated_at: row.pack_generated_at?.toISOString() ?? null,
+        pack_verification_hash: row.pack_verification_hash,
+        share_expires_at: row.expires_at.toISOString(),
+        snapshot_at: context.now.toISOString(),
+      },
+      top_gaps: topGaps(profile.gaps),
+      links: {
+        human_summary_url: `${context.publicBaseUrl}/share/${context.token}`,
+        service_profile_url: context.serviceProfileUrl,
+      },
+      disclaimer: DISCLAIMER,
+    },
+    meta: { token_status: 'active', view_count: row.view_count },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Starts the HTTP server: opens the database, builds the app, listens, optionally seeds. Used by the
+ * CLI and by tests that need a real port.
+ */
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_SERVICE_PROFILE_URL } from './app-types';
+import { createApp } from './app';
+import { systemClock, type Clock } from './clock';
+import type { Database } from './db/driver';
+import { openDatabase, type DatabaseTarget } from './db/open';
+import { SPEC_RATE_LIMIT } from './rate-limit/middleware';
+import { MemoryRateLimitStore } from './rate-limit/memory-store';
+import { SqlRateLimitStore } from './rate-limit/sql-store';
+import type { ClockedStore } from './rate-limit/store';
+import { formatDemoLinks, seedDemo } from './seed';
+import type { DemoLink } from './views/demo-page';
+
+export interface ServerOptions {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  dev: boolean;
+  seed: boolean;
+  trustProxy: boolean;
+  publicBaseUrl?: string;
+  serviceProfileUrl?: string;
+  clock?: Clock;
+  /** Where status lines go (stdout in the CLI). */
+  print?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  db: Database;
+  demoLinks: readonly DemoLink[] | null;
+  close(): Promise<void>;
+}
+
+/** PGlite runs in this process only: count in memory. PostgreSQL may be shared: count in SQL. */
+export function rateLimitStoreFor(db: Database, clock: Clock): ClockedStore {
+  return db.driver === 'postgres' ? new SqlRateLimitStore(db, clock) : new MemoryRateLimitStore(clock);
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const print = options.print ?? ((line: string) => console.log(line));
+  const clock = options.clock ?? systemClock();
+  const db = await openDatabase(options.database);
+  let demoLinks: DemoLink[] | null = null;
+  const app = createApp({
+    db,
+    clock,
+    rateLimiter: { store: rateLimitStoreFor(db, clock), ...SPEC_RATE_LIMIT },
+    config: {
+      dev: options.dev,
+      trustProxy: options.trustProxy,
+      publicBaseUrl: options.publicBaseUrl,
+      serviceProfileUrl: options.serviceProfileUrl ?? DEFAULT_SERVICE_PROFILE_URL,
+      demoLinks: () => demoLinks,
+    },
+  });
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${urlHost(options.host)}:${address.port}`;
+
+  const close = async (): Promise<void> => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Keep-alive sockets would hold close() open; end them.
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    });
+    await db.close();
+  };
+
+  try {
+    if (options.seed) {
+      demoLinks = await seedDemo(db, clock, options.publicBaseUrl ?? url);
+      print(`seeded ${demoLinks.length} demo share links (demo page: ${options.publicBaseUrl ?? url}/demo):`);
+      for (const line of formatDemoLinks(demoLinks)) print(line);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  print(`listening on ${url}`);
+  return { url, db, demoLinks, close };
+}
