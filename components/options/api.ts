@@ -1,0 +1,69 @@
+import { browser } from 'wxt/browser';
+import { backgroundClient } from '@/lib/messaging/protocol';
+import { createSettingsStore, type EffectiveSettings, type SettingsStore, type UserSettings } from '@/lib/settings';
+import type { LanguagePreference } from '@/lib/i18n/language';
+import { getLanguagePreference, setLanguagePreference } from '@/lib/i18n/preference';
+
+/**
+ * Everything the options page reads and writes, behind one interface so component tests can swap
+ * the browser parts (permission prompts, the background worker) for fakes.
+ */
+export interface OptionsApi {
+  /** Effective settings (with locked flags) and the user's own, which is what the page edits. */
+  loadSettings(): Promise<{ effective: EffectiveSettings; user: UserSettings }>;
+  /** Validated strictly by the settings store; rejects with a ZodError naming the field. */
+  updateUserSettings(patch: Partial<UserSettings>): Promise<UserSettings>;
+  watchSettings(onChange: () => void): () => void;
+  hasHostAccess(pattern: string): Promise<boolean>;
+  /**
+   * Asks the browser for host access. It calls the browser before anything is awaited, so call it
+   * synchronously from a click or submit handler: browsers only prompt during a user gesture.
+   */
+  requestHostAccess(patterns: readonly string[]): Promise<boolean>;
+  /** Best effort: manifest permissions cannot be removed, and that is fine. */
+  removeHostAccess(patterns: readonly string[]): Promise<void>;
+  countCached(): Promise<number>;
+  /** Clears the snapshot cache everywhere; resolves to the number of entries removed. */
+  clearCache(): Promise<number>;
+  getLanguagePreference(): Promise<LanguagePreference>;
+  setLanguagePreference(preference: LanguagePreference): Promise<void>;
+}
+
+export interface BrowserOptionsApiDeps {
+  settings?: SettingsStore;
+  permissions?: Pick<typeof browser.permissions, 'contains' | 'request' | 'remove'>;
+  background?: Pick<typeof backgroundClient, 'listCached' | 'clearCache'>;
+}
+
+export function createBrowserOptionsApi(deps: BrowserOptionsApiDeps = {}): OptionsApi {
+  const settings = deps.settings ?? createSettingsStore();
+  const permissions = deps.permissions ?? browser.permissions;
+  const background = deps.background ?? backgroundClient;
+  return {
+    async loadSettings() {
+      const [effective, user] = await Promise.all([settings.getEffectiveSettings(), settings.getUserSettings()]);
+      return { effective, user };
+    },
+    updateUserSettings: (patch) => settings.updateUserSettings(patch),
+    watchSettings: (onChange) => settings.watch(() => onChange()),
+    async hasHostAccess(pattern) {
+      try {
+        return await permissions.contains({ origins: [pattern] });
+      } catch {
+        return false;
+      }
+    },
+    requestHostAccess: (patterns) => permissions.request({ origins: [...patterns] }),
+    async removeHostAccess(patterns) {
+      try {
+        await permissions.remove({ origins: [...patterns] });
+      } catch {
+        // Required (manifest) host permissions cannot be removed.
+      }
+    },
+    countCached: async () => (await background.listCached()).length,
+    clearCache: async () => (await background.clearCache({ area: 'all' })).cleared,
+    getLanguagePreference,
+    setLanguagePreference,
+  };
+}

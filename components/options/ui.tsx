@@ -1,0 +1,102 @@
+import { useId, type ReactNode } from 'react';
+import { ZodError } from 'zod';
+import { useI18n } from '../i18n';
+
+/** Shared building blocks of the options page: one look for every section. */
+
+export const focusRing =
+  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:focus-visible:outline-sky-400';
+
+export const inputClass = `w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 aria-invalid:border-red-600 aria-invalid:ring-1 aria-invalid:ring-red-600 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400 dark:aria-invalid:ring-red-400 dark:disabled:bg-slate-800 dark:disabled:text-slate-400 ${focusRing}`;
+
+export const primaryButtonClass = `inline-flex items-center justify-center gap-1.5 rounded-md bg-sky-700 px-3.5 py-2 text-sm font-semibold text-white shadow-xs hover:bg-sky-800 disabled:cursor-not-allowed disabled:opacity-60 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300 ${focusRing}`;
+
+export const secondaryButtonClass = `inline-flex items-center justify-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800 ${focusRing}`;
+
+export const dangerButtonClass = `inline-flex items-center justify-center gap-1.5 rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-60 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950 ${focusRing}`;
+
+export const hintClass = 'text-xs text-slate-600 dark:text-slate-400';
+export const errorTextClass = 'text-xs font-medium text-red-700 dark:text-red-300';
+
+export function Section({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-xs dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h2 id={headingId} className="text-base font-semibold text-slate-900 dark:text-white">
+        {title}
+      </h2>
+      {description && <p className={`mt-1 ${hintClass}`}>{description}</p>}
+      <div className="mt-4 flex flex-col gap-4">{children}</div>
+    </section>
+  );
+}
+
+function LockIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5 shrink-0 fill-current">
+      <path d="M8 1a3.5 3.5 0 0 0-3.5 3.5V6H4a1.5 1.5 0 0 0-1.5 1.5v6A1.5 1.5 0 0 0 4 15h8a1.5 1.5 0 0 0 1.5-1.5v-6A1.5 1.5 0 0 0 12 6h-.5V4.5A3.5 3.5 0 0 0 8 1Zm2 5H6V4.5a2 2 0 1 1 4 0V6Z" />
+    </svg>
+  );
+}
+
+/** Shown under a control an administrator decides; the control is disabled and points here. */
+export function LockedNote({ id }: { id: string }) {
+  const { t } = useI18n();
+  return (
+    <p id={id} className="flex items-center gap-1 text-xs font-medium text-amber-800 dark:text-amber-300">
+      <LockIcon />
+      {t('options.locked')}
+    </p>
+  );
+}
+
+/** Joins ids for aria-describedby, skipping the absent ones. */
+export function describedBy(...ids: (string | false | null | undefined)[]): string | undefined {
+  const present = ids.filter((id): id is string => typeof id === 'string' && id !== '');
+  return present.length > 0 ? present.join(' ') : undefined;
+}
+
+/** A short reason for a failure, readable in a sentence. */
+export function errorReason(error: unknown): string {
+  if (error instanceof ZodError) {
+    return error.issues.map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`).join('; ');
+  }
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** "Saving…", "Saved" or "Not saved: …" for a section's immediate-save controls. */
+export function SaveStatus({ status, error }: { status: 'idle' | 'pending' | 'success' | 'error'; error: unknown }) {
+  const { t } = useI18n();
+  return (
+    <p role="status" className="min-h-4 text-xs">
+      {status === 'pending' && <span className="text-slate-600 dark:text-slate-400">{t('options.saving')}</span>}
+      {status === 'success' && <span className="text-emerald-800 dark:text-emerald-300">✓ {t('options.saved')}</span>}
+      {status === 'error' && <span className={errorTextClass}>{t('options.saveError', { reason: errorReason(error) })}</span>}
+    </p>
+  );
+}
+
+export type Notice = { tone: 'success' | 'error'; text: string } | null;
+
+/** A section's announcement after an action (added, removed, permission denied…). */
+export function NoticeLine({ notice }: { notice: Notice }) {
+  return (
+    <div role="status" aria-live="polite" className="empty:hidden">
+      {notice && (
+        <p
+          className={
+            notice.tone === 'success'
+              ? 'rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200'
+              : 'rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-200'
+          }
+        >
+          {notice.text}
+        </p>
+      )}
+    </div>
+  );
+}
