@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { z } from 'zod';
+import { snapshotSuccessEnvelopeSchema } from '../../lib/snapshot/schema';
+import { TEST_DATABASE_URL } from './support/db';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const children: ChildProcess[] = [];
+
+afterEach(async () => {
+  await Promise.all(children.splice(0).map(stop));
+});
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', (code) => {
+      clearTimeout(killTimer);
+      resolve(code);
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function start(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  // The CLI without DATABASE_URL: --memory is explicit anyway, this keeps the smoke test hermetic.
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server/cli.ts'), ...args], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /^listening on (http:\/\/\S+)$/m.exec(output);
+      if (match?.[1]) resolve({ child, url: match[1], output: () => output });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+}
+
+describe('npm run server (CLI)', () => {
+  it('starts with --port 0 --memory --seed --dev, prints seeded links, serves them, stops on SIGTERM', async () => {
+    const { child, url, output } = await start(['--port', '0', '--memory', '--seed', '--dev']);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const line = output()
+      .split('\n')
+      .find((l) => l.startsWith('  active  '));
+    const match = /^ {2}active {2}(.+) — (.+): (http\S+\/share\/\S+) {2}\(API: (http\S+)\)$/.exec(line ?? '');
+    expect(match, output()).not.toBeNull();
+    const apiUrl = match?.[4] ?? '';
+    expect(apiUrl.startsWith(`${url}/api/v1/compliance-status/`)).toBe(true);
+
+    const response = await fetch(apiUrl);
+    expect(response.status).toBe(200);
+    const body = snapshotSuccessEnvelopeSchema.parse(await response.json());
+    expect(body.data.company.name).toBe(match?.[1]);
+    expect(body.meta.view_count).toBe(1);
+    expect(response.headers.get('ratelimit-remaining')).toBe('59');
+
+    const share = await fetch(match?.[3] ?? '');
+    expect(share.status).toBe(200);
+    expect(await share.text()).toContain('<!doctype html>');
+
+    const demo = await fetch(`${url}/demo`);
+    expect(await demo.text()).toContain(match?.[3] ?? 'missing');
+
+    const dev = await fetch(`${url}/api/dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":1000}' });
+    expect(dev.status).toBe(200);
+    const health = z.object({ data: z.object({ status: z.literal('ok') }) }).parse(await (await fetch(`${url}/api/health`)).json());
+    expect(health.data.status).toBe('ok');
+
+    expect(await stop(child)).toBe(0);
+  });
+
+  it('keeps /api/dev/* at 404 without --dev', async () => {
+    const { url } = await start(['--port', '0', '--memory']);
+    const response = await fetch(`${url}/api/dev/reset`, { method: 'POST' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('uses PostgreSQL when DATABASE_URL is set', async () => {
+    // Its own schema (search_path in the URL's options), dropped afterwards.
+    const schema = `test_cli_${randomBytes(4).toString('hex')}`;
+    await withAdmin((c) => c.query(`CREATE SCHEMA ${schema}`));
+    onTestFinished(() => withAdmin((c) => c.query(`DROP SCHEMA ${schema} CASCADE`)).then(() => undefined));
+    const databaseUrl = new URL(TEST_DATABASE_URL ?? '');
+    databaseUrl.searchParams.set('options', `-c search_path=${schema}`);
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server/cli.ts'), '--port', '0'], {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: databaseUrl.toString() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const m = /^listening on (http:\/\/\S+)$/m.exec(output);
+        if (m?.[1]) resolve(m[1]);
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+    });
+    const health = z.object({ data: z.object({ database: z.object({ driver: z.string() }) }) }).parse(await (await fetch(`${url}/api/health`)).json());
+    expect(health.data.database.driver).toBe('postgres');
+    expect(await stop(child)).toBe(0);
+    const tables = await withAdmin((c) => c.query('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1', [schema]));
+    expect(tables.rows[0]).toEqual({ n: 6 });
+  });
+
+  it('rejects bad flags with a usage message', async () => {
+    await expect(start(['--port', 'abc', '--memory'])).rejects.toThrow(/invalid --port[\s\S]*usage/);
+    await expect(start(['--memory', '--data', '/tmp/x'])).rejects.toThrow(/either --memory or --data/);
+  });
+});

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { seedDemo, formatDemoLinks } from '../../server/seed';
+import { DEMO_ORGANISATIONS } from '../../server/seed-data';
+import { openTestDatabase, type TestDatabase } from './support/db';
+import { BASE, expectError, founderWithLink, makeApp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+
+let testDb: TestDatabase;
+let t: TestApp;
+
+beforeAll(async () => {
+  testDb = await openTestDatabase();
+  t = makeApp(testDb.db);
+});
+afterAll(async () => {
+  await testDb?.close();
+});
+
+const DAY = 24 * 60 * 60 * 1000;
+const viewCount = async (token: string) =>
+  z.object({ meta: z.object({ view_count: z.number() }) }).parse(await (await t.request(snapshotPath(token))).json()).meta.view_count;
+
+function expectShareHeaders(response: Response): void {
+  expect(response.headers.get('content-type')).toMatch(/^text\/html; charset=utf-8/i);
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  const csp = response.headers.get('content-security-policy') ?? '';
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).not.toMatch(/script-src/);
+  expect(csp).toContain("frame-ancestors 'none'");
+}
+
+describe('GET /share/{token}', () => {
+  it('renders the investor view with the disclaimer and counts a view like the API', async () => {
+    const { link } = await founderWithLink(t, { name: 'Share View <Pay> Ltd' });
+    const response = await t.request(`/share/${link.token}`);
+    expect(response.status).toBe(200);
+    expectShareHeaders(response);
+    const html = await response.text();
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toContain('Share View &lt;Pay&gt; Ltd');
+    expect(html).not.toContain('<script');
+    expect(html).toContain('AI-assisted self-assessment');
+    // The page was view 1; the API call is view 2.
+    expect(await viewCount(link.token)).toBe(2);
+  });
+
+  it('404 page for unknown, malformed and revoked tokens (identical), with the same headers', async () => {
+    const { founder, link } = await founderWithLink(t);
+    await founder.call('POST', `/api/founder/share-links/${link.id}/revoke`);
+    const pages: string[] = [];
+    for (const token of [link.token, 'C'.repeat(43), 'bad%00token', 'x'.repeat(5000), 'a/b']) {
+      const response = await t.request(`/share/${token}`);
+      expect(response.status).toBe(404);
+      expectShareHeaders(response);
+      pages.push(await response.text());
+    }
+    expect(new Set(pages).size).toBe(1);
+    expect(pages[0]).toContain('data-status="404"');
+  });
+
+  it('410 page once expired (via the dev clock), counting no view', async () => {
+    const { founder, link } = await founderWithLink(t);
+    await t.request('/api/dev/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 7 * DAY }) });
+    const response = await t.request(`/share/${link.token}`);
+    expect(response.status).toBe(410);
+    expectShareHeaders(response);
+    expect(await response.text()).toContain('data-status="410"');
+    const list = z
+      .object({ data: z.object({ share_links: z.array(z.object({ id: z.string(), view_count: z.number() })) }) })
+      .parse(await (await founder.call('GET', '/api/founder/share-links')).json());
+    expect(list.data.share_links.find((l) => l.id === link.id)?.view_count).toBe(0);
+  });
+
+  it('405 for other methods', async () => {
+    const response = await t.request('/share/' + 'D'.repeat(43), { method: 'POST' });
+    await expectError(response, 405, 'METHOD_NOT_ALLOWED');
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('--seed and /demo', () => {
+  it('shows a friendly note how to seed when not seeded', async () => {
+    const response = await t.request('/demo');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('--seed');
+  });
+
+  it('seeds every demo organisation with working active, expired and revoked links, and reseeds cleanly', async () => {
+    const seedApp = makeApp(testDb.db);
+    const links = await seedDemo(testDb.db, seedApp.clock, BASE);
+    const expected = DEMO_ORGANISATIONS.flatMap((org) => org.links.map((l) => ({ company: org.name, label: l.label, state: l.state })));
+    expect(links.map(({ company, label, state }) => ({ company, label, state }))).toEqual(expected);
+
+    for (const link of links) {
+      const path = new URL(link.apiUrl).pathname;
+      const response = await seedApp.request(path, { ip: uniqueIp() });
+      expect(response.status, `${link.state} ${link.company}`).toBe({ active: 200, expired: 410, revoked: 404 }[link.state]);
+      expect(new URL(link.shareUrl).pathname).toBe(path.replace('/api/v1/compliance-status/', '/share/'));
+    }
+    const lines = formatDemoLinks(links);
+    expect(lines[0]).toBe(`  ${links[0]?.state}  ${links[0]?.company} — ${links[0]?.label}: ${links[0]?.shareUrl}  (API: ${links[0]?.apiUrl})`);
+
+    const demoApp = makeApp(testDb.db, { config: { demoLinks: () => links } });
+    const page = await (await demoApp.request('/demo')).text();
+    const active = links.find((l) => l.state === 'active');
+    expect(page).toContain(active?.shareUrl);
+
+    // Reseeding replaces the demo organisations: old demo tokens stop working, no duplicates.
+    const again = await seedDemo(testDb.db, seedApp.clock, BASE);
+    expect(again).toHaveLength(links.length);
+    const demoOrgs = await testDb.db.query('SELECT count(*)::int AS n FROM organisations WHERE is_demo');
+    expect(demoOrgs.rows[0]).toEqual({ n: DEMO_ORGANISATIONS.length });
+    if (active) expect((await seedApp.request(new URL(active.apiUrl).pathname)).status).toBe(404);
+  });
+});

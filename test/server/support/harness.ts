@@ -1,0 +1,156 @@
+/**
+ * In-process test harness: an app over a shared per-file database with its own clock and limiter,
+ * and small clients that talk to it through `app.request` with a chosen client address.
+ */
+import { expect } from 'vitest';
+import { z } from 'zod';
+import type { Hono } from 'hono';
+import { createApp } from '../../../server/app';
+import type { AppConfig, AppEnv, Logger } from '../../../server/app-types';
+import { manualClock, type Clock } from '../../../server/clock';
+import type { Database } from '../../../server/db/driver';
+import { SPEC_RATE_LIMIT } from '../../../server/rate-limit/middleware';
+import type { ClockedStore } from '../../../server/rate-limit/store';
+import { rateLimitStoreFor } from '../../../server/start';
+
+export const START = '2026-06-20T09:00:00.000Z';
+export const BASE = 'http://lens.test';
+
+export interface TestApp {
+  app: Hono<AppEnv>;
+  clock: Clock;
+  store: ClockedStore;
+  logs: { message: string; error: unknown }[];
+  /** A request from client address `ip` (the socket address seen by the limiter). */
+  request(path: string, init?: RequestInit & { ip?: string }): Promise<Response>;
+}
+
+export function makeApp(
+  db: Database,
+  options: { config?: Partial<AppConfig>; clock?: Clock; store?: ClockedStore } = {},
+): TestApp {
+  const clock = options.clock ?? manualClock(START);
+  const store = options.store ?? rateLimitStoreFor(db, clock);
+  const logs: TestApp['logs'] = [];
+  const logger: Logger = { error: (message, error) => logs.push({ message, error }) };
+  const app = createApp({
+    db,
+    clock,
+    rateLimiter: { store, ...SPEC_RATE_LIMIT },
+    config: {
+      dev: true,
+      trustProxy: false,
+      serviceProfileUrl: 'https://service.example/',
+      logger,
+      ...options.config,
+    },
+  });
+  return {
+    app,
+    clock,
+    store,
+    logs,
+    request(path, init = {}) {
+      const { ip = uniqueIp(), ...rest } = init;
+      // What @hono/node-server passes as env; getConnInfo reads the socket address from it.
+      return Promise.resolve(app.request(`${BASE}${path}`, rest, { incoming: { socket: { remoteAddress: ip } } }));
+    },
+  };
+}
+
+let ipCounter = 0;
+/** A client address no other test uses, so rate-limit buckets never collide between tests. */
+export function uniqueIp(): string {
+  ipCounter += 1;
+  const n = ipCounter + Math.floor(Math.random() * 1_000) * 10_000;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+export const errorBody = z.strictObject({ success: z.literal(false), error: z.string().min(1), code: z.string() });
+
+export async function expectError(response: Response, status: number, code: string): Promise<z.infer<typeof errorBody>> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = errorBody.parse(JSON.parse(text));
+  expect(body.code).toBe(code);
+  return body;
+}
+
+export const GROWTH_PROFILE = {
+  readiness_score: 76,
+  fundraise_score: 68,
+  checklist_complete: 31,
+  checklist_total: 40,
+  product_classification: 'PAYMENT',
+  primary_regulator: 'CBN',
+  secondary_regulators: ['SEC_NIGERIA'],
+  arip_stage: 'formal_application',
+  gaps: [{ title: 'AML/CFT programme not yet board-approved', severity: 'high', regulatory_basis: 'CBN AML/CFT Regulations 2022' }],
+} as const;
+
+const created = z.object({
+  success: z.literal(true),
+  data: z.object({ organisation: z.looseObject({ id: z.string() }), founder_key: z.string() }),
+});
+const linkCreated = z.object({
+  success: z.literal(true),
+  data: z.object({
+    share_link: z.object({ id: z.string(), token: z.string(), api_url: z.string(), share_url: z.string(), expires_at: z.string() }),
+  }),
+});
+
+export interface Founder {
+  key: string;
+  orgId: string;
+  call(method: string, path: string, body?: unknown): Promise<Response>;
+  createPack(): Promise<{ id: string; generated_at: string; verification_hash: string }>;
+  createLink(): Promise<{ id: string; token: string; api_url: string; share_url: string; expires_at: string }>;
+}
+
+/** Signs an organisation up through the founder API. */
+export async function signUp(t: TestApp, body: Record<string, unknown> = {}): Promise<Founder> {
+  const response = await t.request('/api/founder/organisations', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `Test Org ${Math.random().toString(36).slice(2, 8)}`, subscription_tier: 'growth', ...GROWTH_PROFILE, ...body }),
+  });
+  const text = await response.text();
+  expect(response.status, text).toBe(201);
+  const parsed = created.parse(JSON.parse(text));
+  const key = parsed.data.founder_key;
+  const call = (method: string, path: string, payload?: unknown) =>
+    t.request(path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: payload === undefined ? undefined : JSON.stringify(payload),
+    });
+  return {
+    key,
+    orgId: parsed.data.organisation.id,
+    call,
+    async createPack() {
+      const res = await call('POST', '/api/founder/dd-packs', {});
+      expect(res.status).toBe(201);
+      return z
+        .object({ data: z.object({ pack: z.object({ id: z.string(), generated_at: z.string(), verification_hash: z.string() }) }) })
+        .parse(await res.json()).data.pack;
+    },
+    async createLink() {
+      const res = await call('POST', '/api/founder/share-links', {});
+      const text = await res.text();
+      expect(res.status, text).toBe(201);
+      return linkCreated.parse(JSON.parse(text)).data.share_link;
+    },
+  };
+}
+
+/** An organisation with a pack and one active link. */
+export async function founderWithLink(t: TestApp, body: Record<string, unknown> = {}) {
+  const founder = await signUp(t, body);
+  const pack = await founder.createPack();
+  const link = await founder.createLink();
+  return { founder, pack, link };
+}
+
+export const snapshotPath = (token: string) => `/api/v1/compliance-status/${token}`;
