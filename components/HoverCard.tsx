@@ -11,13 +11,15 @@ export interface HoverCardProps {
   refreshSnapshot(request: SnapshotRequest): Promise<SnapshotResult>;
   onClose(reason: 'escape' | 'button'): void;
   onResize(size: { width: number; height: number }): void;
+  /** The pointer entered or left the card (the framing page cannot see inside the iframe). */
+  onHover(inside: boolean): void;
 }
 
 const bindingKey = ['card', 'binding'] as const;
 const snapshotKey = (request: SnapshotRequest | null | undefined) => ['snapshot', request?.origin, request?.token] as const;
 
 /** The hover card's page content: the shared SnapshotCard / SnapshotError with close and refresh. */
-export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, onResize }: HoverCardProps) {
+export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, onResize, onHover }: HoverCardProps) {
   const queryClient = useQueryClient();
   const root = useRef<HTMLElement>(null);
   const binding = useQuery({ queryKey: bindingKey, queryFn: getBinding, staleTime: Infinity, retry: 1 });
@@ -60,6 +62,25 @@ export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, o
       window.removeEventListener('focus', onFocus);
     };
   }, [onClose]);
+
+  useEffect(() => {
+    let inside = false;
+    const enter = () => {
+      if (inside) return;
+      inside = true;
+      onHover(true);
+    };
+    const leave = () => {
+      inside = false;
+      onHover(false);
+    };
+    document.addEventListener('pointerover', enter);
+    document.documentElement.addEventListener('pointerleave', leave);
+    return () => {
+      document.removeEventListener('pointerover', enter);
+      document.documentElement.removeEventListener('pointerleave', leave);
+    };
+  }, [onHover]);
 
   const result = snapshot.data;
   return (

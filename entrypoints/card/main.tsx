@@ -15,6 +15,8 @@ const post = (message: CardFrameMessage) => window.parent.postMessage(message, p
 const onClose = (reason: 'escape' | 'button') => post({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason });
 const onResize = (size: { width: number; height: number }) => post({ source: CARD_MESSAGE_SOURCE, kind: 'size', ...size });
 
+const onHover = (inside: boolean) => post({ source: CARD_MESSAGE_SOURCE, kind: 'hover', inside });
+
 const queryClient = new QueryClient();
 const container = document.getElementById('root');
 if (container) {
@@ -27,6 +29,7 @@ if (container) {
           refreshSnapshot={backgroundClient.refreshSnapshot}
           onClose={onClose}
           onResize={onResize}
+          onHover={onHover}
         />
       </QueryClientProvider>
     </StrictMode>,

@@ -350,6 +350,8 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   /** Opened by keyboard or click: stays until dismissed, not closed by pointer movement. */
   let cardSticky = false;
   let card: CardPresenter | null = null;
+  /** The pointer is on the link or badge whose card is open (tracked from page pointer events). */
+  let pointerOnCardOwner = false;
 
   function getCard(): CardPresenter {
     card ??= options.createCard({
@@ -358,6 +360,15 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
         const hadFocus = card?.hasFocus() ?? false;
         closeCard(reason);
         if (owner && (hadFocus || reason === 'escape') && live.has(owner)) owner.badge.focus();
+      },
+      onCardHover(inside) {
+        if (inside) {
+          cancelIntent();
+          cancelClose();
+        } else if (!pointerOnCardOwner) {
+          // Messages are asynchronous: if the pointer already reached the link or badge, stay open.
+          pointerLeftEverything();
+        }
       },
     });
     return card;
@@ -424,6 +435,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
 
   function onPointerOver(event: Event): void {
     const annotation = annotationAt(event.target);
+    pointerOnCardOwner = annotation !== null && annotation === cardFor;
     if (annotation) {
       if (annotation === cardFor) {
         cancelClose();
@@ -447,9 +459,12 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     pointerLeftEverything();
   }
 
-  function onPointerOut(event: Event): void {
-    // Leaving the window: nothing is hovered any more.
-    if ((event as PointerEvent).relatedTarget === null) pointerLeftEverything();
+  function onPointerOut(event: PointerEvent): void {
+    // Leaving the window or entering a frame: nothing in this document is hovered any more.
+    if (event.relatedTarget === null) {
+      pointerOnCardOwner = false;
+      pointerLeftEverything();
+    }
   }
 
   function onPointerDown(event: Event): void {
@@ -460,8 +475,8 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     closeCard('outside');
   }
 
-  function onKeyDown(event: Event): void {
-    if ((event as KeyboardEvent).key === 'Escape' && card?.isOpen) closeCard('escape');
+  function onKeyDown(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && card?.isOpen) closeCard('escape');
   }
 
   let cancelReposition: (() => void) | null = null;

@@ -7,7 +7,7 @@ export const BADGE_TAG = 'compliance-lens-badge';
  * Fixed height below a normal line box, so inserting a badge only adds its own width.
  */
 const BADGE_CSS = `
-:host{all:initial!important;display:inline-flex!important;vertical-align:baseline;margin:0 0 0 4px;position:static!important}
+:host{all:initial!important;display:inline-flex!important;vertical-align:baseline!important;margin:0 0 0 4px!important;position:static!important}
 .b{display:inline-flex;align-items:center;gap:3px;box-sizing:border-box;height:16px;padding:0 6px;border:1px solid;border-radius:8px;
 font:600 11px/14px system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;letter-spacing:.01em;
 white-space:nowrap;cursor:pointer;user-select:none;font-variant-numeric:tabular-nums;

@@ -13,7 +13,9 @@ export const CARD_MAX_HEIGHT = 480;
 
 export type CardFrameMessage =
   | { source: typeof CARD_MESSAGE_SOURCE; kind: 'size'; width: number; height: number }
-  | { source: typeof CARD_MESSAGE_SOURCE; kind: 'close'; reason: 'escape' | 'button' };
+  | { source: typeof CARD_MESSAGE_SOURCE; kind: 'close'; reason: 'escape' | 'button' }
+  /** The pointer entered or left the card (the parent page sees no events inside the iframe). */
+  | { source: typeof CARD_MESSAGE_SOURCE; kind: 'hover'; inside: boolean };
 
 const inRange = (value: unknown, max: number): value is number => isFiniteNumber(value) && value >= 1 && value <= max;
 
@@ -24,6 +26,9 @@ export function parseCardFrameMessage(value: unknown): CardFrameMessage | null {
   }
   if (value.kind === 'close' && (value.reason === 'escape' || value.reason === 'button')) {
     return { source: CARD_MESSAGE_SOURCE, kind: 'close', reason: value.reason };
+  }
+  if (value.kind === 'hover' && typeof value.inside === 'boolean') {
+    return { source: CARD_MESSAGE_SOURCE, kind: 'hover', inside: value.inside };
   }
   return null;
 }

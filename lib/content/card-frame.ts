@@ -6,8 +6,12 @@ import type { CardCloseReason, CardEvents, CardPresenter, SnapshotRequest } from
 
 export const CARD_TAG = 'compliance-lens-card';
 
+// `!important` on the host: page styles cannot move or hide it. Position is set on the inner wrapper,
+// which page CSS cannot reach (inline styles on the host would lose to `all: initial !important`).
 const CARD_CSS = `
-:host{all:initial!important;position:fixed!important;z-index:2147483647!important;display:block!important;top:0;left:0}
+:host{all:initial!important;position:fixed!important;top:0!important;left:0!important;width:0!important;height:0!important;
+overflow:visible!important;z-index:2147483647!important;display:block!important}
+.frame{position:fixed;top:0;left:0}
 iframe{display:block;border:0;border-radius:12px;width:${CARD_MAX_WIDTH}px;height:200px;background:transparent;
 box-shadow:0 10px 30px rgba(15,23,42,.22),0 2px 6px rgba(15,23,42,.12);color-scheme:normal}
 iframe.pending{visibility:hidden}`;
@@ -40,13 +44,14 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
   });
   const iframe = ui.iframe;
   iframe.title = 'Compliance snapshot';
+  ui.wrapper.className = 'frame';
 
   let current: SnapshotRequest | null = null;
   let anchorElement: Element | null = null;
   let size = { width: CARD_MAX_WIDTH, height: 200 };
   let openSequence = 0;
   let cancelReveal: (() => void) | null = null;
-  let focusOnLoad = false;
+  let focusOnReveal = false;
 
   function position(): void {
     if (!anchorElement?.isConnected) return;
@@ -55,24 +60,22 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
       width: document.documentElement.clientWidth || window.innerWidth,
       height: window.innerHeight,
     });
-    host.style.setProperty('left', `${placement.left}px`, 'important');
-    host.style.setProperty('top', `${placement.top}px`, 'important');
+    ui.wrapper.style.left = `${placement.left}px`;
+    ui.wrapper.style.top = `${placement.top}px`;
     iframe.style.width = `${size.width}px`;
     iframe.style.height = `${placement.height}px`;
   }
 
+  /** Shows the iframe once sized; a hidden iframe cannot take focus, so keyboard focus moves now. */
   function reveal(): void {
     cancelReveal?.();
     cancelReveal = null;
     iframe.classList.remove('pending');
-  }
-
-  iframe.addEventListener('load', () => {
-    if (focusOnLoad) {
-      focusOnLoad = false;
+    if (focusOnReveal) {
+      focusOnReveal = false;
       iframe.focus();
     }
-  });
+  }
 
   ctx.addEventListener(window, 'message', (event: MessageEvent) => {
     if (!current || event.source !== iframe.contentWindow || event.origin !== deps.extensionOrigin) return;
@@ -82,6 +85,8 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
       size = { width: Math.ceil(message.width), height: Math.ceil(message.height) };
       position();
       reveal();
+    } else if (message.kind === 'hover') {
+      events.onCardHover(message.inside);
     } else {
       events.onCloseRequested(message.reason);
     }
@@ -93,10 +98,10 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
     },
     open(request, anchor, options) {
       anchorElement = anchor;
-      if (options.focus) focusOnLoad = true;
+      if (options.focus) focusOnReveal = true;
       if (current && current.origin === request.origin && current.token === request.token) {
         position();
-        if (options.focus && host.isConnected) iframe.focus();
+        if (options.focus && host.isConnected && !iframe.classList.contains('pending')) reveal();
         return;
       }
       current = request;
@@ -122,7 +127,7 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
       if (!current) return;
       current = null;
       anchorElement = null;
-      focusOnLoad = false;
+      focusOnReveal = false;
       openSequence += 1;
       cancelReveal?.();
       cancelReveal = null;

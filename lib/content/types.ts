@@ -57,6 +57,8 @@ export interface CardPresenter {
 /** Callbacks a card implementation reports to the engine (requests from the card page). */
 export interface CardEvents {
   onCloseRequested(reason: 'escape' | 'button'): void;
+  /** The card page reports the pointer entering or leaving it. */
+  onCardHover(inside: boolean): void;
 }
 
 export interface Scheduler {

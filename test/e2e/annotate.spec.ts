@@ -1,0 +1,251 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { configureTestService } from './support/extension';
+import { expect, test } from './support/fixtures';
+import { FounderClient } from './support/server';
+import { mailPageValues, PAGES_ORIGIN, servePages } from './pages/serve';
+
+/**
+ * The annotator end to end: the built extension in Chromium, the bundled server on a random port
+ * (added to the extension's services through settings storage), fixture pages on a loopback origin.
+ */
+
+const artifacts = path.resolve(import.meta.dirname, '../artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+const badgeAfter = (page: Page, anchorId: string) => page.locator(`#${anchorId} + compliance-lens-badge`);
+const cardFrame = (page: Page) => page.frameLocator('compliance-lens-card iframe');
+const cardHost = (page: Page) => page.locator('compliance-lens-card');
+
+async function founderWithLink(baseUrl: string, name = 'Kobo Ledger Ltd') {
+  const founder = await FounderClient.signUp(baseUrl, name);
+  const link = await founder.createShareLink();
+  return { founder, link };
+}
+
+async function openMailPage(page: Page, name: 'gmail-thread' | 'outlook-message') {
+  await page.goto(`${PAGES_ORIGIN}/${name}.html`);
+}
+
+/** Waits long enough for any (wrong) background fetch to have reached the server. */
+const settle = (page: Page, ms = 800) => page.waitForTimeout(ms);
+
+test.beforeEach(async ({ serviceWorker, server }) => {
+  await configureTestService(serviceWorker, server.baseUrl);
+  await fetch(`${server.baseUrl}/api/dev/reset`, { method: 'POST' });
+});
+
+test('Gmail-like thread: share links (with data-saferedirecturl) get idle badges, look-alikes none, and loading costs no view', async ({
+  context,
+  server,
+}) => {
+  const { founder, link } = await founderWithLink(server.baseUrl);
+  await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await openMailPage(page, 'gmail-thread');
+
+  await expect(badgeAfter(page, 'gmail-share')).toHaveAttribute('data-state', /idle|ready/);
+  await expect(badgeAfter(page, 'gmail-api')).toHaveAttribute('data-state', /idle|ready/);
+  for (const id of ['plain', 'lookalike-host', 'lookalike-path', 'lookalike-redirect']) {
+    await expect(badgeAfter(page, id)).toHaveCount(0);
+  }
+  await expect(page.locator('compliance-lens-badge')).toHaveCount(2);
+  await settle(page);
+  expect(await founder.viewCount(link.id)).toBe(0);
+});
+
+test('Outlook-like message: Safe Links and Proofpoint-wrapped links are annotated', async ({ context, server }) => {
+  const { link } = await founderWithLink(server.baseUrl);
+  await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await openMailPage(page, 'outlook-message');
+
+  await expect(badgeAfter(page, 'safelinks')).toHaveCount(1);
+  await expect(badgeAfter(page, 'proofpoint')).toHaveCount(1);
+  await expect(badgeAfter(page, 'plain')).toHaveCount(0);
+});
+
+test('deal-flow table: 300 rows arriving in batches after load all get badges', async ({ context, server }) => {
+  await servePages(context, mailPageValues({ shareUrl: '', apiUrl: '', token: '' }, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await page.goto(`${PAGES_ORIGIN}/deal-flow.html`);
+  await expect(page.locator('body[data-loaded="true"]')).toHaveCount(1, { timeout: 15_000 });
+  await expect(page.locator('a.share + compliance-lens-badge')).toHaveCount(300);
+  await expect(page.locator('compliance-lens-badge')).toHaveCount(300);
+});
+
+test('hover intent: a pass-over costs nothing; resting opens the card with the disclaimer (one view); a second hover costs none', async ({
+  context,
+  server,
+}) => {
+  const { founder, link } = await founderWithLink(server.baseUrl);
+  await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await openMailPage(page, 'gmail-thread');
+  const anchor = page.locator('#gmail-share');
+  await expect(badgeAfter(page, 'gmail-share')).toHaveAttribute('data-state', 'idle');
+
+  // Pass over the link on the way somewhere else.
+  const box = await anchor.boundingBox();
+  if (!box) throw new Error('link not laid out');
+  await page.mouse.move(box.x - 40, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 2 });
+  await page.mouse.move(box.x + box.width / 2, box.y + 200, { steps: 2 });
+  await settle(page);
+  expect(await founder.viewCount(link.id)).toBe(0);
+  await expect(cardHost(page)).toHaveCount(0);
+
+  // Rest on it.
+  await anchor.hover();
+  await expect(badgeAfter(page, 'gmail-share')).toHaveAttribute('data-state', 'ready');
+  const card = cardFrame(page);
+  await expect(card.getByTestId('snapshot-card')).toBeVisible();
+  await expect(card.getByTestId('disclaimer')).toBeVisible();
+  await expect(card.getByTestId('disclaimer')).toContainText('due diligence');
+  await expect(card.getByTestId('company-name')).toHaveText('Kobo Ledger Ltd');
+  await expect(card.getByTestId('readiness-score')).toHaveText('76');
+  expect(await founder.viewCount(link.id)).toBe(1);
+
+  // Move onto the card: it stays. Then leave both: it closes (removed from the DOM).
+  const cardBox = await cardHost(page).locator('iframe').boundingBox();
+  if (!cardBox) throw new Error('card not laid out');
+  await page.mouse.move(cardBox.x + 40, cardBox.y + 40, { steps: 4 });
+  await page.waitForTimeout(600);
+  await expect(cardHost(page)).toHaveCount(1);
+  await page.mouse.move(5, 5);
+  await expect(cardHost(page)).toHaveCount(0);
+
+  // Hover again within the TTL (the API link of the same token too): served from the cache.
+  await anchor.hover();
+  await expect(cardFrame(page).getByTestId('disclaimer')).toBeVisible();
+  await page.mouse.move(5, 5);
+  await expect(cardHost(page)).toHaveCount(0);
+  await page.locator('#gmail-api').hover();
+  await expect(cardFrame(page).getByTestId('disclaimer')).toBeVisible();
+  await settle(page);
+  expect(await founder.viewCount(link.id)).toBe(1);
+
+  // A page reload peeks at the cache: the badge is ready at once, still without a view.
+  await page.reload();
+  await expect(badgeAfter(page, 'gmail-share')).toHaveAttribute('data-state', 'ready');
+  await settle(page);
+  expect(await founder.viewCount(link.id)).toBe(1);
+});
+
+test('keyboard only: Tab to the link, Tab to its badge, Enter opens the card, Escape closes it and focus returns', async ({
+  context,
+  server,
+}) => {
+  const { founder, link } = await founderWithLink(server.baseUrl);
+  await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await openMailPage(page, 'outlook-message');
+  await expect(badgeAfter(page, 'safelinks')).toHaveAttribute('data-state', 'idle');
+
+  const activeElementId = () =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      if (!active) return null;
+      if (active.localName === 'compliance-lens-badge') return `badge-after:${active.previousElementSibling?.id ?? ''}`;
+      return active.localName === 'compliance-lens-card' ? 'card' : active.id || active.localName;
+    });
+
+  await page.keyboard.press('Tab');
+  expect(await activeElementId()).toBe('safelinks');
+  await page.keyboard.press('Tab');
+  expect(await activeElementId()).toBe('badge-after:safelinks');
+
+  await page.keyboard.press('Enter');
+  await expect(cardFrame(page).getByTestId('disclaimer')).toBeVisible();
+  await expect.poll(activeElementId).toBe('card');
+  expect(await founder.viewCount(link.id)).toBe(1);
+
+  await page.keyboard.press('Escape');
+  await expect(cardHost(page)).toHaveCount(0);
+  expect(await activeElementId()).toBe('badge-after:safelinks');
+
+  // Enter again from the badge, Escape while focus stays on the badge.
+  await page.keyboard.press('Enter');
+  await expect(cardHost(page)).toHaveCount(1);
+  await expect.poll(activeElementId).toBe('card');
+  await page.keyboard.press('Escape');
+  await expect(cardHost(page)).toHaveCount(0);
+  expect(await activeElementId()).toBe('badge-after:safelinks');
+  expect(await founder.viewCount(link.id)).toBe(1);
+});
+
+test('clicking the link itself still follows it', async ({ context, server }) => {
+  const { link } = await founderWithLink(server.baseUrl);
+  await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await openMailPage(page, 'outlook-message');
+  await expect(badgeAfter(page, 'plain')).toHaveCount(0);
+  await expect(badgeAfter(page, 'safelinks')).toHaveCount(1);
+  // The Safe Links wrapper points at an outside host; intercept the navigation and check it happened.
+  let navigatedTo = '';
+  await context.route('https://eur01.safelinks.protection.outlook.com/**', (route) => {
+    navigatedTo = route.request().url();
+    return route.fulfill({ status: 200, contentType: 'text/html', body: '<p>followed</p>' });
+  });
+  await page.locator('#safelinks').click();
+  await expect.poll(() => navigatedTo).toContain('safelinks.protection.outlook.com');
+});
+
+test('revoked and expired links show their error states', async ({ context, server }) => {
+  const { founder, link: revoked } = await founderWithLink(server.baseUrl, 'Revoked Co');
+  const response = await fetch(`${server.baseUrl}/api/founder/share-links/${revoked.id}/revoke`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${founder.founderKey}` },
+  });
+  expect(response.status).toBe(200);
+  await servePages(context, mailPageValues(revoked, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await openMailPage(page, 'gmail-thread');
+  await expect(badgeAfter(page, 'gmail-share')).toHaveAttribute('data-state', 'idle');
+  await page.locator('#gmail-share').hover();
+  await expect(badgeAfter(page, 'gmail-share')).toHaveAttribute('data-state', 'error');
+  await expect(badgeAfter(page, 'gmail-share')).toHaveAttribute('data-error-code', 'NOT_FOUND');
+  await expect(cardFrame(page).getByTestId('error-message')).toContainText(/revoked/);
+  // The same token through its API link shares the (terminal) result.
+  await expect(badgeAfter(page, 'gmail-api')).toHaveAttribute('data-error-code', 'NOT_FOUND');
+  await page.close();
+
+  // Expired: move the server's clock past the 7-day lifetime.
+  const expiring = await founderWithLink(server.baseUrl, 'Expired Co');
+  await context.unrouteAll();
+  await servePages(context, mailPageValues(expiring.link, new URL(server.baseUrl).origin));
+  await fetch(`${server.baseUrl}/api/dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_ms: 8 * 24 * 3600_000 }),
+  });
+  const second = await context.newPage();
+  await openMailPage(second, 'outlook-message');
+  await expect(badgeAfter(second, 'safelinks')).toHaveAttribute('data-state', 'idle');
+  await second.locator('#safelinks').hover();
+  await expect(badgeAfter(second, 'safelinks')).toHaveAttribute('data-error-code', 'EXPIRED');
+  await expect(cardFrame(second).getByTestId('error-message')).toContainText(/expired/);
+  await second.screenshot({ path: path.join(artifacts, 'badge-expired-light.png'), clip: { x: 0, y: 0, width: 760, height: 260 } });
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`screenshots of badges and the card (${colorScheme})`, async ({ context, server }) => {
+    const { link } = await founderWithLink(server.baseUrl);
+    await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
+    const page = await context.newPage();
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width: 900, height: 720 });
+    await openMailPage(page, 'gmail-thread');
+    await expect(page.locator('compliance-lens-badge[data-state="idle"]')).toHaveCount(2);
+    await page.screenshot({ path: path.join(artifacts, `badges-idle-${colorScheme}.png`), clip: { x: 0, y: 0, width: 900, height: 220 } });
+
+    await page.locator('#gmail-share').hover();
+    await expect(cardFrame(page).getByTestId('disclaimer')).toBeVisible();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(artifacts, `card-${colorScheme}.png`) });
+    await page.mouse.move(5, 5);
+    await expect(cardHost(page)).toHaveCount(0);
+    await page.screenshot({ path: path.join(artifacts, `badges-ready-${colorScheme}.png`), clip: { x: 0, y: 0, width: 900, height: 220 } });
+  });
+}

@@ -1,0 +1,46 @@
+import type { BrowserContext } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Fixture pages are served from here: a loopback origin the content script runs on (any port). */
+export const PAGES_ORIGIN = 'http://localhost:5999';
+
+const pagesDir = import.meta.dirname;
+
+/**
+ * Serves `test/e2e/pages/*.html` at `PAGES_ORIGIN/<name>.html` through the browser context's router,
+ * replacing `{{KEY}}` placeholders. Values are inserted as given: callers encode them for their spot.
+ */
+export async function servePages(context: BrowserContext, values: Record<string, string>): Promise<void> {
+  await context.route(`${PAGES_ORIGIN}/**`, async (route) => {
+    const name = path.basename(new URL(route.request().url()).pathname);
+    if (!/^[a-z0-9-]+\.html$/.test(name)) return route.fulfill({ status: 404, body: 'not found' });
+    let html: string;
+    try {
+      html = await readFile(path.join(pagesDir, name), 'utf8');
+    } catch {
+      return route.fulfill({ status: 404, body: 'not found' });
+    }
+    const body = html.replace(/\{\{([A-Z_]+)\}\}/g, (match, key: string) => values[key] ?? match);
+    return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
+  });
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** Placeholder values for the mail fixture pages, for one share link. */
+export function mailPageValues(link: { shareUrl: string; apiUrl: string; token: string }, serviceOrigin: string) {
+  const service = new URL(serviceOrigin);
+  const other = `${serviceOrigin}/share/${'Z'.repeat(43)}`;
+  return {
+    SHARE_URL: escapeHtml(link.shareUrl),
+    API_URL: escapeHtml(link.apiUrl),
+    SHARE_URL_ENC: encodeURIComponent(link.shareUrl),
+    API_URL_ENC: encodeURIComponent(link.apiUrl),
+    OTHER_URL_ENC: encodeURIComponent(other),
+    LOOKALIKE_HOST: escapeHtml(`http://${service.hostname}.evil.localhost:${service.port}/share/${link.token}`),
+    LOOKALIKE_PATH: escapeHtml(`http://evil.localhost:${service.port}/${service.host}/share/${link.token}`),
+    PROOFPOINT_URL: escapeHtml(`https://urldefense.com/v3/__${link.apiUrl}__;!!K-Hz7m0Vt54!lqpl1Sy9GIEK$`),
+    SERVICE_ORIGIN_JSON: JSON.stringify(serviceOrigin),
+  };
+}
