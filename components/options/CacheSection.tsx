@@ -52,7 +52,7 @@ export function CacheSection({ effective }: { effective: EffectiveSettings }) {
           disabled={effective.locked.cacheTtlMinutes}
           onChange={(event) => updateSettings.mutate({ cacheTtlMinutes: Number(event.target.value) })}
           aria-describedby={describedBy(`${ids.ttl}-hint`, effective.locked.cacheTtlMinutes && ids.ttlLocked)}
-          className={`${inputClass} sm:max-w-48`}
+          className={`${inputClass} w-full sm:w-48`}
         >
           {choicesWith(CACHE_TTL_CHOICES_MIN, effective.cacheTtlMinutes).map((minutes) => (
             <option key={minutes} value={minutes}>

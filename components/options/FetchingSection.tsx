@@ -65,7 +65,7 @@ export function FetchingSection({ effective }: { effective: EffectiveSettings })
           disabled={effective.locked.hoverDelayMs}
           onChange={(event) => updateSettings.mutate({ hoverDelayMs: Number(event.target.value) })}
           aria-describedby={describedBy(`${ids.delay}-hint`, effective.locked.hoverDelayMs && ids.delayLocked)}
-          className={`${inputClass} sm:max-w-48`}
+          className={`${inputClass} w-full sm:w-48`}
         >
           {choicesWith(HOVER_DELAY_CHOICES_MS, effective.hoverDelayMs).map((ms) => (
             <option key={ms} value={ms}>

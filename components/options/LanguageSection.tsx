@@ -36,7 +36,7 @@ export function LanguageSection() {
             });
           }}
           aria-describedby={`${id}-hint`}
-          className={`${inputClass} sm:max-w-72`}
+          className={`${inputClass} w-full sm:w-72`}
         >
           {LANGUAGE_PREFERENCES.map((option) => (
             <option key={option} value={option} lang={option === 'auto' ? undefined : option}>

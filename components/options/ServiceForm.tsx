@@ -253,7 +253,7 @@ function TextField({
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(error && `${id}-error`, `${id}-hint`)}
-        className={`${inputClass} ${mono ? 'font-mono' : ''}`}
+        className={`${inputClass} w-full ${mono ? 'font-mono' : ''}`}
         {...rest}
       />
       {error && (
@@ -291,7 +291,7 @@ function TextAreaField({
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(error && `${id}-error`, `${id}-hint`)}
-        className={`${inputClass} font-mono`}
+        className={`${inputClass} w-full font-mono`}
       />
       {error && (
         <p id={`${id}-error`} className={errorTextClass}>

@@ -169,12 +169,14 @@ function ServiceRow({
           )}
         </p>
         <p className="truncate font-mono text-xs text-slate-700 dark:text-slate-300">{service.origin}</p>
-        <p className={`mt-0.5 break-all font-mono ${hintClass}`}>
-          {t('services.templates', {
-            api: service.apiPathTemplate,
-            share: service.sharePathTemplates.join(', ') || '—',
-          })}
-        </p>
+        <dl className={`mt-1 grid grid-cols-[auto_1fr] gap-x-2 ${hintClass}`}>
+          <dt>{t('services.apiPath')}</dt>
+          <dd className="font-mono break-all">{service.apiPathTemplate}</dd>
+          <dt>{t('services.sharePaths')}</dt>
+          <dd className="font-mono break-all">
+            {service.sharePathTemplates.length > 0 ? service.sharePathTemplates.join(', ') : t('services.noSharePaths')}
+          </dd>
+        </dl>
         <AccessStatus service={service} />
         {!editable && service.locked && <LockedNote id={lockedId} />}
       </div>

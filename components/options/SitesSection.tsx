@@ -130,7 +130,7 @@ export function SitesSection({ effective }: { effective: EffectiveSettings }) {
             autoComplete="off"
             aria-invalid={error ? true : undefined}
             aria-describedby={describedBy(error && `${inputId}-error`, `${inputId}-hint`, locked && lockedId)}
-            className={`${inputClass} font-mono sm:max-w-sm`}
+            className={`${inputClass} w-full font-mono sm:max-w-sm`}
           />
           <button type="submit" className={primaryButtonClass} disabled={locked || pending}>
             {t('sites.add')}

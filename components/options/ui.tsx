@@ -7,7 +7,7 @@ import { useI18n } from '../i18n';
 export const focusRing =
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:focus-visible:outline-sky-400';
 
-export const inputClass = `w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 aria-invalid:border-red-600 aria-invalid:ring-1 aria-invalid:ring-red-600 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400 dark:aria-invalid:ring-red-400 dark:disabled:bg-slate-800 dark:disabled:text-slate-400 ${focusRing}`;
+export const inputClass = `rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 aria-invalid:border-red-600 aria-invalid:ring-1 aria-invalid:ring-red-600 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400 dark:aria-invalid:ring-red-400 dark:disabled:bg-slate-800 dark:disabled:text-slate-400 ${focusRing}`;
 
 export const primaryButtonClass = `inline-flex items-center justify-center gap-1.5 rounded-md bg-sky-700 px-3.5 py-2 text-sm font-semibold text-white shadow-xs hover:bg-sky-800 disabled:cursor-not-allowed disabled:opacity-60 dark:bg-sky-400 dark:text-slate-950 dark:hover:bg-sky-300 ${focusRing}`;
 

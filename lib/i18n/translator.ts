@@ -30,12 +30,21 @@ type PluralForms<C, Base extends string> = {
 export type MessageKey<C> = SimpleKey<keyof C & string> | PluralBase<keyof C & string>;
 export type ParamValue = string | number;
 
+/** Catalogs written without `as const` have no literal placeholders to check: any params go. */
+type AnyParams = Readonly<Record<string, ParamValue>>;
+
 export type MessageParams<C, K extends string> = K extends keyof C
-  ? { readonly [P in Placeholders<C[K]>]: ParamValue }
+  ? string extends C[K]
+    ? AnyParams
+    : { readonly [P in Placeholders<C[K]>]: ParamValue }
   : { readonly count: number } & { readonly [P in Exclude<Placeholders<PluralForms<C, K>>, 'count'>]: ParamValue };
 
 /** Params are required exactly when the message has placeholders. */
-export type ParamArgs<P> = [keyof P] extends [never] ? [params?: undefined] : [params: P];
+export type ParamArgs<P> = [keyof P] extends [never]
+  ? [params?: undefined]
+  : string extends keyof P
+    ? [params?: P]
+    : [params: P];
 
 export interface Translator<C extends Catalog> {
   readonly language: Language;
@@ -97,8 +106,8 @@ export function createTranslator<C extends Catalog>(
   function translateKey(key: string, params: ParamRecord | undefined): string {
     const count = readCount(params);
     let template = lookup(all, language, key);
-    if (template === undefined && count !== undefined) {
-      const category = pluralRules(locale).select(count);
+    if (template === undefined) {
+      const category = count === undefined ? 'other' : pluralRules(locale).select(count);
       template = lookup(all, language, `${key}#${category}`) ?? lookup(all, language, `${key}#other`);
     }
     return interpolate(template ?? key, params, locale);

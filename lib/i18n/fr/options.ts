@@ -42,7 +42,9 @@ export const optionsFr: Record<keyof typeof optionsEn, string> = {
   'services.cancel': 'Annuler',
   'services.lockedList':
     'Votre administrateur gère cette liste : vous ne pouvez pas y ajouter ni y modifier de services.',
-  'services.templates': 'API {api} · page de partage {share}',
+  'services.apiPath': 'Chemin de l’API',
+  'services.sharePaths': 'Pages de partage',
+  'services.noSharePaths': 'aucune',
   'services.field.name': 'Nom',
   'services.field.name.hint': 'Affiché dans cette liste, par exemple « Compliance Status ».',
   'services.field.origin': 'Origine',
