@@ -12,7 +12,7 @@ beforeEach(() => fakeBrowser.reset());
 afterEach(() => cleanup());
 
 const snapshot = buildSnapshot({ scores: { readiness_score: 68, fundraise_score: 57 } });
-const meta = { request_id: 'req_1', timestamp: new Date(FIXTURE_NOW).toISOString(), view_count: 1234 };
+const meta = { token_status: 'active', view_count: 1234 };
 const text = (testId: string) => screen.getByTestId(testId).textContent?.replace(/[\u00a0\u202f]/g, ' ');
 
 function Card() {
