@@ -41,7 +41,7 @@ export function CacheSection({ effective }: { effective: EffectiveSettings }) {
   const ids = { ttl: useId(), ttlLocked: useId(), persist: useId(), persistLocked: useId() };
 
   return (
-    <Section title={t('cache.heading')}>
+    <Section title={t('cache.heading')} status={<SaveStatus status={updateSettings.status} error={updateSettings.error} />}>
       <div className="flex flex-col gap-1">
         <label htmlFor={ids.ttl} className="text-sm font-medium text-slate-800 dark:text-slate-200">
           {t('cacheTtl.label')}
@@ -86,8 +86,6 @@ export function CacheSection({ effective }: { effective: EffectiveSettings }) {
           {effective.locked.persistCache && <LockedNote id={ids.persistLocked} />}
         </div>
       </div>
-
-      <SaveStatus status={updateSettings.status} error={updateSettings.error} />
 
       <div className="flex flex-col gap-2 border-t border-slate-200 pt-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
         <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="cache-count">

@@ -26,7 +26,11 @@ export function FetchingSection({ effective }: { effective: EffectiveSettings })
   const ids = { mode: useId(), modeLocked: useId(), delay: useId(), delayLocked: useId() };
 
   return (
-    <Section title={t('fetching.heading')} description={t('fetching.note')}>
+    <Section
+      title={t('fetching.heading')}
+      description={t('fetching.note')}
+      status={<SaveStatus status={updateSettings.status} error={updateSettings.error} />}
+    >
       <fieldset className="flex flex-col gap-2" aria-describedby={effective.locked.fetchMode ? ids.modeLocked : undefined}>
         <legend className="mb-1 text-sm font-medium text-slate-800 dark:text-slate-200">{t('fetchMode.label')}</legend>
         {FETCH_MODES.map((mode) => (
@@ -86,7 +90,6 @@ export function FetchingSection({ effective }: { effective: EffectiveSettings })
         onSave={(requestBudgetPerMinute) => updateSettings.mutate({ requestBudgetPerMinute })}
       />
 
-      <SaveStatus status={updateSettings.status} error={updateSettings.error} />
     </Section>
   );
 }

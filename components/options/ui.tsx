@@ -18,16 +18,30 @@ export const dangerButtonClass = `inline-flex items-center justify-center gap-1.
 export const hintClass = 'text-xs text-slate-600 dark:text-slate-400';
 export const errorTextClass = 'text-xs font-medium text-red-700 dark:text-red-300';
 
-export function Section({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+export function Section({
+  title,
+  description,
+  status,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  /** Shown beside the title, e.g. the section's save status. */
+  status?: ReactNode;
+  children: ReactNode;
+}) {
   const headingId = useId();
   return (
     <section
       aria-labelledby={headingId}
       className="rounded-xl border border-slate-200 bg-white p-5 shadow-xs dark:border-slate-800 dark:bg-slate-900"
     >
-      <h2 id={headingId} className="text-base font-semibold text-slate-900 dark:text-white">
-        {title}
-      </h2>
+      <div className="flex items-baseline justify-between gap-3">
+        <h2 id={headingId} className="text-base font-semibold text-slate-900 dark:text-white">
+          {title}
+        </h2>
+        {status}
+      </div>
       {description && <p className={`mt-1 ${hintClass}`}>{description}</p>}
       <div className="mt-4 flex flex-col gap-4">{children}</div>
     </section>
@@ -72,7 +86,7 @@ export function errorReason(error: unknown): string {
 export function SaveStatus({ status, error }: { status: 'idle' | 'pending' | 'success' | 'error'; error: unknown }) {
   const { t } = useI18n();
   return (
-    <p role="status" className="min-h-4 text-xs">
+    <p role="status" className="shrink-0 text-xs">
       {status === 'pending' && <span className="text-slate-600 dark:text-slate-400">{t('options.saving')}</span>}
       {status === 'success' && <span className="text-emerald-800 dark:text-emerald-300">✓ {t('options.saved')}</span>}
       {status === 'error' && <span className={errorTextClass}>{t('options.saveError', { reason: errorReason(error) })}</span>}

@@ -95,6 +95,9 @@ for (const language of ['en', 'fr'] as const) {
       await services.getByRole('button', { name: language === 'en' ? 'Add service' : 'Ajouter le service' }).click();
       await expectNoSeriousViolations(page);
       await page.screenshot({ path: path.join(artifacts, `options-${language}-${colorScheme}.png`), fullPage: true });
+      // The first screen at full size, for checking detail.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(artifacts, `options-${language}-${colorScheme}-top.png`) });
     });
   }
 }
