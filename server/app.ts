@@ -17,6 +17,7 @@ import {
 import { allowOnly } from './http/methods';
 import { buildOpenApiDocument } from './openapi';
 import { createRateLimitMiddleware } from './rate-limit/middleware';
+import { ViewCounter } from './snapshot';
 import { registerDevRoutes } from './routes/dev';
 import { registerFounderRoutes } from './routes/founder';
 import { registerHealthRoutes } from './routes/health';
@@ -74,8 +75,9 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   app.use('/api/founder/*', limitBody);
   app.use('/api/dev/*', limitBody);
 
-  registerSnapshotRoutes(app, deps);
-  registerShareRoutes(app, deps);
+  const views = new ViewCounter(deps.db, () => deps.clock.now());
+  registerSnapshotRoutes(app, deps, views);
+  registerShareRoutes(app, deps, views);
   registerHealthRoutes(app, deps);
   registerFounderRoutes(app, deps);
   if (deps.config.dev) registerDevRoutes(app, deps);

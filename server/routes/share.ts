@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../app-types';
 import { publicBaseUrl } from '../http/base-url';
 import { allowOnly } from '../http/methods';
-import { buildSnapshot, countViewAndRead } from '../snapshot';
+import { buildSnapshot, type ViewCounter } from '../snapshot';
 import { ERROR_PAGE_COPY, renderErrorPage, type ErrorPageStatus } from '../views/error-page';
 import { renderSharePage } from '../views/share-page';
 
@@ -21,11 +21,11 @@ export function htmlErrorPage(c: Context, status: ErrorPageStatus): Response {
   return c.html(renderErrorPage({ status, ...ERROR_PAGE_COPY[status] }), status);
 }
 
-export function registerShareRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+export function registerShareRoutes(app: Hono<AppEnv>, deps: AppDeps, views: ViewCounter): void {
   app.get('/share/:token', async (c) => {
     const token = c.req.param('token');
+    const lookup = await views.count(token);
     const now = deps.clock.now();
-    const lookup = await countViewAndRead(deps.db, token, now);
     if (lookup.status === 'not_found') return htmlErrorPage(c, 404);
     if (lookup.status === 'expired') return htmlErrorPage(c, 410);
     const envelope = buildSnapshot(lookup.row, {

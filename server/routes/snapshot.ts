@@ -3,15 +3,15 @@ import type { AppDeps, AppEnv } from '../app-types';
 import { publicBaseUrl } from '../http/base-url';
 import { EXPIRED_MESSAGE, TOKEN_NOT_FOUND_MESSAGE, sendError } from '../http/errors';
 import { allowOnly } from '../http/methods';
-import { buildSnapshot, countViewAndRead } from '../snapshot';
+import { buildSnapshot, type ViewCounter } from '../snapshot';
 
 export const SNAPSHOT_PATH = '/api/v1/compliance-status/:token';
 
-export function registerSnapshotRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+export function registerSnapshotRoutes(app: Hono<AppEnv>, deps: AppDeps, views: ViewCounter): void {
   app.get(SNAPSHOT_PATH, async (c) => {
     const token = c.req.param('token');
+    const lookup = await views.count(token);
     const now = deps.clock.now();
-    const lookup = await countViewAndRead(deps.db, token, now);
     if (lookup.status === 'not_found') return sendError(c, 404, 'NOT_FOUND', TOKEN_NOT_FOUND_MESSAGE);
     if (lookup.status === 'expired') return sendError(c, 410, 'EXPIRED', EXPIRED_MESSAGE);
     const envelope = buildSnapshot(lookup.row, {

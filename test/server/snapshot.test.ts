@@ -238,6 +238,35 @@ describe('GET /api/v1/compliance-status/{token}', () => {
     expect(list.data.share_links.find((l) => l.id === link.id)?.view_count).toBe(100);
   });
 
+  it('loses no increment when two server instances share the database (100 concurrent, split)', async () => {
+    const { link } = await founderWithLink(t);
+    const second = makeApp(testDb.db, { clock: t.clock });
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? t : second).request(snapshotPath(link.token), { ip: uniqueIp() })),
+    );
+    const counts = await Promise.all(
+      responses.map(async (r) => snapshotSuccessEnvelopeSchema.parse(await r.json()).meta.view_count),
+    );
+    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+  });
+
+  it('gives concurrent requests for different tokens their own counts and outcomes', async () => {
+    const a = await founderWithLink(t);
+    const b = await founderWithLink(t);
+    const revoked = await founderWithLink(t);
+    await revoked.founder.call('POST', `/api/founder/share-links/${revoked.link.id}/revoke`);
+    const tokens = [a.link.token, b.link.token, revoked.link.token, 'E'.repeat(43)];
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => t.request(snapshotPath(tokens[i % 4] ?? ''), { ip: uniqueIp() })),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(20);
+    const countsA: number[] = [];
+    for (let i = 0; i < 40; i += 4) countsA.push(snapshotSuccessEnvelopeSchema.parse(await responses[i]?.json()).meta.view_count);
+    expect(countsA.sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
   it('answers 410 EXPIRED once the dev clock passes the expiry, and counts no view', async () => {
     const { founder, link } = await founderWithLink(t);
     expect((await getSnapshot(link.token)).body.meta.view_count).toBe(1);
