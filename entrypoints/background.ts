@@ -29,7 +29,7 @@ export default defineBackground(() => {
     messenger,
   );
 
-  registerCardHandlers({ area: browser.storage.session, extensionOrigin: new URL(browser.runtime.getURL('/')).origin });
+  registerCardHandlers({ area: browser.storage.session, extensionOrigin: new URL(browser.runtime.getURL('/')).origin, peek: (request) => service.peek(request) });
   browser.tabs.onRemoved.addListener((tabId) => void tabLog.forgetTab(tabId));
   // Snapshot data is confidential: turning persistence off removes what was kept on disk.
   settings.watch((next) => {

@@ -29,8 +29,9 @@ export interface AnnotatorOptions {
   closeDelayMs?: number;
   /** Work per frame before yielding, so no task grows long on huge pages. */
   sliceBudgetMs?: number;
-  /** Concurrent cache peeks (each is one message to the background). */
+  /** Concurrent cache-peek messages, and links per message (each message costs main-thread time). */
   peekConcurrency?: number;
+  peekBatchSize?: number;
   /** Wall clock for badge texts ("retry in 2 min"). */
   now?: () => number;
   locale?: string;
@@ -88,7 +89,8 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   const { scheduler, client } = options;
   const closeDelayMs = options.closeDelayMs ?? 300;
   const sliceBudgetMs = options.sliceBudgetMs ?? 8;
-  const peekConcurrency = options.peekConcurrency ?? 4;
+  const peekConcurrency = options.peekConcurrency ?? 2;
+  const peekBatchSize = options.peekBatchSize ?? 100;
   const now = options.now ?? (() => Date.now());
   const makeBadge = options.createBadge ?? createBadge;
   let recognizer = options.recognizer;
@@ -307,22 +309,36 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     return state;
   }
 
+  let peekScheduled = false;
+  /** Peeks go out after the current slice of DOM work, batched. */
   function pumpPeeks(): void {
+    if (peekScheduled) return;
+    peekScheduled = true;
+    queueMicrotask(() => {
+      peekScheduled = false;
+      sendPeeks();
+    });
+  }
+
+  function sendPeeks(): void {
     while (!stopped && peeksInFlight < peekConcurrency && peekQueue.length > 0) {
-      const state = peekQueue.shift();
-      if (!state || state.view.state !== 'idle') continue;
+      const batch = peekQueue.splice(0, peekBatchSize).filter((state) => state.view.state === 'idle');
+      if (batch.length === 0) continue;
       peeksInFlight += 1;
       client
-        .peek(state.request)
-        .then((result) => {
-          if (result && !stopped && state.view.state === 'idle') setView(state, viewFromResult(result));
+        .peekMany(batch.map((state) => state.request))
+        .then((results) => {
+          batch.forEach((state, index) => {
+            const result = results[index];
+            if (result && !stopped && state.view.state === 'idle') setView(state, viewFromResult(result));
+          });
         })
         .catch(() => {
-          // A failed peek just leaves the badge idle: hovering will still work.
+          // A failed peek just leaves the badges idle: hovering still works.
         })
         .finally(() => {
           peeksInFlight -= 1;
-          pumpPeeks();
+          sendPeeks();
         });
     }
   }

@@ -11,8 +11,8 @@ import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types'
  * band, or the error's code and times. Anything malformed becomes INVALID_RESPONSE.
  */
 
-type ContentProtocol = Pick<ProtocolMap, 'getSnapshot' | 'peekSnapshot' | 'getSettings'> &
-  Pick<CardProtocolMap, 'openCard' | 'closeCard'>;
+type ContentProtocol = Pick<ProtocolMap, 'getSnapshot' | 'getSettings'> &
+  Pick<CardProtocolMap, 'peekSnapshots' | 'openCard' | 'closeCard'>;
 
 const messenger = defineExtensionMessaging<ContentProtocol>();
 
@@ -41,9 +41,10 @@ export function toBadgeResult(value: unknown): BadgeResult {
 const INVALID: BadgeResult = { status: 'error', code: 'INVALID_RESPONSE' };
 
 export const messagingSnapshotClient: BadgeSnapshotClient = {
-  async peek(request) {
-    const answer: unknown = await messenger.sendMessage('peekSnapshot', request);
-    return answer === null || answer === undefined ? null : toBadgeResult(answer);
+  async peekMany(requests) {
+    const answers: unknown = await messenger.sendMessage('peekSnapshots', requests);
+    if (!Array.isArray(answers) || answers.length !== requests.length) return requests.map(() => null);
+    return answers.map((answer: unknown) => (answer === null ? null : toBadgeResult(answer)));
   },
   async get(request) {
     return toBadgeResult(await messenger.sendMessage('getSnapshot', request));

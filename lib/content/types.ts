@@ -31,8 +31,8 @@ export interface SnapshotRequest {
 }
 
 export interface BadgeSnapshotClient {
-  /** Cache only: never a fetch, so never a view. null = nothing cached. */
-  peek(request: SnapshotRequest): Promise<BadgeResult | null>;
+  /** Cache only: never a fetch, so never a view. One answer per request, null = nothing cached. */
+  peekMany(requests: SnapshotRequest[]): Promise<(BadgeResult | null)[]>;
   /** Cached while fresh, else one fetch (counts a view). Only on intent. */
   get(request: SnapshotRequest): Promise<BadgeResult>;
 }

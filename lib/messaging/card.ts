@@ -1,6 +1,11 @@
 import { defineExtensionMessaging, type ExtensionMessenger } from '@webext-core/messaging';
 import { z } from 'zod';
-import { snapshotRequestSchema, type SnapshotRequest } from '../snapshot-service/result';
+import {
+  peekResultSchema,
+  snapshotRequestSchema,
+  type PeekResult,
+  type SnapshotRequest,
+} from '../snapshot-service/result';
 import type { StorageAreaAdapter } from '../snapshot-service/storage-area';
 import { isValidTokenShape } from '../snapshot/token';
 import { ForbiddenSenderError, InvalidMessageError } from './handlers';
@@ -14,6 +19,11 @@ import { senderContext } from './sender';
  * page asks `getCardForTab` and gets the link bound to its own tab, as the browser reports the sender.
  */
 export interface CardProtocolMap {
+  /**
+   * Content scripts: cache-only look-ups for many links at once (never a fetch). One message per
+   * batch of newly found links instead of one per link: each message costs the page's main thread.
+   */
+  peekSnapshots(requests: SnapshotRequest[]): PeekResult[];
   /** Content scripts only: "my tab's card now shows this link". */
   openCard(request: SnapshotRequest): { ok: true };
   /** Content scripts only: the card was closed; forget the binding. */
@@ -22,7 +32,11 @@ export interface CardProtocolMap {
   getCardForTab(): SnapshotRequest | null;
 }
 
+/** Most links one `peekSnapshots` message may ask about. */
+export const MAX_PEEK_BATCH = 100;
+
 export const cardProtocolSchemas = {
+  peekSnapshots: { input: z.array(snapshotRequestSchema).max(MAX_PEEK_BATCH), output: z.array(peekResultSchema) },
   openCard: { input: snapshotRequestSchema, output: z.object({ ok: z.literal(true) }) },
   closeCard: { input: noInputSchema, output: z.object({ ok: z.literal(true) }) },
   getCardForTab: { input: noInputSchema, output: snapshotRequestSchema.nullable() },
@@ -43,6 +57,8 @@ export interface CardHandlerDeps {
   area: StorageAreaAdapter;
   /** `browser.runtime.getURL('')` without the trailing slash. */
   extensionOrigin: string;
+  /** The snapshot service's cache-only look-up (`service.peek`). */
+  peek(request: SnapshotRequest): Promise<PeekResult>;
   /** Bindings older than this are ignored (a card left open for hours re-asks the page). */
   maxAgeMs?: number;
   now?: () => number;
@@ -71,6 +87,11 @@ export function createCardHandlers(deps: CardHandlerDeps): CardHandlers {
   }
 
   return {
+    async peekSnapshots(data) {
+      const requests = parse(cardProtocolSchemas.peekSnapshots.input, 'peekSnapshots', data);
+      // The service re-checks each origin and token; a bad entry answers null, not the whole batch.
+      return Promise.all(requests.map((request) => deps.peek(request).catch((): PeekResult => null)));
+    },
     async openCard(data, sender) {
       const request = parse(cardProtocolSchemas.openCard.input, 'openCard', data);
       if (!isValidTokenShape(request.token)) throw new InvalidMessageError('Malformed "openCard" message (token).');
@@ -105,6 +126,7 @@ export function registerCardHandlers(
 ): { unregister(): void; forgetTab(tabId: number): Promise<void> } {
   const handlers = createCardHandlers(deps);
   const removers = [
+    messenger.onMessage('peekSnapshots', ({ data, sender }) => handlers.peekSnapshots(data, sender)),
     messenger.onMessage('openCard', ({ data, sender }) => handlers.openCard(data, sender)),
     messenger.onMessage('closeCard', ({ data, sender }) => handlers.closeCard(data, sender)),
     messenger.onMessage('getCardForTab', ({ data, sender }) => handlers.getCardForTab(data, sender)),

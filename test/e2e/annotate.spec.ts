@@ -75,6 +75,31 @@ test('deal-flow table: 300 rows arriving in batches after load all get badges', 
   await expect(page.locator('compliance-lens-badge')).toHaveCount(300);
 });
 
+test('a page of 5,000 anchors with 500 share links: all annotated, no long task after parsing, no view', async ({
+  context,
+  server,
+}) => {
+  const { founder, link } = await founderWithLink(server.baseUrl);
+  const origin = new URL(server.baseUrl).origin;
+  const items = Array.from({ length: 5000 }, (_, i) =>
+    i % 10 === 0
+      ? `<li><a href="${i === 0 ? link.shareUrl : `${origin}/share/tok_${String(i).padStart(6, '0')}_${'x'.repeat(32)}`}">deal ${i}</a></li>`
+      : `<li><a href="https://example.org/item/${i}">item ${i}</a></li>`,
+  );
+  await servePages(context, { ANCHORS: items.join('') });
+  const page = await context.newPage();
+  await page.goto(`${PAGES_ORIGIN}/big-page.html`);
+  await expect(page.locator('compliance-lens-badge')).toHaveCount(500);
+  const { longTasks, parsedAt } = await page.evaluate(() => ({
+    longTasks: (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks,
+    parsedAt: performance.getEntriesByType('navigation')[0]?.toJSON().domContentLoadedEventEnd as number,
+  }));
+  const afterParsing = longTasks.filter((task) => task.start >= parsedAt);
+  expect(afterParsing, JSON.stringify({ parsedAt, longTasks })).toEqual([]);
+  await settle(page);
+  expect(await founder.viewCount(link.id)).toBe(0);
+});
+
 test('hover intent: a pass-over costs nothing; resting opens the card with the disclaimer (one view); a second hover costs none', async ({
   context,
   server,

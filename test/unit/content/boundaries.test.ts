@@ -121,7 +121,7 @@ describe('card binding in the background', () => {
   const request = { origin: 'https://comply.example', token: FIXTURE_TOKEN };
 
   it('answers the card page with the link its own tab opened, and nothing for other tabs', async () => {
-    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin });
+    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin, peek: async () => null });
     await handlers.openCard(request, contentScript(5));
     expect(await handlers.getCardForTab(undefined, cardPage(5))).toEqual(request);
     expect(await handlers.getCardForTab(undefined, cardPage(6))).toBeNull();
@@ -130,20 +130,37 @@ describe('card binding in the background', () => {
   });
 
   it('refuses openCard from extension pages and getCardForTab from content scripts', async () => {
-    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin });
+    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin, peek: async () => null });
     await expect(handlers.openCard(request, cardPage(5))).rejects.toThrow(/content-script/);
     await expect(handlers.getCardForTab(undefined, contentScript(5))).rejects.toThrow(/extension-page/);
   });
 
   it('rejects malformed requests and tokens of the wrong shape', async () => {
-    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin });
+    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin, peek: async () => null });
     await expect(handlers.openCard({ origin: 'https://comply.example' }, contentScript(5))).rejects.toThrow(/Malformed/);
     await expect(handlers.openCard({ ...request, token: '../../etc' }, contentScript(5))).rejects.toThrow(/token/);
   });
 
+  it('peeks at many links in one message, answering null for ones the service refuses', async () => {
+    const seen: string[] = [];
+    const handlers = createCardHandlers({
+      area: memoryArea(),
+      extensionOrigin,
+      peek: async (r) => {
+        seen.push(r.token);
+        if (r.origin !== request.origin) throw new Error('not configured');
+        return null;
+      },
+    });
+    const answers = await handlers.peekSnapshots([request, { origin: 'https://evil.example', token: FIXTURE_TOKEN }], contentScript(5));
+    expect(answers).toEqual([null, null]);
+    expect(seen).toHaveLength(2);
+    await expect(handlers.peekSnapshots(Array.from({ length: 101 }, () => request), contentScript(5))).rejects.toThrow(/Malformed/);
+  });
+
   it('forgets stale bindings', async () => {
     let now = 0;
-    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin, maxAgeMs: 1000, now: () => now });
+    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin, peek: async () => null, maxAgeMs: 1000, now: () => now });
     await handlers.openCard(request, contentScript(5));
     now = 2000;
     expect(await handlers.getCardForTab(undefined, cardPage(5))).toBeNull();

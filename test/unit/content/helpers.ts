@@ -108,7 +108,9 @@ export interface Harness {
   annotator: Annotator;
   scheduler: ManualScheduler;
   recognize: ReturnType<typeof vi.fn>;
+  /** Per-link cache answers (the harness batches them like the real client). */
   peek: ReturnType<typeof vi.fn<(request: SnapshotRequest) => Promise<BadgeResult | null>>>;
+  peekMany: ReturnType<typeof vi.fn<(requests: SnapshotRequest[]) => Promise<(BadgeResult | null)[]>>>;
   get: ReturnType<typeof vi.fn<(request: SnapshotRequest) => Promise<BadgeResult>>>;
   card(): FakeCard;
   /** The badge object behind a host element (its shadow root is closed). */
@@ -121,6 +123,7 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
   const recognizer = createLinkRecognizer([SERVICE]);
   const recognize = vi.fn((anchor: HTMLAnchorElement) => recognizer.recognizeAnchor(anchor));
   const peek = vi.fn(async (_request: SnapshotRequest): Promise<BadgeResult | null> => null);
+  const peekMany = vi.fn((requests: SnapshotRequest[]) => Promise.all(requests.map((request) => peek(request))));
   const get = vi.fn(async (_request: SnapshotRequest): Promise<BadgeResult> => READY);
   const scheduler = new ManualScheduler();
   let fakeCard: FakeCard | null = null;
@@ -128,7 +131,7 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
   const annotator = createAnnotator({
     document,
     recognizer: { recognizeAnchor: recognize },
-    client: { peek, get },
+    client: { peekMany, get },
     createCard: (events) => (fakeCard = new FakeCard(events, document)),
     scheduler,
     hoverDelayMs: 400,
@@ -147,6 +150,7 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
     scheduler,
     recognize,
     peek,
+    peekMany,
     get,
     badgeOf(host) {
       const badge = created.get(host);

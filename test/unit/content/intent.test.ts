@@ -75,6 +75,31 @@ describe('hover intent', () => {
     expect(card.closed).toEqual(['pointer-left']);
   });
 
+  it('the card page reporting the pointer inside keeps it open; a late "left" message after reaching the link does not close it', async () => {
+    over(byId('a'));
+    vi.advanceTimersByTime(400);
+    await h.settle();
+    const card = h.card();
+    // Entering the iframe: the page sees the pointer leave the window, then the card reports it.
+    document.dispatchEvent(new PointerEvent('pointerout', { bubbles: true, relatedTarget: null }));
+    card.events.onCardHover(true);
+    vi.advanceTimersByTime(1000);
+    expect(card.isOpen).toBe(true);
+
+    // Back to the link: the page event comes first, the card's "left" message after it.
+    over(byId('a'));
+    card.events.onCardHover(false);
+    vi.advanceTimersByTime(1000);
+    expect(card.isOpen).toBe(true);
+
+    // Leaving to elsewhere closes after the grace period.
+    card.events.onCardHover(true);
+    card.events.onCardHover(false);
+    over(byId('elsewhere'));
+    vi.advanceTimersByTime(300);
+    expect(card.isOpen).toBe(false);
+  });
+
   it('shows a loading state while fetching, then the result on every badge of that link', async () => {
     let resolve!: (value: { status: 'error'; code: string }) => void;
     h.get.mockImplementationOnce(() => new Promise((r) => (resolve = r)));

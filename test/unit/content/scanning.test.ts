@@ -53,8 +53,18 @@ describe('initial scan', () => {
     await h.settle();
 
     expect(h.peek).toHaveBeenCalledTimes(2);
+    expect(h.peekMany).toHaveBeenCalledTimes(1); // one message for the batch
     expect(badges().map((badge) => badge.dataset.state)).toEqual(['ready', 'ready', 'idle']);
     expect(h.get).not.toHaveBeenCalled();
+  });
+
+  it('batches peeks for 500 new links into a few messages', async () => {
+    document.body.innerHTML = Array.from({ length: 500 }, (_, i) => `<a href="${shareUrl(i)}">${i}</a>`).join('');
+    const h = start();
+    h.scheduler.runAllFrames();
+    for (let i = 0; i < 10; i += 1) await h.settle();
+    expect(h.peek).toHaveBeenCalledTimes(500);
+    expect(h.peekMany).toHaveBeenCalledTimes(5);
   });
 
   it('does not annotate links inside editable content (a draft would carry the badge)', () => {
