@@ -14,7 +14,9 @@ export default defineConfig({
     description: '__MSG_extDescription__',
     default_locale: 'en',
     permissions: ['storage'],
-    host_permissions: ['http://localhost:8787/*', 'http://127.0.0.1:8787/*'],
+    // Loopback on any port: the bundled server in development and tests (its origin is still matched
+    // exactly against the configured services before anything is sent).
+    host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
     // User-added and production services are granted at runtime (lib/permissions.ts).
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     // Administrator policy (lib/settings.ts reads it; absent is fine). Chrome-only key: Firefox takes
