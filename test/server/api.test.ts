@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_ERROR_CODES } from '../../lib/api/errors';
 import type { Database } from '../../server/db/driver';
+import { MIGRATIONS, migrate } from '../../server/db/migrations';
 import { openTestDatabase, type TestDatabase } from './support/db';
 import { expectError, founderWithLink, makeApp, snapshotPath, type TestApp } from './support/harness';
 
@@ -65,6 +66,14 @@ describe('errors', () => {
   it('the error envelope has exactly success, error and code', async () => {
     const body = await (await t.request('/api/nope')).json();
     expect(Object.keys(z.record(z.string(), z.unknown()).parse(body)).sort()).toEqual(['code', 'error', 'success']);
+  });
+});
+
+describe('migrations', () => {
+  it('are recorded and not applied twice', async () => {
+    expect(await migrate(testDb.db)).toEqual([]);
+    const applied = await testDb.db.query('SELECT id FROM schema_migrations ORDER BY id');
+    expect(applied.rows).toEqual(MIGRATIONS.map((m) => ({ id: m.id })));
   });
 });
 

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
@@ -91,6 +93,25 @@ describe('npm run server (CLI)', () => {
     expect(health.data.status).toBe('ok');
 
     expect(await stop(child)).toBe(0);
+  });
+
+  it('reopens a --data dir and reseeds it: fresh demo links work, the previous run\'s stop working', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'lens-pglite-'));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+    const activeApiUrl = (output: string) => /^ {2}active {2}.*\(API: (http\S+)\)$/m.exec(output)?.[1] ?? '';
+
+    const first = await start(['--port', '0', '--data', dataDir, '--seed']);
+    const firstUrl = activeApiUrl(first.output());
+    expect((await fetch(firstUrl)).status).toBe(200);
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await start(['--port', '0', '--data', dataDir, '--seed']);
+    const secondUrl = activeApiUrl(second.output());
+    const fresh = await fetch(secondUrl);
+    expect(fresh.status).toBe(200);
+    expect(snapshotSuccessEnvelopeSchema.parse(await fresh.json()).meta.view_count).toBe(1);
+    const oldToken = new URL(firstUrl).pathname;
+    expect((await fetch(new URL(oldToken, second.url))).status).toBe(404);
   });
 
   it('keeps /api/dev/* at 404 without --dev', async () => {
