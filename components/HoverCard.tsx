@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { SnapshotRequest, SnapshotResult } from '@/lib/snapshot-service/result';
+import { useI18n } from './i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
 
@@ -21,6 +22,7 @@ const snapshotKey = (request: SnapshotRequest | null | undefined) => ['snapshot'
 /** The hover card's page content: the shared SnapshotCard / SnapshotError with close and refresh. */
 export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, onResize, onHover }: HoverCardProps) {
   const queryClient = useQueryClient();
+  const { t } = useI18n();
   const root = useRef<HTMLElement>(null);
   const binding = useQuery({ queryKey: bindingKey, queryFn: getBinding, staleTime: Infinity, retry: 1 });
   const request = binding.data ?? null;
@@ -87,17 +89,17 @@ export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, o
     <main
       ref={root}
       tabIndex={-1}
-      aria-label="Compliance snapshot"
-      className="box-border flex max-h-[480px] w-[360px] flex-col gap-2 overflow-y-auto rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
+      aria-label={t('snapshot.card.ariaLabel')}
+      className="box-border flex max-h-[560px] w-[360px] flex-col gap-2 overflow-hidden rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
     >
       <div className="flex items-center justify-between gap-2">
         <span className="text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-          Compliance Lens
+          {t('snapshot.card.brand')}
         </span>
         <button
           type="button"
-          aria-label="Close"
-          title="Close (Esc)"
+          aria-label={t('snapshot.card.close')}
+          title={t('snapshot.card.closeTitle')}
           onClick={() => onClose('button')}
           className="-m-1 rounded p-1 leading-none text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
         >
@@ -108,11 +110,11 @@ export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, o
       </div>
       {binding.isPending || (request !== null && snapshot.isPending) ? (
         <p role="status" className="py-6 text-center text-xs text-slate-500 dark:text-slate-400">
-          Loading snapshot…
+          {t('snapshot.card.loading')}
         </p>
       ) : request === null ? (
         <p data-testid="error-message" role="alert" className="py-4 text-center text-xs text-slate-600 dark:text-slate-300">
-          No link to show here. Hover a link's badge again.
+          {t('snapshot.card.noBinding')}
         </p>
       ) : !result ? (
         <SnapshotError code="NETWORK" onRetry={() => void snapshot.refetch()} />

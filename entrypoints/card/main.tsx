@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HoverCard } from '@/components/HoverCard';
+import { StoredLanguageProvider } from '@/components/i18n';
 import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/content/card-frame-messages';
 import { cardClient } from '@/lib/messaging/card';
 import { backgroundClient } from '@/lib/messaging/protocol';
@@ -23,14 +24,16 @@ if (container) {
   createRoot(container).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <HoverCard
-          getBinding={cardClient.getCardForTab}
-          getSnapshot={backgroundClient.getSnapshot}
-          refreshSnapshot={backgroundClient.refreshSnapshot}
-          onClose={onClose}
-          onResize={onResize}
-          onHover={onHover}
-        />
+        <StoredLanguageProvider>
+          <HoverCard
+            getBinding={cardClient.getCardForTab}
+            getSnapshot={backgroundClient.getSnapshot}
+            refreshSnapshot={backgroundClient.refreshSnapshot}
+            onClose={onClose}
+            onResize={onResize}
+            onHover={onHover}
+          />
+        </StoredLanguageProvider>
       </QueryClientProvider>
     </StrictMode>,
   );

@@ -82,4 +82,10 @@ export const snapshotEn = {
     'This link points to a service that is not in your settings, so nothing was sent to it.',
   'error.unknown.title': 'Something went wrong',
   'error.unknown.detail': 'The snapshot could not be loaded ({code}).',
+  'snapshot.card.brand': 'Compliance Lens',
+  'snapshot.card.ariaLabel': 'Compliance snapshot',
+  'snapshot.card.close': 'Close',
+  'snapshot.card.closeTitle': 'Close (Esc)',
+  'snapshot.card.loading': 'Loading snapshot…',
+  'snapshot.card.noBinding': "No link to show here. Hover a link's badge again.",
 } as const;

@@ -84,4 +84,10 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
     'Ce lien mène à un service absent de vos paramètres ; rien ne lui a donc été envoyé.',
   'error.unknown.title': 'Un problème est survenu',
   'error.unknown.detail': 'L’instantané n’a pas pu être chargé ({code}).',
+  'snapshot.card.brand': 'Compliance Lens',
+  'snapshot.card.ariaLabel': 'Instantané de conformité',
+  'snapshot.card.close': 'Fermer',
+  'snapshot.card.closeTitle': 'Fermer (Échap)',
+  'snapshot.card.loading': 'Chargement de l’instantané…',
+  'snapshot.card.noBinding': 'Aucun lien à afficher ici. Survolez à nouveau le badge d’un lien.',
 };

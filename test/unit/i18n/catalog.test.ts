@@ -10,6 +10,7 @@ import { snapshotEn } from '@/lib/i18n/en/snapshot';
 /** Keys whose French text is rightly the same as the English: names, codes, units, language names. */
 const SAME_IN_BOTH = new Set<string>([
   'badge.brand', // "CL", the product's initials
+  'snapshot.card.brand', // the product's name
   'hoverDelay.option', // "{ms} ms"
   'cacheTtl.minutes#one', // "minute" is French too
   'cacheTtl.minutes#other',
