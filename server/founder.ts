@@ -3,8 +3,8 @@
  * and by `--seed`. Functions take the database and "now" explicitly; nothing here reads a global.
  */
 import { z } from 'zod';
+import { profileRowShape } from './db/rows';
 import { checklistCompletionPct, readinessLabelFor, riskBandFor } from '../lib/snapshot/labels';
-import { gapSchema } from '../lib/snapshot/schema';
 import type { Database, Queryable } from './db/driver';
 import { ApiError } from './http/errors';
 import {
@@ -29,17 +29,8 @@ const organisationRow = z.object({
   id: z.string(),
   name: z.string(),
   subscription_tier: z.enum(SUBSCRIPTION_TIERS),
-  readiness_score: z.number(),
-  fundraise_score: z.number(),
-  checklist_complete: z.number(),
-  checklist_total: z.number(),
-  product_classification: z.string().nullable(),
-  primary_regulator: z.string().nullable(),
-  secondary_regulators: z.array(z.string()),
-  arip_stage: z.string().nullable(),
   created_at: z.date(),
-  score_calculated_at: z.date(),
-  gaps: z.array(gapSchema),
+  ...profileRowShape,
 });
 type OrganisationRow = z.infer<typeof organisationRow>;
 

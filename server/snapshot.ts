@@ -13,7 +13,8 @@ import {
   readinessLabelFor,
   riskBandFor,
 } from '../lib/snapshot/labels';
-import { gapSchema, type Gap, type SnapshotSuccessEnvelope } from '../lib/snapshot/schema';
+import type { Gap, SnapshotSuccessEnvelope } from '../lib/snapshot/schema';
+import { profileRowShape } from './db/rows';
 import { isValidTokenShape } from '../lib/snapshot/token';
 import type { Queryable } from './db/driver';
 import { profileSchema } from './schemas';
@@ -31,18 +32,9 @@ const snapshotRow = z.object({
   view_count: z.number(),
   expires_at: z.date(),
   name: z.string(),
-  readiness_score: z.number(),
-  fundraise_score: z.number(),
-  checklist_complete: z.number(),
-  checklist_total: z.number(),
-  product_classification: z.string().nullable(),
-  primary_regulator: z.string().nullable(),
-  secondary_regulators: z.array(z.string()),
-  arip_stage: z.string().nullable(),
-  score_calculated_at: z.date(),
   pack_generated_at: z.date().nullable(),
   pack_verification_hash: z.string().nullable(),
-  gaps: z.array(gapSchema),
+  ...profileRowShape,
 });
 export type SnapshotRow = z.infer<typeof snapshotRow>;
 
