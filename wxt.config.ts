@@ -13,7 +13,8 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
-    permissions: ['storage'],
+    // activeTab + scripting: "Scan this page" from the popup, and the annotator on enabled sites.
+    permissions: ['storage', 'activeTab', 'scripting', ...(browser === 'firefox' ? [] : ['sidePanel'])],
     // Loopback on any port: the bundled server in development and tests (its origin is still matched
     // exactly against the configured services before anything is sent).
     host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],

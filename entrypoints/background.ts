@@ -1,4 +1,5 @@
 import { browser } from 'wxt/browser';
+import { startContentRegistration } from '@/lib/content-registration';
 import { registerCardHandlers } from '@/lib/messaging/card';
 import { registerMessageHandlers } from '@/lib/messaging/handlers';
 import { messenger } from '@/lib/messaging/protocol';
@@ -31,6 +32,8 @@ export default defineBackground(() => {
 
   registerCardHandlers({ area: browser.storage.session, extensionOrigin: new URL(browser.runtime.getURL('/')).origin, peek: (request) => service.peek(request) });
   browser.tabs.onRemoved.addListener((tabId) => void tabLog.forgetTab(tabId));
+  // The annotator on the user's extra sites (enabledSites), registered at runtime.
+  startContentRegistration({ scripting: browser.scripting, settings });
   // Snapshot data is confidential: turning persistence off removes what was kept on disk.
   settings.watch((next) => {
     if (!next.persistCache) void service.clearCache('local');

@@ -1,14 +1,18 @@
 import { ANNOTATOR_MATCHES } from '@/lib/content/matches';
 import { startAnnotator } from '@/lib/content/start';
+import { servePageLinks } from '@/lib/messaging/page-links';
 
-// Wiring only: the engine lives in lib/content.
+// Wiring only: the engine lives in lib/content, the page-links protocol in lib/messaging.
 export default defineContentScript({
   matches: ANNOTATOR_MATCHES,
   runAt: 'document_idle',
   main(ctx) {
-    void startAnnotator(ctx).catch((error: unknown) => {
+    const annotator = startAnnotator(ctx);
+    void annotator.catch((error: unknown) => {
       // Without settings there is nothing to recognise; the page is left untouched.
       if (ctx.isValid) console.debug('[Compliance Lens] annotator not started:', error);
     });
+    // The popup and side panel list what was found here (`listPageLinks`, `pageLinksChanged`).
+    ctx.onInvalidated(servePageLinks({ source: annotator.catch(() => null), document }));
   },
 });

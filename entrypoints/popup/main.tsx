@@ -1,13 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createBrowserPageLinksApi } from '@/components/page-links/api';
+import { PopupApp } from '@/components/popup/PopupApp';
 import '@/assets/tailwind.css';
 
-function Popup() {
-  return <main className="p-4 w-80 text-sm">Compliance Lens</main>;
+// Wiring only: the popup lives in components/popup.
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <PopupApp api={createBrowserPageLinksApi()} />
+    </StrictMode>,
+  );
 }
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Popup />
-  </StrictMode>,
-);

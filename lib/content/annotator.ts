@@ -46,6 +46,8 @@ export interface Annotator {
   stop(): void;
   /** Anchors waiting to be looked at (0 once the DOM work is done). */
   readonly pendingWork: number;
+  /** The share links annotated now, one per canonical key, in the order they were found. */
+  links(): AnnotatableLink[];
 }
 
 interface KeyState {
@@ -526,6 +528,11 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   return {
     get pendingWork() {
       return pendingRoots.size + pendingRemoved.length + (anchorQueue.length - anchorIndex);
+    },
+    links() {
+      const found = new Map<string, AnnotatableLink>();
+      for (const { link } of live) if (!found.has(link.canonicalKey)) found.set(link.canonicalKey, link);
+      return [...found.values()];
     },
     rescan(changes = {}) {
       if (stopped) return;

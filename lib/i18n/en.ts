@@ -1,8 +1,9 @@
 import { badgeEn } from './en/badge';
 import { optionsEn } from './en/options';
+import { popupEn } from './en/popup';
 import { snapshotEn } from './en/snapshot';
 
 /** The whole English catalog: the source of truth for keys and placeholders. */
-export const en = { ...badgeEn, ...snapshotEn, ...optionsEn } as const;
+export const en = { ...badgeEn, ...snapshotEn, ...optionsEn, ...popupEn } as const;
 export type AppCatalog = typeof en;
 export type AppMessageKey = keyof AppCatalog;

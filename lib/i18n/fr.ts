@@ -1,7 +1,8 @@
 import type { en } from './en';
 import { badgeFr } from './fr/badge';
 import { optionsFr } from './fr/options';
+import { popupFr } from './fr/popup';
 import { snapshotFr } from './fr/snapshot';
 
 /** A key missing here (or in a slice) fails typecheck. */
-export const fr: Record<keyof typeof en, string> = { ...badgeFr, ...snapshotFr, ...optionsFr };
+export const fr: Record<keyof typeof en, string> = { ...badgeFr, ...snapshotFr, ...optionsFr, ...popupFr };

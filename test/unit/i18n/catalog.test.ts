@@ -5,6 +5,7 @@ import { en, fr } from '@/lib/i18n';
 import { badgeCatalogs } from '@/lib/i18n/badge';
 import { badgeEn } from '@/lib/i18n/en/badge';
 import { optionsEn } from '@/lib/i18n/en/options';
+import { popupEn } from '@/lib/i18n/en/popup';
 import { snapshotEn } from '@/lib/i18n/en/snapshot';
 
 /** Keys whose French text is rightly the same as the English: names, codes, units, language names. */
@@ -31,7 +32,7 @@ describe('catalogs', () => {
   });
 
   it('slices do not collide and each key belongs to its slice', () => {
-    const slices = { badge: badgeEn, snapshot: snapshotEn, options: optionsEn };
+    const slices = { badge: badgeEn, snapshot: snapshotEn, options: optionsEn, popup: popupEn };
     expect(Object.values(slices).reduce((sum, slice) => sum + Object.keys(slice).length, 0)).toBe(enKeys.length);
     expect(Object.keys(badgeEn).every((key) => key.startsWith('badge.'))).toBe(true);
     expect(Object.keys(snapshotEn).every((key) => key.startsWith('snapshot.') || key.startsWith('error.'))).toBe(true);

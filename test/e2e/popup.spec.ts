@@ -1,0 +1,126 @@
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { BrowserContext, Page } from '@playwright/test';
+import { configureTestService } from './support/extension';
+import { expect, test } from './support/fixtures';
+import { FounderClient } from './support/server';
+
+/**
+ * The popup end to end: the built extension in Chromium, the bundled server on a random port, a
+ * deal-flow page on a loopback origin (where the annotator runs). The popup is opened as a tab; it
+ * then lists the most recently used web tab (components/page-links/api.ts `resolveTargetTab`).
+ */
+
+const artifacts = path.resolve(import.meta.dirname, '../artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+const DEALS_ORIGIN = 'http://localhost:5997';
+
+interface Deal {
+  founder: FounderClient;
+  link: { id: string; token: string; apiUrl: string; shareUrl: string };
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** A CRM-like page listing the given links (the same link twice counts once). */
+async function serveDealPage(context: BrowserContext, hrefs: string[]): Promise<void> {
+  const rows = hrefs
+    .map((href, index) => `<tr><td>Deal ${index + 1}</td><td><a href="${escapeHtml(href)}">compliance snapshot</a></td></tr>`)
+    .join('');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pipeline</title></head><body><h1>Pipeline</h1><table><tbody>${rows}</tbody></table></body></html>`;
+  await context.route(`${DEALS_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+}
+
+async function createDeals(baseUrl: string, names: string[]): Promise<Deal[]> {
+  return Promise.all(
+    names.map(async (name) => {
+      const founder = await FounderClient.signUp(baseUrl, name);
+      return { founder, link: await founder.createShareLink() };
+    }),
+  );
+}
+
+async function openDealPage(context: BrowserContext, expectedBadges: number): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${DEALS_ORIGIN}/pipeline.html`);
+  await expect(page.locator('compliance-lens-badge')).toHaveCount(expectedBadges);
+  return page;
+}
+
+async function openPopup(context: BrowserContext, extensionId: string, language: 'en' | 'fr' = 'en'): Promise<Page> {
+  const popup = await context.newPage();
+  await popup.setViewportSize({ width: 400, height: 600 });
+  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  await popup.evaluate((value) => chrome.storage.local.set({ language: value }), language);
+  await popup.reload();
+  return popup;
+}
+
+async function expectNoSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+const settle = (page: Page, ms = 800) => page.waitForTimeout(ms);
+
+test.beforeEach(async ({ serviceWorker, server }) => {
+  await configureTestService(serviceWorker, server.baseUrl);
+  await fetch(`${server.baseUrl}/api/dev/reset`, { method: 'POST' });
+});
+
+test('lists the page’s links without a view; "Load 2 snapshots" costs exactly 2 views; a cached one shows at once', async ({
+  context,
+  extensionId,
+  server,
+}) => {
+  const deals = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay SA', 'Naira Vault Ltd']);
+  const [kobo, sahel, naira] = deals;
+  if (!kobo || !sahel || !naira) throw new Error('deals not created');
+  // Kobo's link twice (share and API form): one row.
+  await serveDealPage(context, [kobo.link.shareUrl, kobo.link.apiUrl, sahel.link.shareUrl, naira.link.apiUrl]);
+  const page = await openDealPage(context, 4);
+
+  // Warm the cache for Naira the way an investor would: hover its badge (one view).
+  await page.locator('a').nth(3).hover();
+  await expect(page.locator('compliance-lens-badge').nth(3)).toHaveAttribute('data-state', 'ready');
+  await page.mouse.move(0, 0);
+  expect(await naira.founder.viewCount(naira.link.id)).toBe(1);
+
+  const popup = await openPopup(context, extensionId);
+  const rows = popup.getByTestId('page-link-row');
+  await expect(rows).toHaveCount(3);
+  await expect(popup.getByTestId('page-links-summary')).toHaveText('3 share links on this page · 1 cached');
+  await expect(rows.filter({ hasText: 'Naira Vault Ltd' })).toHaveAttribute('data-state', 'ready');
+  await expect(popup.getByTestId('list-disclaimers').getByTestId('disclaimer')).toContainText('due diligence');
+  const loadAll = popup.getByTestId('load-all');
+  await expect(loadAll).toHaveText('Load 2 snapshots (counts 2 views)');
+  await settle(popup);
+  expect(await kobo.founder.viewCount(kobo.link.id)).toBe(0);
+  expect(await sahel.founder.viewCount(sahel.link.id)).toBe(0);
+  expect(await naira.founder.viewCount(naira.link.id)).toBe(1);
+
+  await loadAll.click();
+  await expect(rows.filter({ hasText: 'Kobo Ledger Ltd' })).toHaveAttribute('data-state', 'ready');
+  await expect(rows.filter({ hasText: 'Sahel Pay SA' })).toHaveAttribute('data-state', 'ready');
+  await expect(popup.getByText('Every snapshot on this page is loaded.')).toBeVisible();
+  await settle(popup);
+  expect(await kobo.founder.viewCount(kobo.link.id)).toBe(1);
+  expect(await sahel.founder.viewCount(sahel.link.id)).toBe(1);
+  expect(await naira.founder.viewCount(naira.link.id)).toBe(1);
+
+  // Selecting a link shows the full card; Refresh is one more view; back returns focus to the row.
+  await rows.filter({ hasText: 'Sahel Pay SA' }).click();
+  const card = popup.getByTestId('snapshot-card');
+  await expect(card.getByTestId('company-name')).toHaveText('Sahel Pay SA');
+  await expect(card.getByTestId('readiness-score')).toHaveText('76');
+  await expect(card.getByTestId('disclaimer')).toBeVisible();
+  await card.getByRole('button', { name: 'Refresh' }).click();
+  await expect(card.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  await settle(popup);
+  expect(await sahel.founder.viewCount(sahel.link.id)).toBe(2);
+  await popup.getByRole('button', { name: 'All links' }).click();
+  await expect(rows.filter({ hasText: 'Sahel Pay SA' })).toBeFocused();
+});
