@@ -2,6 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
+/** DESIGN "Budgets": the content script is at most 15 KB gzip (gzip level 9, all content-script files). */
+export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
+
 export interface BundleSizes {
   contentScriptGzipBytes: number;
   contentScriptFiles: string[];
