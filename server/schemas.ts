@@ -25,10 +25,18 @@ export const regulatorCode = z
   .string()
   .regex(/^[A-Z][A-Z0-9_]{0,39}$/, 'must be an upper-case regulator code such as SEC_NIGERIA or CBN');
 
+/** A NUL (U+0000) or an unpaired UTF-16 surrogate: PostgreSQL text cannot hold the first (500 before this check) and would silently mangle the second. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Free text that is stored: refused with 400 VALIDATION_ERROR when the database could not keep it as sent. */
+export function storableText(schema: z.ZodString): z.ZodString {
+  return schema.refine((value) => !UNSTORABLE.test(value), 'must not contain NUL characters or unpaired surrogates');
+}
+
 export const gapInputSchema = z.strictObject({
-  title: z.string().trim().min(1).max(200),
+  title: storableText(z.string().trim().min(1).max(200)),
   severity: z.enum(GAP_SEVERITIES),
-  regulatory_basis: z.string().trim().max(2000),
+  regulatory_basis: storableText(z.string().trim().max(2000)),
 });
 
 export const profileFields = {
@@ -59,7 +67,7 @@ export const EMPTY_PROFILE: Profile = {
   gaps: [],
 };
 
-const nameSchema = z.string().trim().min(1).max(200);
+const nameSchema = storableText(z.string().trim().min(1).max(200));
 
 export const createOrganisationBody = z.strictObject({
   name: nameSchema,
@@ -79,7 +87,7 @@ export const updateOrganisationBody = z
 export type UpdateOrganisationBody = z.infer<typeof updateOrganisationBody>;
 
 /** Optional label for a new share link (shown to the founder only). */
-export const createShareLinkBody = z.strictObject({ label: z.string().trim().min(1).max(120).optional() });
+export const createShareLinkBody = z.strictObject({ label: storableText(z.string().trim().min(1).max(120)).optional() });
 export const emptyBody = z.strictObject({});
 
 export const organisationSchema = z.object({

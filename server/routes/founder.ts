@@ -17,6 +17,7 @@ import { allowOnly } from '../http/methods';
 import { createOrganisationBody, createShareLinkBody, emptyBody, updateOrganisationBody } from '../schemas';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const SHARE_LINK_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** The organisation behind `Authorization: Bearer <founder_key>`, or 401. */
 async function founderOrg(c: Context, deps: AppDeps): Promise<string> {
@@ -79,7 +80,10 @@ export function registerFounderRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   app.post('/api/founder/share-links/:id/revoke', async (c) => {
     const orgId = await founderOrg(c, deps);
     await readJson(c, emptyBody);
-    const share_link = await revokeShareLink(db, clock.now(), orgId, c.req.param('id'));
+    const id = c.req.param('id');
+    // Ids are `link_<uuid>`; anything else (a NUL from `%00` would make PostgreSQL fail) is just unknown.
+    if (!SHARE_LINK_ID.test(id)) throw new ApiError(404, 'NOT_FOUND', 'No share link with this id.');
+    const share_link = await revokeShareLink(db, clock.now(), orgId, id);
     return c.json({ success: true, data: { share_link }, meta: {} }, 200);
   });
   allowOnly(app, '/api/founder/share-links/:id/revoke', ['POST']);
