@@ -41,6 +41,6 @@ export const RISK_BAND_TEXT: Readonly<Record<RiskBand, string>> = {
 
 export const SEVERITY_TONE: Readonly<Record<GapSeverity, string>> = {
   critical: 'bg-red-600 text-white dark:bg-red-500 dark:text-red-950',
-  high: 'bg-orange-500 text-white dark:bg-orange-400 dark:text-orange-950',
+  high: 'bg-orange-700 text-white dark:bg-orange-400 dark:text-orange-950',
   medium: 'bg-amber-200 text-amber-950 dark:bg-amber-300 dark:text-amber-950',
 };

@@ -24,7 +24,9 @@ export type PageScan =
   /** Browser pages, the extension stores, non-web URLs: extensions may not read them. */
   | { status: 'not-scannable' }
   /** A web page Compliance Lens does not run on (yet): it can be scanned once or enabled. */
-  | { status: 'not-running'; host: string | undefined };
+  | { status: 'not-running'; host: string | undefined }
+  /** Nothing answered and the browser does not show us the tab's address (no access to it at all). */
+  | { status: 'no-access' };
 
 export interface PageLinksApi {
   /** null: no tab to look at (e.g. every window is an extension page). */
@@ -157,7 +159,7 @@ export function createBrowserPageLinksApi(deps: BrowserPageLinksApiDeps = {}): P
         return { status: 'links', links: await listPageLinks(tab.tabId) };
       } catch {
         // No content script answered: a page it does not run on, or one still loading.
-        return { status: 'not-running', host: hostOf(tab.url) };
+        return tab.url === undefined ? { status: 'no-access' } : { status: 'not-running', host: hostOf(tab.url) };
       }
     },
     watchPageLinks: (onChange) => watchPageLinks(onChange),

@@ -35,37 +35,40 @@ export function useRowName() {
   return (row: LinkRow, index: number) => row.company ?? t('pageLinks.unnamed', { number: index + 1 });
 }
 
-export function ReadinessPill({ row }: { row: LinkRow }) {
+/** Score and label; `stacked` puts the label under the score (narrow table columns). */
+export function ReadinessPill({ row, stacked = false }: { row: LinkRow; stacked?: boolean }) {
   const { t } = useI18n();
   if (row.score === null || row.label === null) return null;
   return (
     <span
-      className={`inline-flex items-baseline gap-1 rounded-md px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset ${READINESS_TONE[row.label]}`}
+      className={`inline-flex rounded-md px-1.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${READINESS_TONE[row.label]} ${
+        stacked ? 'flex-col items-center leading-tight' : 'items-baseline gap-1 whitespace-nowrap'
+      }`}
     >
       <span className="tabular-nums">{row.score}</span>
-      <span className="font-medium">{t(READINESS_LABEL_KEY[row.label])}</span>
+      <span className={stacked ? 'text-[10px] font-medium whitespace-nowrap' : 'font-medium'}>{t(READINESS_LABEL_KEY[row.label])}</span>
     </span>
   );
 }
 
-export function BandPill({ row }: { row: LinkRow }) {
+export function BandPill({ row, wrap = false }: { row: LinkRow; wrap?: boolean }) {
   const { t } = useI18n();
   if (row.band === null) return null;
   return (
-    <span className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${RISK_TONE[row.band]}`}>
+    <span className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${wrap ? '' : 'whitespace-nowrap'} ${RISK_TONE[row.band]}`}>
       {t(RISK_BAND_KEY[row.band])}
     </span>
   );
 }
 
-export function Expiry({ row, now }: { row: LinkRow; now: number }) {
+export function Expiry({ row, now, wrap = false }: { row: LinkRow; now: number; wrap?: boolean }) {
   const { t, locale } = useI18n();
   if (row.expiresAt === null) return null;
   return (
     <time
       dateTime={new Date(row.expiresAt).toISOString()}
       title={t('pageLinks.expiresTitle', { date: formatDateTime(row.expiresAt, locale) })}
-      className="whitespace-nowrap"
+      className={wrap ? '' : 'whitespace-nowrap'}
     >
       {formatRelative(row.expiresAt, now, locale)}
     </time>
@@ -403,6 +406,15 @@ export function PageStates({
   if (scan.status === 'not-scannable') {
     return (
       <StatePanel testId="page-not-scannable" title={t('pageLinks.notScannable.title')} detail={t('pageLinks.notScannable.detail')} />
+    );
+  }
+  if (scan.status === 'no-access') {
+    return (
+      <StatePanel testId="page-no-access" title={t('pageLinks.noAccess.title')} detail={t('pageLinks.noAccess.detail')}>
+        <button type="button" className={linkButtonClass} onClick={() => void api.openOptionsPage()}>
+          {t('popup.settingsTitle')}
+        </button>
+      </StatePanel>
     );
   }
   if (scan.status === 'not-running') {

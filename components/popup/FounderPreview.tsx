@@ -6,7 +6,7 @@ import { snapshotError, type SnapshotRequest, type SnapshotResult } from '@/lib/
 import { useI18n } from '../i18n';
 import { describedBy, errorTextClass, hintClass, inputClass } from '../options/ui';
 import { usePageLinksApi } from '../page-links/context';
-import { linkButtonClass, primaryButtonClass, SnapshotDetail, Spinner } from '../page-links/parts';
+import { primaryButtonClass, SnapshotDetail, Spinner } from '../page-links/parts';
 import { pageLinksQueries } from '../page-links/queries';
 import { toRow } from '../page-links/rows';
 
@@ -64,6 +64,7 @@ export function FounderPreview({ now }: { now?: number }) {
     else if (input.kind === 'bare-token' && chosenService) request = { origin: chosenService.origin, token: input.token };
     else {
       setError(t(PROBLEM_KEY[input.kind === 'invalid' ? input.reason : 'not-a-link']));
+      setShown(null);
       inputRef.current?.focus();
       return;
     }
@@ -169,9 +170,6 @@ export function FounderPreview({ now }: { now?: number }) {
             ) : (
               t('preview.submit')
             )}
-          </button>
-          <button type="button" className={`text-xs ${linkButtonClass}`} onClick={() => void api.openOptionsPage()}>
-            {t('popup.settingsTitle')}
           </button>
         </div>
       </form>

@@ -96,7 +96,6 @@ function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: string; n
       data-testid="page-link-row"
       data-key={row.link.canonicalKey}
       data-state={row.loading ? 'loading' : row.ready ? 'ready' : row.error ? 'error' : row.result === null ? 'idle' : 'peeking'}
-      aria-label={t('pageLinks.openDetails', { name })}
       onClick={onSelect}
       className={`flex w-full items-center gap-3 rounded-lg border border-slate-200 bg-white px-3 py-2 text-left hover:border-sky-400 hover:bg-sky-50/50 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-500 dark:hover:bg-slate-800 ${focusRing}`}
     >

@@ -124,3 +124,114 @@ test('lists the page’s links without a view; "Load 2 snapshots" costs exactly 
   await popup.getByRole('button', { name: 'All links' }).click();
   await expect(rows.filter({ hasText: 'Sahel Pay SA' })).toBeFocused();
 });
+
+test('founder preview: API URL, share URL, wrapped URL and bare token (service picker) each show the card and cost one view; bad input none', async ({
+  context,
+  extensionId,
+  server,
+}) => {
+  const links = await createDeals(server.baseUrl, ['Api Form Ltd', 'Share Form Ltd', 'Wrapped Form Ltd', 'Token Form Ltd']);
+  const [api, share, wrapped, token] = links;
+  if (!api || !share || !wrapped || !token) throw new Error('links not created');
+  const popup = await openPopup(context, extensionId);
+  await popup.getByRole('tab', { name: 'Preview my link' }).click();
+  const field = popup.getByRole('textbox', { name: 'Share link or token' });
+  await expect(popup.getByTestId('preview-cost')).toHaveText(/counts as one view/);
+  const submit = popup.getByRole('button', { name: 'Preview (counts 1 view)' });
+  const result = popup.getByTestId('preview-result');
+
+  // Typing or pasting fetches nothing.
+  await field.fill(api.link.apiUrl);
+  await expect(popup.getByTestId('preview-detected')).toHaveText('Recognised: API link on E2E test server.');
+  await settle(popup);
+  expect(await api.founder.viewCount(api.link.id)).toBe(0);
+  await submit.click();
+  await expect(result.getByTestId('company-name')).toHaveText('Api Form Ltd');
+  await expect(result.getByTestId('disclaimer')).toBeVisible();
+  expect(await api.founder.viewCount(api.link.id)).toBe(1);
+
+  await field.fill(share.link.shareUrl);
+  await field.press('Enter');
+  await expect(result.getByTestId('company-name')).toHaveText('Share Form Ltd');
+  expect(await share.founder.viewCount(share.link.id)).toBe(1);
+
+  await field.fill(`https://www.google.com/url?q=${encodeURIComponent(wrapped.link.shareUrl)}&sa=D&source=editors`);
+  await expect(popup.getByTestId('preview-detected')).toHaveText('Recognised: Share page on E2E test server.');
+  await submit.click();
+  await expect(result.getByTestId('company-name')).toHaveText('Wrapped Form Ltd');
+  expect(await wrapped.founder.viewCount(wrapped.link.id)).toBe(1);
+
+  await field.fill(token.link.token);
+  await expect(popup.getByTestId('preview-detected')).toHaveText('Recognised: a token. Choose its service below.');
+  await popup.getByRole('combobox', { name: 'Service that issued this token' }).selectOption({ label: `E2E test server (${new URL(server.baseUrl).origin})` });
+  await submit.click();
+  await expect(result.getByTestId('company-name')).toHaveText('Token Form Ltd');
+  expect(await token.founder.viewCount(token.link.id)).toBe(1);
+
+  await field.fill('https://evil.example/share/' + token.link.token);
+  await submit.click();
+  await expect(popup.getByRole('alert')).toHaveText(/not in your settings/);
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(field).toBeFocused();
+  await expect(result).toHaveCount(0);
+  await settle(popup);
+  expect(await token.founder.viewCount(token.link.id)).toBe(1);
+});
+
+test('a tab the extension cannot see: a designed state, and the settings button opens the options page', async ({ context, extensionId }) => {
+  // The only other tab is about:blank, whose address the browser does not even show the extension.
+  const popup = await openPopup(context, extensionId);
+  await expect(popup.getByTestId('page-no-access')).toContainText('Compliance Lens can’t see this tab');
+  const optionsPage = context.waitForEvent('page');
+  await popup.getByRole('button', { name: 'Settings', exact: true }).click();
+  await expect(await optionsPage).toHaveURL(/options\.html/);
+});
+
+test('French: counts, plurals and dates follow the language', async ({ context, extensionId, server }) => {
+  const deals = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay SA']);
+  await serveDealPage(context, deals.map((deal) => deal.link.shareUrl));
+  await openDealPage(context, 2);
+  const popup = await openPopup(context, extensionId, 'fr');
+  await expect(popup.locator('html')).toHaveAttribute('lang', 'fr');
+  await expect(popup.getByTestId('page-links-summary')).toHaveText('2 liens de partage sur cette page');
+  await expect(popup.getByTestId('load-all')).toHaveText('Charger 2 instantanés (compte 2 vues)');
+  await popup.getByTestId('load-all').click();
+  await expect(popup.getByText('Tous les instantanés de cette page sont chargés.')).toBeVisible();
+  await expect(popup.getByTestId('page-link-row').first()).toContainText('dans 7 jours');
+});
+
+for (const language of ['en', 'fr'] as const) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`popup: no serious accessibility violations (${language}, ${colorScheme}); screenshots`, async ({
+      context,
+      extensionId,
+      server,
+    }) => {
+      const deals = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay SA', 'Naira Vault Ltd']);
+      await serveDealPage(context, deals.map((deal) => deal.link.shareUrl));
+      const page = await openDealPage(context, 3);
+      await page.locator('a').first().hover();
+      await expect(page.locator('compliance-lens-badge').first()).toHaveAttribute('data-state', 'ready');
+      await page.mouse.move(0, 0);
+
+      const popup = await openPopup(context, extensionId, language);
+      await popup.emulateMedia({ colorScheme });
+      await expect(popup.locator('[data-testid="page-link-row"][data-state="ready"]')).toHaveCount(1);
+      await expectNoSeriousViolations(popup);
+      await popup.screenshot({ path: path.join(artifacts, `popup-${language}-${colorScheme}-list.png`), fullPage: true });
+
+      await popup.getByTestId('page-link-row').first().click();
+      await expect(popup.getByTestId('snapshot-card')).toBeVisible();
+      await expectNoSeriousViolations(popup);
+      await popup.screenshot({ path: path.join(artifacts, `popup-${language}-${colorScheme}-detail.png`), fullPage: true });
+
+      await popup.getByRole('tab', { name: language === 'en' ? 'Preview my link' : 'Prévisualiser mon lien' }).click();
+      await popup.getByRole('textbox').fill(deals[1]!.link.token);
+      await expectNoSeriousViolations(popup);
+      await popup.getByRole('button', { name: language === 'en' ? 'Preview (counts 1 view)' : 'Prévisualiser (compte 1 vue)' }).click();
+      await expect(popup.getByTestId('preview-result').getByTestId('snapshot-card')).toBeVisible();
+      await expectNoSeriousViolations(popup);
+      await popup.screenshot({ path: path.join(artifacts, `popup-${language}-${colorScheme}-preview.png`), fullPage: true });
+    });
+  }
+}

@@ -47,6 +47,9 @@ export const popupEn = {
     'It only looks at mail, CRM and deal-flow sites you enable. Scan this page once, or enable {host} so it is read every time.',
   'pageLinks.notRunning.detailNoHost':
     'It only looks at mail, CRM and deal-flow sites you enable. Scan this page once to list its share links.',
+  'pageLinks.noAccess.title': 'Compliance Lens can’t see this tab',
+  'pageLinks.noAccess.detail':
+    'The browser gives it no access to this page. To scan it, click the Compliance Lens button in the toolbar while the page is shown, or enable the site in Settings.',
   'pageLinks.scan': 'Scan this page',
   'pageLinks.scanning': 'Scanning…',
   'pageLinks.scanHint': 'Reads this page once. Nothing is fetched until you ask.',

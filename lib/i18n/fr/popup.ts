@@ -48,6 +48,9 @@ export const popupFr: Record<keyof typeof popupEn, string> = {
     'Il ne lit que les sites de messagerie, de CRM et de suivi des opportunités que vous activez. Analysez cette page une fois, ou activez {host} pour qu’il soit lu à chaque visite.',
   'pageLinks.notRunning.detailNoHost':
     'Il ne lit que les sites de messagerie, de CRM et de suivi des opportunités que vous activez. Analysez cette page une fois pour lister ses liens de partage.',
+  'pageLinks.noAccess.title': 'Compliance Lens ne voit pas cet onglet',
+  'pageLinks.noAccess.detail':
+    'Le navigateur ne lui donne pas accès à cette page. Pour l’analyser, cliquez sur le bouton Compliance Lens de la barre d’outils pendant que la page est affichée, ou activez le site dans les Paramètres.',
   'pageLinks.scan': 'Analyser cette page',
   'pageLinks.scanning': 'Analyse…',
   'pageLinks.scanHint': 'Lit cette page une fois. Rien n’est récupéré tant que vous ne le demandez pas.',

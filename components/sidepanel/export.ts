@@ -1,0 +1,51 @@
+import { CSV_BOM, toCsv, type CsvCell } from '@/lib/csv';
+import type { AppTranslator } from '@/lib/i18n';
+import { READINESS_LABEL_KEY, RISK_BAND_KEY } from '../tones';
+import type { LinkRow } from '../page-links/rows';
+
+/**
+ * The side panel's CSV: the rows shown, in the order shown, in the reader's language. Snapshot data
+ * only: tokens are bearer secrets and stay out of files that get forwarded. Each row carries its
+ * snapshot's disclaimer, so the data never travels without it. Expiry in ISO 8601 (UTC), which every
+ * spreadsheet reads whatever its locale.
+ */
+export function exportRowsToCsv({ t }: AppTranslator, rows: readonly LinkRow[]): string {
+  const header: CsvCell[] = [
+    t('panel.csv.company'),
+    t('panel.csv.readinessScore'),
+    t('panel.csv.readinessLabel'),
+    t('panel.csv.band'),
+    t('panel.csv.expires'),
+    t('panel.csv.status'),
+    t('panel.csv.service'),
+    t('panel.csv.disclaimer'),
+  ];
+  const body = rows.map((row): CsvCell[] => [
+    row.company,
+    row.score,
+    row.label ? t(READINESS_LABEL_KEY[row.label]) : null,
+    row.band ? t(RISK_BAND_KEY[row.band]) : null,
+    row.expiresAt === null ? null : new Date(row.expiresAt).toISOString(),
+    row.ready ? t('panel.csv.statusReady') : row.error ? row.error.code : t('panel.csv.statusNotLoaded'),
+    row.link.origin,
+    row.ready?.snapshot.disclaimer,
+  ]);
+  return toCsv([header, ...body]);
+}
+
+/** `compliance-snapshots-2026-11-22.csv` */
+export function exportFileName({ t }: AppTranslator, now: number): string {
+  return `${t('panel.csv.fileName')}-${new Date(now).toISOString().slice(0, 10)}.csv`;
+}
+
+/** Saves text as a download from an extension page. */
+export function downloadText(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([CSV_BOM, text], { type: 'text/csv;charset=utf-8' }));
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
