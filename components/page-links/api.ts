@@ -96,7 +96,11 @@ function toTarget(tab: TabLike | undefined): TargetTab | null {
   return { tabId: tab.id, ...(tab.url ? { url: tab.url } : {}), ...(tab.title ? { title: tab.title } : {}) };
 }
 
-type TabsApi = Pick<typeof browser.tabs, 'query' | 'getCurrent'>;
+/** The part of `browser.tabs` the target resolution needs (a fake in tests). */
+export interface TabsApi {
+  getCurrent(): Promise<TabLike | undefined>;
+  query(queryInfo: { active?: boolean; currentWindow?: boolean }): Promise<TabLike[]>;
+}
 
 /**
  * The tab to list. As a popup or side panel (not itself a tab) it is the active tab of the window.

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { csvField, toCsv } from '@/lib/csv';
+
+describe('csvField', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['Kobo Ledger Ltd', 'Kobo Ledger Ltd'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\rhere', '"cr\rhere"'],
+    [' padded ', '" padded "'],
+    ['', ''],
+    ['Société Générale', 'Société Générale'],
+  ])('%j → %j', (input, expected) => {
+    expect(csvField(input)).toBe(expected);
+  });
+
+  it.each([
+    ['=1+1', "'=1+1"],
+    ['+1', "'+1"],
+    ['-1', "'-1"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\t=1', "'\t=1"],
+    ['=HYPERLINK("http://evil.example","x")', '"\'=HYPERLINK(""http://evil.example"",""x"")"'],
+    ['=cmd|\' /C calc\'!A0', "'=cmd|' /C calc'!A0"],
+  ])('neutralises a formula: %j → %j', (input, expected) => {
+    expect(csvField(input)).toBe(expected);
+  });
+
+  it('leaves a formula character that is not first alone', () => {
+    expect(csvField('a=b')).toBe('a=b');
+    expect(csvField('Pay-Go Ltd')).toBe('Pay-Go Ltd');
+  });
+
+  it('writes numbers as data (a negative number is not a formula) and empties for missing values', () => {
+    expect(csvField(76)).toBe('76');
+    expect(csvField(-5)).toBe('-5');
+    expect(csvField(Number.NaN)).toBe('');
+    expect(csvField(null)).toBe('');
+    expect(csvField(undefined)).toBe('');
+  });
+});
+
+describe('toCsv', () => {
+  it('joins fields with commas and rows with CRLF, ending with CRLF', () => {
+    expect(toCsv([['Company', 'Score'], ['Kobo, Ltd', 76], ['=evil', null]])).toBe('Company,Score\r\n"Kobo, Ltd",76\r\n\'=evil,\r\n');
+  });
+
+  it('is empty for no rows', () => {
+    expect(toCsv([])).toBe('');
+  });
+
+  it('round-trips through a strict RFC 4180 parser', () => {
+    const rows = [['a"b', 'c,d', 'e\r\nf', 'plain', '@x']];
+    const parsed = parseCsv(toCsv(rows));
+    expect(parsed).toEqual([['a"b', 'c,d', 'e\r\nf', 'plain', "'@x"]]);
+  });
+});
+
+/** A minimal RFC 4180 reader, to check what a spreadsheet would see. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i += 1;
+    } else field += char;
+  }
+  return rows;
+}
