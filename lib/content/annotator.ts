@@ -37,6 +37,12 @@ export interface AnnotatorOptions {
   locale?: string;
   /** Injected by tests to reach into the closed shadow roots. */
   createBadge?: typeof createBadge;
+  /**
+   * Whether a page event is a real user gesture. Default `event.isTrusted`: page scripts can dispatch
+   * pointer and key events, and a forged hover must neither cost a view nor drain the request budget
+   * (test/e2e/hostile.spec.ts). Unit tests in happy-dom, where every event is synthetic, pass `() => true`.
+   */
+  isUserEvent?: (event: Event) => boolean;
 }
 
 export interface Annotator {
@@ -95,6 +101,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   const peekBatchSize = options.peekBatchSize ?? 100;
   const now = options.now ?? (() => Date.now());
   const makeBadge = options.createBadge ?? createBadge;
+  const isUserEvent = options.isUserEvent ?? ((event: Event) => event.isTrusted);
   let recognizer = options.recognizer;
   let hoverDelayMs = options.hoverDelayMs;
   let stopped = false;
@@ -509,10 +516,15 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   // ---- Start ----
   const listeners = new AbortController();
   const capture = { capture: true, passive: true, signal: listeners.signal };
-  doc.addEventListener('pointerover', onPointerOver, capture);
-  doc.addEventListener('pointerout', onPointerOut, capture);
-  doc.addEventListener('pointerdown', onPointerDown, capture);
-  doc.addEventListener('keydown', onKeyDown, { capture: true, signal: listeners.signal });
+  const fromUser =
+    <E extends Event>(handler: (event: E) => void) =>
+    (event: E) => {
+      if (isUserEvent(event)) handler(event);
+    };
+  doc.addEventListener('pointerover', fromUser(onPointerOver), capture);
+  doc.addEventListener('pointerout', fromUser(onPointerOut), capture);
+  doc.addEventListener('pointerdown', fromUser(onPointerDown), capture);
+  doc.addEventListener('keydown', fromUser(onKeyDown), { capture: true, signal: listeners.signal });
   doc.defaultView?.addEventListener('scroll', onViewportChange, capture);
   doc.defaultView?.addEventListener('resize', onViewportChange, capture);
 

@@ -78,7 +78,8 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
   }
 
   ctx.addEventListener(window, 'message', (event: MessageEvent) => {
-    if (!current || event.source !== iframe.contentWindow || event.origin !== deps.extensionOrigin) return;
+    // A page can dispatch a MessageEvent naming any source and origin itself: only browser-delivered ones count.
+    if (!current || !event.isTrusted || event.source !== iframe.contentWindow || event.origin !== deps.extensionOrigin) return;
     const message = parseCardFrameMessage(event.data);
     if (!message) return;
     if (message.kind === 'size') {

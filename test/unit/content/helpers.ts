@@ -138,6 +138,8 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
     sliceBudgetMs: 1_000_000,
     now: () => Date.parse('2026-11-22T08:00:00.000Z'),
     locale: 'en-GB',
+    // happy-dom events are all synthetic (isTrusted false); the real content script keeps the default.
+    isUserEvent: () => true,
     createBadge: (...args) => {
       const badge = createBadge(...args);
       created.set(badge.host, badge);

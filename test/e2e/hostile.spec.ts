@@ -1,0 +1,370 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { configureTestService } from './support/extension';
+import { expect, test } from './support/fixtures';
+import { FounderClient } from './support/server';
+import { PAGES_ORIGIN, servePages } from './pages/serve';
+
+/**
+ * A hostile page, in Chromium with the built extension (issue 6, docs/security.md). The page forges
+ * events and messages, tries to read the card and the badge, swaps hrefs under the annotator, floods
+ * it with 100,000 links and nests redirect wrappers 50 deep. Nothing may crash, nothing may leak, no
+ * forged gesture may cost a view, and the extension's service worker may send requests to the
+ * configured service's origin only (recorded from Playwright's service-worker network events, with a
+ * positive control, plus a second local server standing in for the swapped-to origin).
+ */
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** Longer than the default hover delay (400 ms) plus a message round trip and a fetch. */
+const settle = (page: Page, ms = 1_200) => page.waitForTimeout(ms);
+
+/** Every request the extension's service worker makes, and every request of the context. */
+function recordRequests(context: BrowserContext) {
+  const worker: string[] = [];
+  const all: string[] = [];
+  context.on('request', (request) => {
+    all.push(request.url());
+    if (request.serviceWorker()) worker.push(request.url());
+  });
+  return { worker, all };
+}
+
+/** A second local server: the "swapped-to" origin. It records every request it receives. */
+async function startRecordingServer(): Promise<{ origin: string; hits: string[]; close(): Promise<void> }> {
+  const hits: string[] = [];
+  const server = createServer((request: IncomingMessage, response) => {
+    hits.push(`${request.method} ${request.url}`);
+    response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+    response.end('{"success":false,"error":"evil","code":"NOT_FOUND"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function openHostilePage(context: BrowserContext, urls: { share: string; second: string; third: string }): Promise<Page> {
+  await servePages(context, {
+    SHARE_URL: escapeHtml(urls.share),
+    SECOND_URL: escapeHtml(urls.second),
+    THIRD_URL: escapeHtml(urls.third),
+  });
+  const page = await context.newPage();
+  await page.goto(`${PAGES_ORIGIN}/hostile.html`);
+  return page;
+}
+
+const badgeAfter = (page: Page, id: string) => page.locator(`#${id} + compliance-lens-badge`);
+
+test.beforeEach(async ({ serviceWorker, server }) => {
+  await configureTestService(serviceWorker, server.baseUrl);
+  await fetch(`${server.baseUrl}/api/dev/reset`, { method: 'POST' });
+});
+
+test('forged events and messages cost no view and steer nothing; the card and badge cannot be read', async ({ context, server }) => {
+  const origin = new URL(server.baseUrl).origin;
+  const founder = await FounderClient.signUp(server.baseUrl, 'Kobo Ledger Ltd');
+  const link = await founder.createShareLink();
+  const requests = recordRequests(context);
+  const page = await openHostilePage(context, { share: link.shareUrl, second: 'https://example.org/a', third: 'https://example.org/b' });
+  const badge = badgeAfter(page, 'share');
+  await expect(badge).toHaveAttribute('data-state', 'idle');
+
+  // 1. Forged gestures: pointer, mouse, keyboard and click events dispatched by page script on the
+  //    link and the badge host (the badge's button lives in a closed shadow root the page cannot reach).
+  await page.evaluate(() => {
+    const anchor = document.getElementById('share');
+    const host = document.querySelector('#share + compliance-lens-badge');
+    if (!(anchor instanceof HTMLElement) || !(host instanceof HTMLElement)) throw new Error('fixture not annotated');
+    for (const target of [anchor, host]) {
+      for (const type of ['pointerover', 'pointerenter', 'pointermove', 'mouseover', 'mouseenter']) {
+        target.dispatchEvent(new PointerEvent(type, { bubbles: true, composed: true }));
+      }
+      for (const key of ['Enter', ' ']) target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
+    }
+    host.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
+    host.click();
+    host.focus();
+  });
+  await settle(page);
+  expect(await founder.viewCount(link.id)).toBe(0);
+  await expect(badge).toHaveAttribute('data-state', 'idle');
+  await expect(page.locator('compliance-lens-card')).toHaveCount(0);
+  expect(requests.worker).toEqual([]);
+
+  // 2. Positive control: a real hover (trusted input) fetches once, from the configured origin, and
+  //    the recorder sees it.
+  await page.locator('#share').hover();
+  await expect(badge).toHaveAttribute('data-state', 'ready');
+  const card = page.frameLocator('compliance-lens-card iframe');
+  await expect(card.getByTestId('company-name')).toHaveText('Kobo Ledger Ltd');
+  expect(await founder.viewCount(link.id)).toBe(1);
+  expect(requests.worker).toEqual([`${origin}/api/v1/compliance-status/${link.token}`]);
+
+  // 3. The page tries to read the card and the badge.
+  const reads = await page.evaluate(() => {
+    const host = document.querySelector('compliance-lens-card');
+    const iframe = host?.shadowRoot?.querySelector('iframe') ?? null;
+    const attempt = (read: () => unknown) => {
+      try {
+        read();
+        return 'readable';
+      } catch {
+        return 'blocked';
+      }
+    };
+    const badgeHost = document.querySelector('#share + compliance-lens-badge');
+    return {
+      iframeFound: iframe !== null,
+      contentDocumentIsNull: iframe !== null && iframe.contentDocument === null,
+      windowDocument: attempt(() => iframe?.contentWindow?.document.body.innerHTML),
+      windowLocation: attempt(() => iframe?.contentWindow?.location.href),
+      badgeShadowRootIsNull: badgeHost !== null && badgeHost.shadowRoot === null,
+      badgeTextContent: badgeHost?.textContent ?? null,
+      badgeChildren: badgeHost?.children.length ?? null,
+      pageText: document.body.innerText,
+    };
+  });
+  expect(reads).toMatchObject({
+    iframeFound: true,
+    contentDocumentIsNull: true,
+    windowDocument: 'blocked',
+    windowLocation: 'blocked',
+    badgeShadowRootIsNull: true,
+    badgeTextContent: '',
+    badgeChildren: 0,
+  });
+  // The snapshot (company name, gap titles, disclaimer) lives only in the extension's card page.
+  for (const secret of ['Kobo Ledger Ltd', 'AML/CFT', 'due diligence']) expect(reads.pageText).not.toContain(secret);
+
+  // 4. Forged card messages: posted to the page's window, dispatched as MessageEvents claiming the
+  //    card's origin and window, and posted into the card page itself. None may close, resize or
+  //    re-point the card.
+  const frame = page.locator('compliance-lens-card iframe');
+  const sizeBefore = await frame.boundingBox();
+  await page.evaluate(() => {
+    const iframe = document.querySelector('compliance-lens-card')?.shadowRoot?.querySelector('iframe');
+    if (!iframe?.contentWindow) throw new Error('no card iframe');
+    const cardWindow = iframe.contentWindow;
+    const extensionOrigin = new URL(iframe.src).origin;
+    const forged = [
+      { source: 'compliance-lens-card', kind: 'size', width: 1, height: 1 },
+      { source: 'compliance-lens-card', kind: 'hover', inside: false },
+      { source: 'compliance-lens-card', kind: 'close', reason: 'button' },
+      { source: 'compliance-lens-card', kind: 'close', reason: 'escape' },
+    ];
+    for (const data of forged) {
+      window.postMessage(data, '*');
+      window.dispatchEvent(new MessageEvent('message', { data, origin: extensionOrigin, source: cardWindow }));
+      cardWindow.postMessage(data, '*');
+    }
+    // Messages in @webext-core's wire format, into the card page: it listens to runtime messages only.
+    cardWindow.postMessage({ id: 1, type: 'getCardForTab', data: { origin: 'http://127.0.0.1:1', token: 'A'.repeat(43) } }, '*');
+    cardWindow.postMessage({ id: 2, type: 'refreshSnapshot', data: { origin: 'http://127.0.0.1:1', token: 'A'.repeat(43) } }, '*');
+    // Forged dismissals: Escape and a pointer-down outside, as page-dispatched events.
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+  });
+  await settle(page, 800);
+  await expect(page.locator('compliance-lens-card')).toHaveCount(1);
+  await expect(card.getByTestId('company-name')).toHaveText('Kobo Ledger Ltd');
+  expect(await frame.boundingBox()).toEqual(sizeBefore);
+  expect(await founder.viewCount(link.id)).toBe(1);
+
+  // 5. What the page could observe of the card's own messages carries no snapshot data.
+  const observed = JSON.stringify(await page.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages));
+  for (const secret of ['Kobo', 'AML', link.token, 'disclaimer', 'readiness']) expect(observed).not.toContain(secret);
+
+  // A real Escape still closes it (the forged one above did not).
+  await page.keyboard.press('Escape');
+  await expect(page.locator('compliance-lens-card')).toHaveCount(0);
+  expect(requests.worker.every((url) => new URL(url).origin === origin)).toBe(true);
+});
+
+test('hrefs swapped after annotation: the badge follows the new target or disappears; nothing goes to the swapped-to origin', async ({
+  context,
+  server,
+}) => {
+  const origin = new URL(server.baseUrl).origin;
+  const evil = await startRecordingServer();
+  try {
+    const founder = await FounderClient.signUp(server.baseUrl, 'Kobo Ledger Ltd');
+    const first = await founder.createShareLink();
+    const second = await founder.createShareLink();
+    const requests = recordRequests(context);
+    const page = await openHostilePage(context, { share: first.shareUrl, second: second.shareUrl, third: first.apiUrl });
+    await expect(page.locator('compliance-lens-badge')).toHaveCount(3);
+
+    const setHref = (id: string, href: string) =>
+      page.evaluate(({ id, href }) => document.getElementById(id)?.setAttribute('href', href), { id, href });
+
+    // Follows: #share now points at the second link; hovering it loads the second link only.
+    await setHref('share', second.apiUrl);
+    await setHref('second', `${evil.origin}/share/${second.token}`);
+    await setHref('third', `javascript:fetch(${JSON.stringify(`${evil.origin}/x`)})`);
+    await expect(badgeAfter(page, 'share')).toHaveCount(1);
+    await expect(badgeAfter(page, 'second')).toHaveCount(0);
+    await expect(badgeAfter(page, 'third')).toHaveCount(0);
+    await expect(page.locator('compliance-lens-badge')).toHaveCount(1);
+
+    await page.locator('#share').hover();
+    await expect(badgeAfter(page, 'share')).toHaveAttribute('data-state', 'ready');
+    expect(await founder.viewCount(second.id)).toBe(1);
+    expect(await founder.viewCount(first.id)).toBe(0);
+
+    // The swapped-away links are plain links now: resting on them does nothing.
+    await page.mouse.move(0, 0);
+    await page.locator('#second').hover();
+    await settle(page);
+    await page.locator('#third').hover();
+    await settle(page);
+
+    // Swapped during hover intent: the pointer rests on a share link and the page re-points it
+    // before the delay is over.
+    await setHref('second', first.shareUrl);
+    await expect(badgeAfter(page, 'second')).toHaveCount(1);
+    await page.mouse.move(0, 0);
+    await page.locator('#second').hover();
+    await setHref('second', `${evil.origin}/api/v1/compliance-status/${first.token}`);
+    await settle(page);
+    await expect(badgeAfter(page, 'second')).toHaveCount(0);
+
+    // Changing data-saferedirecturl (Gmail's wrapper attribute) to the other origin: no badge either.
+    await page.evaluate(
+      ({ url }) => {
+        const anchor = document.getElementById('third');
+        anchor?.setAttribute('href', url);
+        anchor?.setAttribute('data-saferedirecturl', `https://www.google.com/url?q=${encodeURIComponent(url)}`);
+      },
+      { url: `${evil.origin}/share/${first.token}` },
+    );
+    await settle(page, 500);
+    await expect(badgeAfter(page, 'third')).toHaveCount(0);
+
+    expect(evil.hits).toEqual([]);
+    expect(requests.all.filter((url) => url.startsWith(evil.origin))).toEqual([]);
+    expect(requests.worker.length).toBeGreaterThan(0);
+    expect(requests.worker.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    // Only the first link could have been fetched by the swap-during-intent race; never the other origin.
+    expect(await founder.viewCount(first.id)).toBeLessThanOrEqual(1);
+  } finally {
+    await evil.close();
+  }
+});
+
+test('100,000 links: every share link is badged, the page keeps answering, nothing is fetched', async ({ context, server }) => {
+  test.setTimeout(150_000);
+  const origin = new URL(server.baseUrl).origin;
+  const requests = recordRequests(context);
+  let crashed = false;
+  const page = await openHostilePage(context, { share: 'https://example.org/1', second: 'https://example.org/2', third: 'https://example.org/3' });
+  page.on('crash', () => {
+    crashed = true;
+  });
+  const stats = await page.evaluate(async ({ origin }) => {
+    const parts: string[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      parts.push(
+        i % 100 === 0
+          ? `<div><a href="${origin}/share/tok_${String(i).padStart(6, '0')}_${'x'.repeat(32)}">deal ${i}</a></div>`
+          : `<div><a href="https://example.org/item/${i}">item ${i}</a></div>`,
+      );
+    }
+    const bulk = document.getElementById('bulk');
+    if (!bulk) throw new Error('no #bulk');
+    bulk.innerHTML = parts.join('');
+    const insertedAt = performance.now();
+    const badges = bulk.getElementsByTagName('compliance-lens-badge');
+    // setTimeout(0) latency probe: how long the page waits for its own next task while the
+    // extension annotates (the content script shares this main thread).
+    const delays: number[] = [];
+    await new Promise<void>((resolve) => {
+      const tick = () => {
+        const scheduled = performance.now();
+        setTimeout(() => {
+          delays.push(performance.now() - scheduled);
+          if (badges.length >= 1_000 || performance.now() - insertedAt > 45_000) resolve();
+          else tick();
+        }, 0);
+      };
+      tick();
+    });
+    const sorted = [...delays].sort((a, b) => a - b);
+    return {
+      badges: badges.length,
+      allBadgedMs: Math.round(performance.now() - insertedAt),
+      probes: delays.length,
+      probeP50Ms: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0),
+      probeMaxMs: Math.round(sorted.at(-1) ?? 0),
+    };
+  }, { origin });
+  test.info().annotations.push({ type: '100k links', description: JSON.stringify(stats) });
+  console.log('100,000 links:', stats);
+  expect(stats.badges).toBe(1_000);
+  // The engine works in slices: the page's own tasks ran in between (no single frozen task).
+  expect(stats.probes).toBeGreaterThan(1);
+  // Still alive and answering afterwards; the extension's worker fetched nothing (detection only peeks).
+  expect(await page.evaluate(() => document.querySelectorAll('a').length)).toBe(100_003);
+  await expect(page.locator('#bulk compliance-lens-badge')).toHaveCount(1_000);
+  expect(crashed).toBe(false);
+  expect(requests.worker).toEqual([]);
+  expect(requests.all.every((url) => url.startsWith(PAGES_ORIGIN) || url.startsWith('chrome-extension:') || new URL(url).origin === origin)).toBe(true);
+});
+
+test('redirect wrappers nested 50 deep: no badge and no crash; 10 deep (the unwrap limit) still works', async ({ context, server }) => {
+  const founder = await FounderClient.signUp(server.baseUrl, 'Kobo Ledger Ltd');
+  const link = await founder.createShareLink();
+  const requests = recordRequests(context);
+  const nest = (depth: number, encoded: boolean) => {
+    let url = link.shareUrl;
+    for (let i = 0; i < depth; i++) {
+      url = encoded
+        ? `https://www.google.com/url?q=${encodeURIComponent(url)}`
+        : i % 2 === 0
+          ? `https://nam12.safelinks.protection.outlook.com/?url=${url}`
+          : `https://www.google.com/url?q=${url}`;
+    }
+    return url;
+  };
+  const page = await openHostilePage(context, { share: nest(10, false), second: nest(50, false), third: nest(50, true) });
+  await page.evaluate(
+    ({ url, deepUrl }) => {
+      // The same links 50 elements deep in the DOM, and a 50-deep wrapper inside them.
+      let parent: HTMLElement = document.body;
+      for (let i = 0; i < 50; i++) {
+        const child = document.createElement(i % 2 === 0 ? 'div' : 'span');
+        parent.append(child);
+        parent = child;
+      }
+      const ok = document.createElement('a');
+      ok.id = 'deep-dom';
+      ok.href = url;
+      ok.textContent = 'deep in the DOM';
+      const bad = document.createElement('a');
+      bad.id = 'deep-dom-wrapped';
+      bad.href = deepUrl;
+      bad.textContent = 'deep and wrapped';
+      parent.append(ok, ' ', bad);
+    },
+    { url: link.shareUrl, deepUrl: nest(50, true) },
+  );
+  await expect(badgeAfter(page, 'share')).toHaveCount(1);
+  await expect(badgeAfter(page, 'deep-dom')).toHaveCount(1);
+  await settle(page, 500);
+  for (const id of ['second', 'third', 'deep-dom-wrapped']) await expect(badgeAfter(page, id)).toHaveCount(0);
+  await expect(page.locator('compliance-lens-badge')).toHaveCount(2);
+  // Resting on a 50-deep link fetches nothing.
+  await page.locator('#second').hover();
+  await settle(page);
+  expect(requests.worker).toEqual([]);
+  expect(await founder.viewCount(link.id)).toBe(0);
+});
