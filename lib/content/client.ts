@@ -2,7 +2,18 @@ import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { CardProtocolMap } from '../messaging/card';
 import type { ProtocolMap } from '../messaging/protocol';
 import type { ServiceConfig } from '../services';
-import { isFiniteNumber, isReadinessLabel, isRecord, isRiskBand, isScore, isString, isStringArray } from './guards';
+import {
+  isEpochMs,
+  isErrorCode,
+  isFiniteNumber,
+  isReadinessLabel,
+  isRecord,
+  isRiskBand,
+  isScore,
+  isString,
+  isStringArray,
+  isTimestamp,
+} from './guards';
 import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types';
 
 /**
@@ -30,9 +41,9 @@ export function toBadgeResult(value: unknown): BadgeResult {
     }
     return { status: 'ready', score: scores.readiness_score, label: scores.readiness_label, band: scores.fundraise_risk_band };
   }
-  if (value.status === 'error' && isString(value.code, 64) && value.code !== '') {
-    if (value.retryAt !== undefined && !isFiniteNumber(value.retryAt)) return INVALID;
-    if (value.expiredAt !== undefined && !isString(value.expiredAt, 64)) return INVALID;
+  if (value.status === 'error' && isErrorCode(value.code)) {
+    if (value.retryAt !== undefined && !isEpochMs(value.retryAt)) return INVALID;
+    if (value.expiredAt !== undefined && !isTimestamp(value.expiredAt)) return INVALID;
     return { status: 'error', code: value.code, retryAt: value.retryAt, expiredAt: value.expiredAt };
   }
   return INVALID;

@@ -1,4 +1,5 @@
 import { READINESS_LABELS, RISK_BANDS, type ReadinessLabel, type RiskBand } from '../snapshot/labels';
+import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../snapshot-service/error-codes';
 
 /**
  * Hand-written, strict checks for the few shapes the content script receives. Not zod: zod/mini alone
@@ -34,4 +35,23 @@ export function isRiskBand(value: Json): value is RiskBand {
 
 export function isStringArray(value: Json, maxItems = 100): value is string[] {
   return Array.isArray(value) && value.length <= maxItems && value.every((item) => isString(item));
+}
+
+export function isErrorCode(value: Json): value is SnapshotErrorCode {
+  return (SNAPSHOT_ERROR_CODES as readonly unknown[]).includes(value);
+}
+
+/** Epoch milliseconds as the result schema has them: a non-negative safe integer. */
+export function isEpochMs(value: Json): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+const TIMESTAMP = /^(\d{4}-\d\d-\d\d)T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+/** What lib's zod `timestampSchema` accepts: ISO 8601 with seconds and a zone, on a real calendar day. */
+export function isTimestamp(value: Json): value is string {
+  const day = typeof value === 'string' ? TIMESTAMP.exec(value)?.[1] : undefined;
+  if (day === undefined) return false;
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
 }

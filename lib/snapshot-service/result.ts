@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { snapshotMetaSchema, snapshotSchema, timestampSchema } from '../snapshot/schema';
 import { isValidTokenShape } from '../snapshot/token';
+import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from './error-codes';
 
 /**
  * What the snapshot service answers. These cross the messaging boundary, so receivers parse them with
@@ -8,16 +9,8 @@ import { isValidTokenShape } from '../snapshot/token';
  * is the API's own ISO timestamp.
  */
 
-export const SNAPSHOT_ERROR_CODES = [
-  'NOT_FOUND',
-  'EXPIRED',
-  'RATE_LIMITED',
-  'NETWORK',
-  'TIMEOUT',
-  'INVALID_RESPONSE',
-  'FORBIDDEN_ORIGIN',
-] as const;
-export type SnapshotErrorCode = (typeof SNAPSHOT_ERROR_CODES)[number];
+// Defined without zod so the content script's guards can check codes too (lib/content/guards.ts).
+export { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from './error-codes';
 
 const epochMs = z.number().int().nonnegative();
 

@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toBadgeResult, toContentSettings } from '@/lib/content/client';
+import { parseCardFrameMessage } from '@/lib/content/card-frame-messages';
+import { READINESS_LABELS, RISK_BANDS } from '@/lib/snapshot/labels';
+import { snapshotSchema } from '@/lib/snapshot/schema';
+import { SNAPSHOT_ERROR_CODES, snapshotErrorSchema } from '@/lib/snapshot-service/result';
+import { FIXTURE_NOW, buildSnapshot } from '@/test/fixtures/snapshot';
+
+/**
+ * The content script's hand-written guards (lib/content/guards.ts, used by `toBadgeResult`) stand in
+ * for zod, which does not fit the 15 KB budget (docs/security.md). Properties: they never throw, and
+ * for the fields they keep they reject exactly what lib's zod schemas reject; what they accept is what
+ * zod would have produced.
+ */
+
+/** zod, restricted to the fields a badge keeps from a `getSnapshot`/`peekSnapshots` answer. */
+const keptReady = z.object({
+  status: z.literal('ready'),
+  snapshot: z.object({
+    scores: snapshotSchema.shape.scores.pick({ readiness_score: true, readiness_label: true, fundraise_risk_band: true }),
+  }),
+});
+const keptError = snapshotErrorSchema.pick({ status: true, code: true, retryAt: true, expiredAt: true });
+const INVALID = { status: 'error', code: 'INVALID_RESPONSE' };
+
+function zodView(value: unknown) {
+  const ready = keptReady.safeParse(value);
+  if (ready.success) {
+    const { readiness_score: score, readiness_label: label, fundraise_risk_band: band } = ready.data.snapshot.scores;
+    return { status: 'ready', score, label, band };
+  }
+  const error = keptError.safeParse(value);
+  if (error.success) {
+    const { code, retryAt, expiredAt } = error.data;
+    return { status: 'error', code, retryAt, expiredAt };
+  }
+  return INVALID;
+}
+
+const readyResult = fc.record({ readiness: fc.integer({ min: 0, max: 100 }), fundraise: fc.integer({ min: 0, max: 100 }) }).map(({ readiness, fundraise }) => ({
+  status: 'ready',
+  snapshot: JSON.parse(JSON.stringify(buildSnapshot({ scores: { readiness_score: readiness, fundraise_score: fundraise } }))) as unknown,
+  meta: { token_status: 'active', view_count: 3 },
+  fetchedAt: FIXTURE_NOW,
+  fromCache: true,
+}));
+const errorResult = fc.record(
+  {
+    status: fc.constant('error'),
+    code: fc.constantFrom(...SNAPSHOT_ERROR_CODES),
+    message: fc.string(),
+    retryAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }),
+    expiredAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }).map((ms) => new Date(ms).toISOString()),
+  },
+  { requiredKeys: ['status', 'code', 'message'] },
+);
+
+const hostile = fc.oneof(
+  fc.constantFrom<unknown>(
+    -1, 101, 50.5, '50', NaN, Infinity, null, undefined, true, '', 'critical', 'HIGH', 'Regulator Ready', 'investor_ready',
+    'NOT_FOUND', 'FOO', 'x'.repeat(65), -5, 1.5, 1e20, '2026-06-18', 'yesterday', '2026-06-18T10:00:00Z', '2026-06-18T10:00:00.000+01:00',
+    {}, [], [1], { __proto__: { status: 'ready' } }, Object.create(null),
+  ),
+  fc.anything({ maxDepth: 2 }),
+);
+
+/** Replaces one kept (or structural) field with a hostile value, or deletes it. */
+function mutate(value: Record<string, unknown>, path: readonly string[], replacement: unknown, remove: boolean): Record<string, unknown> {
+  const copy = structuredClone(value);
+  let node: unknown = copy;
+  for (const key of path.slice(0, -1)) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  const last = path.at(-1);
+  if (typeof node === 'object' && node !== null && last !== undefined) {
+    if (remove) delete (node as Record<string, unknown>)[last];
+    else (node as Record<string, unknown>)[last] = replacement;
+  }
+  return copy;
+}
+
+const READY_PATHS = [
+  ['status'], ['snapshot'], ['snapshot', 'scores'], ['snapshot', 'scores', 'readiness_score'], ['snapshot', 'scores', 'readiness_label'],
+  ['snapshot', 'scores', 'fundraise_risk_band'],
+] as const;
+const ERROR_PATHS = [['status'], ['code'], ['retryAt'], ['expiredAt']] as const;
+
+const candidate = fc.oneof(
+  readyResult,
+  errorResult,
+  fc.tuple(readyResult, fc.constantFrom(...READY_PATHS), hostile, fc.boolean()).map(([v, p, h, r]) => mutate(v, p, h, r)),
+  fc.tuple(errorResult, fc.constantFrom(...ERROR_PATHS), hostile, fc.boolean()).map(([v, p, h, r]) => mutate(v, p, h, r)),
+  hostile,
+);
+
+describe('content-script guards agree with zod (properties)', () => {
+  it('toBadgeResult never throws and keeps exactly what zod accepts, for the fields it keeps', () => {
+    fc.assert(
+      fc.property(candidate, (value) => {
+        let badge: unknown;
+        expect(() => {
+          badge = toBadgeResult(value);
+        }).not.toThrow();
+        expect(badge).toEqual(zodView(value));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('valid labels and bands from lib are all accepted (no drift between the guard tables and zod enums)', () => {
+    for (const label of READINESS_LABELS) {
+      for (const band of RISK_BANDS) {
+        const value = { status: 'ready', snapshot: { scores: { readiness_score: 50, readiness_label: label, fundraise_risk_band: band } } };
+        expect(toBadgeResult(value)).toEqual({ status: 'ready', score: 50, label, band });
+      }
+    }
+  });
+
+  it('the settings and card-frame message parsers never throw on arbitrary input', () => {
+    fc.assert(
+      fc.property(fc.anything({ maxDepth: 3 }), (value) => {
+        expect(() => parseCardFrameMessage(value)).not.toThrow();
+        try {
+          const settings = toContentSettings(value);
+          expect(settings.hoverDelayMs).toBeGreaterThanOrEqual(100);
+          expect(settings.hoverDelayMs).toBeLessThanOrEqual(5000);
+        } catch (error) {
+          // The one documented failure: an unexpected shape is an Error, never a TypeError.
+          expect(error).toBeInstanceOf(Error);
+          expect((error as Error).message).toBe('getSettings answered in an unexpected shape');
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
