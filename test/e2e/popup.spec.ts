@@ -197,7 +197,7 @@ test('French: counts, plurals and dates follow the language', async ({ context, 
   await expect(popup.getByTestId('load-all')).toHaveText('Charger 2 instantanés (compte 2 vues)');
   await popup.getByTestId('load-all').click();
   await expect(popup.getByText('Tous les instantanés de cette page sont chargés.')).toBeVisible();
-  await expect(popup.getByTestId('page-link-row').first()).toContainText('dans 7 jours');
+  await expect(popup.getByTestId('page-link-row').first()).toContainText(/Expiration du lien dans \d+ (jours|semaines)/);
 });
 
 for (const language of ['en', 'fr'] as const) {
@@ -235,3 +235,23 @@ for (const language of ['en', 'fr'] as const) {
     });
   }
 }
+
+test('enabled sites: the background registers the annotator for them at runtime and unregisters it when none are left', async ({
+  serviceWorker,
+}) => {
+  const registered = () =>
+    serviceWorker.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).map(({ id, matches, js }) => ({ id, matches, js })));
+  const setSites = (sites: string[]) =>
+    serviceWorker.evaluate(async (enabledSites) => {
+      const stored = await chrome.storage.local.get(['settings']);
+      const current: Record<string, unknown> = typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
+      await chrome.storage.local.set({ settings: { ...current, enabledSites }, settings$: { v: 2 } });
+    }, sites);
+
+  await setSites(['crm.example.com', '*.deals.example.org']);
+  await expect.poll(registered).toEqual([
+    { id: 'annotator-enabled-sites', matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'], js: ['content-scripts/annotator.js'] },
+  ]);
+  await setSites([]);
+  await expect.poll(registered).toEqual([]);
+});
