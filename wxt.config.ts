@@ -1,6 +1,6 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
-import { ANNOTATOR_MATCHES, CARD_PAGE } from './lib/content/matches';
+import { CARD_PAGE } from './lib/content/matches';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
@@ -27,7 +27,10 @@ export default defineConfig({
     web_accessible_resources: [
       {
         resources: [CARD_PAGE],
-        matches: ANNOTATOR_MATCHES,
+        // The card must also open on sites the user enables or scans at runtime, which cannot be
+        // listed here. Pages cannot probe for it: the URL is per session on Chrome (use_dynamic_url)
+        // and per install on Firefox, and the card page trusts nothing in its URL.
+        matches: ['https://*/*', 'http://*/*'],
         ...(browser === 'firefox' ? {} : { use_dynamic_url: true }),
       },
     ],

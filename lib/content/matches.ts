@@ -1,6 +1,6 @@
 /**
- * Hosts the annotator content script runs on by default, and the only pages that may frame the
- * hover card (web_accessible_resources). Other sites: optional permission + runtime registration.
+ * Hosts the annotator content script runs on by default. Other sites: optional permission + runtime
+ * registration, or a one-off scan from the popup.
  */
 export const ANNOTATOR_MATCHES = [
   'https://mail.google.com/*',

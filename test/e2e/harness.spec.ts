@@ -8,6 +8,10 @@ test('the built extension loads into Chromium with its background worker', async
   const manifest = await serviceWorker.evaluate(() => chrome.runtime.getManifest());
   expect(manifest.name).toBe('Compliance Lens');
   expect(manifest.manifest_version).toBe(3);
+  // The hover card is the only web-accessible page, behind a per-session URL.
+  expect(manifest.web_accessible_resources).toEqual([
+    expect.objectContaining({ resources: ['card.html'], use_dynamic_url: true }),
+  ]);
 });
 
 test('the background fetches a snapshot from the bundled server, once, and refresh costs one view', async ({
