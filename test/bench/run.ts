@@ -1,18 +1,26 @@
-// `npm run bench`: prints a table and writes JSON to bench-results/ (git-ignored). Timings are
-// reported, not asserted; deterministic budgets (content-script size, exact view counting) fail the
-// run when broken.
+// `npm run bench` (`-- --quick` for fewer sizes and shorter server runs): prints tables and writes
+// JSON to bench-results/ (git-ignored). Timings are reported, not asserted; deterministic budgets
+// (content-script size, exact view counting) fail the run when broken. The same two budgets are also
+// guarded in `npm test` (test/e2e/budget.spec.ts, test/server/view-count-load.test.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { measureBundle } from './bundle';
+import { benchBackground } from './background';
+import { CONTENT_SCRIPT_BUDGET_BYTES, measureBundle } from './bundle';
+import { benchContent, type ContentCase } from './content';
 import { benchServer } from './server';
 
-const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
 const failures: string[] = [];
+const startedAt = Date.now();
+const elapsed = () => `${Math.round((Date.now() - startedAt) / 1000)} s`;
 
+console.log(`Compliance Lens benchmarks${quick ? ' (--quick)' : ''}: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+// 1. Bundle sizes (deterministic budget).
 const bundle = measureBundle(path.join(repoRoot, '.output/chrome-mv3'));
-console.log('\nBundle (.output/chrome-mv3)');
+console.log('\nBundle (.output/chrome-mv3, gzip -9)');
 console.table({
   'content script (gzip)': { bytes: bundle.contentScriptGzipBytes, budget: CONTENT_SCRIPT_BUDGET_BYTES },
   'whole extension': { bytes: bundle.extensionBytes, budget: '' },
@@ -23,17 +31,40 @@ if (bundle.contentScriptGzipBytes > CONTENT_SCRIPT_BUDGET_BYTES) {
   failures.push(`content script is ${bundle.contentScriptGzipBytes} B gzip, budget ${CONTENT_SCRIPT_BUDGET_BYTES} B`);
 }
 
-const server = await benchServer({ connections: quick ? [50] : [10, 50, 100], durationS: quick ? 3 : 10 });
-console.log('\nServer: GET /api/v1/compliance-status/{token} (limiter on, trusted proxy, many client addresses)');
+// 2. Content script in Chromium, with the extension against the same pages without it.
+const cases: ContentCase[] = quick
+  ? [{ anchors: 5_000, sharePercent: 10 }]
+  : [1_000, 5_000, 20_000].flatMap((anchors) => [1, 10].map((sharePercent) => ({ anchors, sharePercent })));
+const content = await benchContent(cases, quick ? 1 : 2);
+console.log(`\nContent script in Chromium: extension − baseline (same page without the extension), medians [${elapsed()}]`);
+console.table(content.cost);
+console.log('Raw measurements');
+console.table(content.measurements);
+for (const note of content.notes) console.log(`  · ${note}`);
+
+// 3. Background: cached hover against a network fetch.
+const background = await benchBackground({ cachedHovers: quick ? 50 : 200, refreshes: quick ? 5 : 20 });
+console.log(`\nBackground: answering from an extension page through the messaging [${elapsed()}]`);
+console.table(background.rows);
+for (const note of background.notes) console.log(`  · ${note}`);
+
+// 4. Server under load beside a bare Hono handler, and exact view counting (deterministic budget).
+const server = await benchServer({ connections: quick ? [50] : [10, 50, 100], durationS: quick ? 3 : 8, exactAmount: quick ? 2_000 : 5_000 });
+console.log(`\nServer: GET /api/v1/compliance-status/{token} (limiter on, trusted proxy, a new X-Forwarded-For per 50 requests) [${elapsed()}]`);
 console.table(server.results);
-console.log(`view_count after load: ${server.viewCount.actual} (successful responses: ${server.viewCount.expected})`);
+console.log(
+  `exact counting: ${server.viewCount.requests} requests over ${server.viewCount.connections} connections → view_count ${server.viewCount.actual} (successful responses: ${server.viewCount.expected})`,
+);
 if (!server.viewCount.exact) failures.push('view counting was not exact under load');
 
 const outDir = path.join(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });
 const file = path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), bundle, server }, null, 2));
-console.log(`\nwrote ${path.relative(repoRoot, file)}`);
+writeFileSync(
+  file,
+  JSON.stringify({ at: new Date().toISOString(), quick, machine: { cpus: os.cpus().length, loadavg: os.loadavg() }, bundle, content, background, server }, null, 2),
+);
+console.log(`\nwrote ${path.relative(repoRoot, file)} (${elapsed()})`);
 
 if (failures.length > 0) {
   console.error(`\nBudget failures:\n- ${failures.join('\n- ')}`);

@@ -6,7 +6,7 @@ import { FounderClient } from '../e2e/support/server';
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 export interface LoadResult {
-  target: 'server' | 'bare-hono';
+  target: 'server' | 'bare-hono' | 'server (count check, fixed amount)';
   connections: number;
   requests: number;
   rps: number;
@@ -48,12 +48,18 @@ function stop(child: ChildProcess): Promise<void> {
  * Load from many simulated clients: each request carries an X-Forwarded-For address that changes
  * every 50 requests, so no client passes the 60/minute limit while the limiter stays on.
  */
-async function load(url: string, connections: number, durationS: number): Promise<Omit<LoadResult, 'target'>> {
-  let sent = 0;
+/** Requests sent so far in this process: addresses are never reused across runs (each has its own 60/min bucket). */
+let sent = 0;
+
+async function load(
+  url: string,
+  connections: number,
+  run: { durationS: number } | { amount: number },
+): Promise<Omit<LoadResult, 'target'>> {
   const result = await autocannon({
     url,
     connections,
-    duration: durationS,
+    ...('amount' in run ? { amount: run.amount } : { duration: run.durationS }),
     requests: [
       {
         method: 'GET',
@@ -76,9 +82,9 @@ async function load(url: string, connections: number, durationS: number): Promis
   };
 }
 
-export async function benchServer(options: { connections: number[]; durationS: number }): Promise<{
+export async function benchServer(options: { connections: number[]; durationS: number; exactAmount?: number }): Promise<{
   results: LoadResult[];
-  viewCount: { expected: number; actual: number; exact: boolean };
+  viewCount: { requests: number; connections: number; expected: number; actual: number; exact: boolean };
 }> {
   const results: LoadResult[] = [];
   const bare = await startProcess([path.join(repoRoot, 'test/bench/bare-hono.ts')]);
@@ -88,16 +94,25 @@ export async function benchServer(options: { connections: number[]; durationS: n
     const link = await founder.createShareLink();
     const realUrl = `${real.baseUrl}/api/v1/compliance-status/${link.token}`;
     const bareUrl = `${bare.baseUrl}/api/v1/compliance-status/${link.token}`;
-    let successes = 0;
     for (const connections of options.connections) {
-      const baseline = await load(bareUrl, connections, options.durationS);
+      const baseline = await load(bareUrl, connections, { durationS: options.durationS });
       results.push({ target: 'bare-hono', ...baseline });
-      const measured = await load(realUrl, connections, options.durationS);
+      const measured = await load(realUrl, connections, { durationS: options.durationS });
       results.push({ target: 'server', ...measured });
-      successes += measured.requests - measured.non2xx;
     }
-    const actual = await founder.viewCount(link.id);
-    return { results, viewCount: { expected: successes, actual, exact: actual === successes } };
+    // Exact counting: a fixed number of requests (a timed run stops with requests in flight, which
+    // the server counts but the client never sees), 100 connections, a fresh link.
+    const counted = await founder.createShareLink();
+    const amount = options.exactAmount ?? 5_000;
+    const exact = await load(`${real.baseUrl}/api/v1/compliance-status/${counted.token}`, 100, { amount });
+    results.push({ target: 'server (count check, fixed amount)', ...exact });
+    const expected = exact.requests - exact.non2xx - exact.errors;
+    const actual = await founder.viewCount(counted.id);
+    return {
+      results,
+      // Vacuous passes are failures: every request must have succeeded (no 429s, no errors) and been counted.
+      viewCount: { requests: exact.requests, connections: 100, expected, actual, exact: expected === amount && actual === expected },
+    };
   } finally {
     await Promise.all([stop(bare.child), stop(real.child)]);
   }

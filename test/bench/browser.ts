@@ -1,0 +1,56 @@
+import { chromium, type BrowserContext } from '@playwright/test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const extensionPath = path.join(repoRoot, '.output/chrome-mv3');
+
+/** Debian's Chromium (as the e2e fixtures use it). */
+export const chromiumPath =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((candidate) => existsSync(candidate)) ??
+  '/usr/bin/chromium';
+
+const COMMON_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  // Keep timers and frames running at full rate in the headless tab.
+  '--disable-background-timer-throttling',
+  '--disable-renderer-backgrounding',
+  '--disable-backgrounding-occluded-windows',
+];
+
+export interface BenchBrowser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A persistent Chromium context, with the built extension loaded or without it (the baseline). */
+export async function launch(withExtension: boolean): Promise<BenchBrowser> {
+  if (withExtension && !existsSync(path.join(extensionPath, 'manifest.json'))) {
+    throw new Error(`No built extension at ${extensionPath}: run \`npx wxt build\` first.`);
+  }
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), `compliance-lens-bench-${withExtension ? 'ext' : 'base'}-`));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: withExtension
+      ? [`--disable-extensions-except=${extensionPath}`, `--load-extension=${extensionPath}`, ...COMMON_ARGS]
+      : ['--disable-extensions', ...COMMON_ARGS],
+  });
+  if (withExtension && context.serviceWorkers().length === 0) await context.waitForEvent('serviceworker');
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// Content-script cost in real Chromium: generated pages measured WITH the built extension and the same
+// pages WITHOUT it (a second persistent context), in the same run. Reported, never asserted.
+import type { BrowserContext, CDPSession, Page } from '@playwright/test';
+import { launch } from './browser';
+
+/** The default local service (configured out of the box): links are recognised; nothing is fetched. */
+const SERVICE_ORIGIN = 'http://127.0.0.1:8787';
+const PAGES_ORIGIN = 'http://localhost:5999';
+const BURST_ROWS = 1_000;
+
+export interface ContentCase {
+  anchors: number;
+  sharePercent: number;
+}
+
+export interface ContentMeasurement {
+  anchors: number;
+  share_percent: number;
+  share_links: number;
+  condition: 'extension' | 'baseline';
+  /** navigationStart → load event. */
+  load_ms: number;
+  /** navigationStart → every badge present (extension only). */
+  all_badges_ms: number | null;
+  /** CDP Performance.getMetrics, whole renderer main thread, page load until settled. */
+  script_ms: number;
+  task_ms: number;
+  layout_style_ms: number;
+  /** PerformanceObserver `longtask` entries after DOMContentLoaded (parsing the page itself is one). */
+  long_tasks: number;
+  long_task_max_ms: number;
+  /** JSHeapUsedSize after a forced GC: the renderer's V8 isolate (page world + content-script world). */
+  heap_mb: number;
+  burst_badges_ms: number | null;
+  burst_script_ms: number;
+  burst_long_tasks: number;
+  burst_long_task_max_ms: number;
+}
+
+function rows(from: number, count: number, sharePercent: number): { html: string; shares: number } {
+  const every = Math.round(100 / sharePercent);
+  const parts: string[] = [];
+  let shares = 0;
+  for (let i = from; i < from + count; i++) {
+    if (i % every === 0) {
+      shares += 1;
+      parts.push(`<li><a href="${SERVICE_ORIGIN}/share/tok_${String(i).padStart(7, '0')}_${'x'.repeat(32)}">deal ${i}</a> · row ${i}</li>`);
+    } else {
+      parts.push(`<li><a href="https://example.org/item/${i}">item ${i}</a> · row ${i}</li>`);
+    }
+  }
+  return { html: parts.join(''), shares };
+}
+
+function pageHtml(list: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script>
+window.__longTasks = [];
+new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration }); })
+  .observe({ type: 'longtask', buffered: true });
+</script></head><body><ul id="list">${list}</ul></body></html>`;
+}
+
+async function metrics(cdp: CDPSession): Promise<Map<string, number>> {
+  const { metrics: list } = await cdp.send('Performance.getMetrics');
+  return new Map(list.map((metric) => [metric.name, metric.value]));
+}
+
+const seconds = (after: Map<string, number>, before: Map<string, number>, ...names: string[]) =>
+  Math.round(names.reduce((sum, name) => sum + ((after.get(name) ?? 0) - (before.get(name) ?? 0)), 0) * 1000 * 10) / 10;
+
+/** Resolves with performance.now() once `count` badges exist (0: at once). Polls cheaply. */
+async function badgesAt(page: Page, count: number): Promise<number> {
+  const handle = await page.waitForFunction(
+    (n) => (document.getElementsByTagName('compliance-lens-badge').length >= n ? performance.now() : 0),
+    count,
+    { polling: 10, timeout: 120_000 },
+  );
+  const value = await handle.jsonValue();
+  return typeof value === 'number' ? value : Number.NaN;
+}
+
+interface LongTask {
+  start: number;
+  duration: number;
+}
+
+async function longTasks(page: Page, after: number): Promise<{ count: number; max: number }> {
+  const tasks = await page.evaluate(() => (window as unknown as { __longTasks: LongTask[] }).__longTasks);
+  const relevant = tasks.filter((task) => task.start >= after);
+  return { count: relevant.length, max: Math.round(Math.max(0, ...relevant.map((task) => task.duration))) };
+}
+
+async function measure(context: BrowserContext, kase: ContentCase, condition: ContentMeasurement['condition']): Promise<ContentMeasurement> {
+  const initial = rows(0, kase.anchors, kase.sharePercent);
+  const burst = rows(kase.anchors, BURST_ROWS, kase.sharePercent);
+  const html = pageHtml(initial.html);
+  const withExtension = condition === 'extension';
+  await context.unroute(`${PAGES_ORIGIN}/**`).catch(() => undefined);
+  await context.route(`${PAGES_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+
+  const page = await context.newPage();
+  try {
+    await page.goto('about:blank');
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.goto(`${PAGES_ORIGIN}/bench-${kase.anchors}.html`, { waitUntil: 'load' });
+    const allBadges = await badgesAt(page, withExtension ? initial.shares : 0);
+    await page.waitForTimeout(500); // let cache peeks and the last slices finish
+    const m1 = await metrics(cdp);
+    const timing = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0]?.toJSON() as { loadEventEnd?: number; domContentLoadedEventEnd?: number } | undefined;
+      return { load: nav?.loadEventEnd ?? 0, dcl: nav?.domContentLoadedEventEnd ?? 0 };
+    });
+    const initialLongTasks = await longTasks(page, timing.dcl);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await metrics(cdp)).get('JSHeapUsedSize') ?? 0;
+
+    // Mutation burst: 1,000 rows appended in one go.
+    const before = await metrics(cdp);
+    const burstStart = await page.evaluate((rowsHtml) => {
+      const start = performance.now();
+      document.getElementById('list')?.insertAdjacentHTML('beforeend', rowsHtml);
+      return start;
+    }, burst.html);
+    const burstDone = await badgesAt(page, withExtension ? initial.shares + burst.shares : 0);
+    await page.waitForTimeout(300);
+    const after = await metrics(cdp);
+    const burstLongTasks = await longTasks(page, burstStart);
+
+    return {
+      anchors: kase.anchors,
+      share_percent: kase.sharePercent,
+      share_links: initial.shares,
+      condition,
+      load_ms: Math.round(timing.load),
+      all_badges_ms: withExtension ? Math.round(allBadges) : null,
+      // From process start until settled: the two conditions differ only by the extension.
+      script_ms: seconds(m1, new Map(), 'ScriptDuration'),
+      task_ms: seconds(m1, new Map(), 'TaskDuration'),
+      layout_style_ms: seconds(m1, new Map(), 'LayoutDuration', 'RecalcStyleDuration'),
+      long_tasks: initialLongTasks.count,
+      long_task_max_ms: initialLongTasks.max,
+      heap_mb: Math.round((heap / 1024 / 1024) * 100) / 100,
+      burst_badges_ms: withExtension ? Math.round(burstDone - burstStart) : null,
+      burst_script_ms: seconds(after, before, 'ScriptDuration'),
+      burst_long_tasks: burstLongTasks.count,
+      burst_long_task_max_ms: burstLongTasks.max,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+export interface ContentBenchResult {
+  measurements: ContentMeasurement[];
+  /** extension − baseline, per case. */
+  cost: Record<string, number | string | null>[];
+  notes: string[];
+}
+
+export async function benchContent(cases: ContentCase[], repeats: number): Promise<ContentBenchResult> {
+  const withExtension = await launch(true);
+  const baseline = await launch(false);
+  const measurements: ContentMeasurement[] = [];
+  try {
+    // Warm both browsers (first navigation pays for process start-up).
+    await measure(withExtension.context, { anchors: 100, sharePercent: 10 }, 'extension');
+    await measure(baseline.context, { anchors: 100, sharePercent: 10 }, 'baseline');
+    for (const kase of cases) {
+      for (let r = 0; r < repeats; r++) {
+        // Alternate the order so drift on this shared machine hits both conditions alike.
+        const pair =
+          r % 2 === 0
+            ? [await measure(withExtension.context, kase, 'extension'), await measure(baseline.context, kase, 'baseline')]
+            : [await measure(baseline.context, kase, 'baseline'), await measure(withExtension.context, kase, 'extension')];
+        measurements.push(...pair);
+      }
+    }
+  } finally {
+    await Promise.all([withExtension.close(), baseline.close()]);
+  }
+
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  };
+  const cost = cases.map((kase) => {
+    const pick = (condition: ContentMeasurement['condition']) =>
+      measurements.filter((m) => m.anchors === kase.anchors && m.share_percent === kase.sharePercent && m.condition === condition);
+    const ext = pick('extension');
+    const base = pick('baseline');
+    const delta = (key: 'script_ms' | 'task_ms' | 'layout_style_ms' | 'heap_mb' | 'burst_script_ms' | 'load_ms') =>
+      Math.round((median(ext.map((m) => m[key])) - median(base.map((m) => m[key]))) * 10) / 10;
+    return {
+      page: `${kase.anchors} anchors, ${kase.sharePercent}% share`,
+      share_links: ext[0]?.share_links ?? null,
+      'all badges (ms from nav start)': median(ext.map((m) => m.all_badges_ms ?? Number.NaN)),
+      'extension script (ms)': delta('script_ms'),
+      'extension task (ms)': delta('task_ms'),
+      'extension layout+style (ms)': delta('layout_style_ms'),
+      'long tasks ext/base (max ms)': `${median(ext.map((m) => m.long_tasks))}/${median(base.map((m) => m.long_tasks))} (${median(ext.map((m) => m.long_task_max_ms))}/${median(base.map((m) => m.long_task_max_ms))})`,
+      'heap delta (MB)': delta('heap_mb'),
+      'burst +1,000 rows: badges (ms)': median(ext.map((m) => m.burst_badges_ms ?? Number.NaN)),
+      'burst script delta (ms)': delta('burst_script_ms'),
+      'burst long tasks ext/base (max ms)': `${median(ext.map((m) => m.burst_long_tasks))}/${median(base.map((m) => m.burst_long_tasks))} (${median(ext.map((m) => m.burst_long_task_max_ms))}/${median(base.map((m) => m.burst_long_task_max_ms))})`,
+    };
+  });
+  return {
+    measurements,
+    cost,
+    notes: [
+      'script/task/layout: CDP Performance.getMetrics (ScriptDuration, TaskDuration, LayoutDuration+RecalcStyleDuration) of the page renderer, navigation until settled; the extension row minus the baseline row (same page, no extension), medians over repeats.',
+      'The extension figures include the badge-count polling of the harness in the page (both conditions poll; the extension run polls longer) and the content script start-up (settings message, recogniser).',
+      'heap: JSHeapUsedSize after HeapProfiler.collectGarbage. Content-script isolated worlds share the renderer V8 isolate with the page, so the delta is the content script heap plus its DOM wrappers; it excludes the service worker and native DOM memory (badge hosts and shadow roots).',
+      'long tasks: PerformanceObserver `longtask` after DOMContentLoaded (page parsing excluded); a long task is attributed to nobody, so compare with the baseline count.',
+      'No request is made: detection only peeks at the background cache (the services are the default local ones; nothing listens there).',
+    ],
+  };
+}
