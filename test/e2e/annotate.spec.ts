@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { configureTestService } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { FounderClient } from './support/server';
+import { FounderClient, startTestServer } from './support/server';
 import { mailPageValues, PAGES_ORIGIN, servePages } from './pages/serve';
 
 /**
@@ -217,7 +217,7 @@ test('clicking the link itself still follows it', async ({ context, server }) =>
   await expect.poll(() => navigatedTo).toContain('safelinks.protection.outlook.com');
 });
 
-test('revoked and expired links show their error states', async ({ context, server }) => {
+test('revoked and expired links show their error states', async ({ context, server, serviceWorker }) => {
   const { founder, link: revoked } = await founderWithLink(server.baseUrl, 'Revoked Co');
   const response = await fetch(`${server.baseUrl}/api/founder/share-links/${revoked.id}/revoke`, {
     method: 'POST',
@@ -236,22 +236,29 @@ test('revoked and expired links show their error states', async ({ context, serv
   await expect(badgeAfter(page, 'gmail-api')).toHaveAttribute('data-error-code', 'NOT_FOUND');
   await page.close();
 
-  // Expired: move the server's clock past the 7-day lifetime.
-  const expiring = await founderWithLink(server.baseUrl, 'Expired Co');
-  await context.unrouteAll();
-  await servePages(context, mailPageValues(expiring.link, new URL(server.baseUrl).origin));
-  await fetch(`${server.baseUrl}/api/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ advance_ms: 8 * 24 * 3600_000 }),
-  });
-  const second = await context.newPage();
-  await openMailPage(second, 'outlook-message');
-  await expect(badgeAfter(second, 'safelinks')).toHaveAttribute('data-state', 'idle');
-  await second.locator('#safelinks').hover();
-  await expect(badgeAfter(second, 'safelinks')).toHaveAttribute('data-error-code', 'EXPIRED');
-  await expect(cardFrame(second).getByTestId('error-message')).toContainText(/expired/);
-  await second.screenshot({ path: path.join(artifacts, 'badge-expired-light.png'), clip: { x: 0, y: 0, width: 760, height: 260 } });
+  // Expired: move a server's clock past the 7-day lifetime. Its own server, so the clock of the one
+  // the other tests share stays real.
+  const clockServer = await startTestServer();
+  try {
+    await configureTestService(serviceWorker, clockServer.baseUrl);
+    const expiring = await founderWithLink(clockServer.baseUrl, 'Expired Co');
+    await context.unrouteAll();
+    await servePages(context, mailPageValues(expiring.link, new URL(clockServer.baseUrl).origin));
+    await fetch(`${clockServer.baseUrl}/api/dev/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: 8 * 24 * 3600_000 }),
+    });
+    const second = await context.newPage();
+    await openMailPage(second, 'outlook-message');
+    await expect(badgeAfter(second, 'safelinks')).toHaveAttribute('data-state', 'idle');
+    await second.locator('#safelinks').hover();
+    await expect(badgeAfter(second, 'safelinks')).toHaveAttribute('data-error-code', 'EXPIRED');
+    await expect(cardFrame(second).getByTestId('error-message')).toContainText(/expired/);
+    await second.screenshot({ path: path.join(artifacts, 'badge-expired-light.png'), clip: { x: 0, y: 0, width: 760, height: 260 } });
+  } finally {
+    await clockServer.stop();
+  }
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {

@@ -15,7 +15,8 @@ export async function configureTestService(serviceWorker: Worker, baseUrl: strin
     current.services = [
       ...services,
       {
-        id: 'e2e-server',
+        // One entry per server: a test may start its own (e.g. to move its clock).
+        id: `e2e-server-${new URL(serviceOrigin).port}`,
         name: 'E2E test server',
         origin: serviceOrigin,
         apiPathTemplate: '/api/v1/compliance-status/{token}',

@@ -14,6 +14,8 @@ export const chromiumPath =
   '/usr/bin/chromium';
 
 interface Fixtures {
+  /** Clears the shared server's rate-limit state before each test (tests share 127.0.0.1). */
+  freshRateLimits: void;
   context: BrowserContext;
   serviceWorker: Worker;
   extensionId: string;
@@ -32,6 +34,14 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       await server.stop();
     },
     { scope: 'worker' },
+  ],
+  freshRateLimits: [
+    async ({ server }, use) => {
+      const response = await fetch(`${server.baseUrl}/api/dev/reset`, { method: 'POST' });
+      if (!response.ok) throw new Error(`dev reset failed: ${response.status}`);
+      await use();
+    },
+    { auto: true },
   ],
   // eslint-disable-next-line no-empty-pattern
   context: async ({}, use) => {
