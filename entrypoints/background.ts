@@ -11,6 +11,8 @@ import { createSnapshotService } from '@/lib/snapshot-service';
 // Wiring only: the logic lives in lib/ (settings, snapshot service, messaging).
 export default defineBackground(() => {
   const settings = createSettingsStore();
+  // Start the slow first read of the administrator policy now, not on the first hover.
+  void settings.getEffectiveSettings();
   const service = createSnapshotService({
     fetch: (input, init) => fetch(input, init),
     getSettings: () => settings.getEffectiveSettings(),

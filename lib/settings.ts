@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
 import {
   API_PATH_TEMPLATE,
@@ -282,9 +283,52 @@ async function readManagedStorage(): Promise<unknown> {
   }
 }
 
+/**
+ * The last policy read, kept for the browser session. The first `storage.managed` read of a browser
+ * session took ~2.6 s in Chromium on Linux (later reads ~10 ms), and the service worker restarts
+ * often: a restarted worker answers from this copy at once and refreshes it behind.
+ */
+const managedPolicyCache = storage.defineItem<unknown>('session:managedPolicyCache', { fallback: null });
+
+export function createManagedPolicyReader(read: () => Promise<unknown> = readManagedStorage) {
+  let current: Promise<ManagedSettings> | undefined;
+  const loadFresh = async (): Promise<ManagedSettings> => {
+    const policy = parseManagedSettings(await read());
+    await managedPolicyCache.setValue(policy).catch(() => undefined);
+    return policy;
+  };
+  const loadCachedThenFresh = async (): Promise<ManagedSettings> => {
+    const fresh = loadFresh();
+    const cached: unknown = await managedPolicyCache.getValue().catch(() => null);
+    if (cached === null) return fresh;
+    fresh.then(
+      (policy) => {
+        current = Promise.resolve(policy);
+      },
+      () => undefined,
+    );
+    return parseManagedSettings(cached);
+  };
+  return {
+    get(): Promise<ManagedSettings> {
+      current ??= loadCachedThenFresh();
+      return current;
+    },
+    /** The administrator changed the policy: read it again now. */
+    reload(): Promise<ManagedSettings> {
+      current = loadFresh();
+      return current;
+    },
+  };
+}
+
 export function createSettingsStore(item = defineSettingsItem()): SettingsStore {
   const getUserSettings = async () => parseStoredUserSettings(await item.getValue());
-  const getManagedSettings = async () => parseManagedSettings(await readManagedStorage());
+  const managedPolicy = createManagedPolicyReader();
+  browser.storage?.onChanged?.addListener((_changes, area) => {
+    if (area === 'managed') void managedPolicy.reload();
+  });
+  const getManagedSettings = () => managedPolicy.get();
   const getEffectiveSettings = async () => {
     const [user, managed] = await Promise.all([getUserSettings(), getManagedSettings()]);
     return mergeSettings(user, managed);
