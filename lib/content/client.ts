@@ -17,29 +17,21 @@ import {
 import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types';
 
 /**
- * The content script's side of the typed protocol. Answers are checked with small hand-written guards
- * (see ./guards: zod would not fit the 15 KB budget) and reduced to what a badge shows: score, label,
- * band, or the error's code and times. Anything malformed becomes INVALID_RESPONSE.
+ * The content script's side of the typed protocol. The background answers it with badge summaries
+ * only (score, label, band, or the error's code and times); they are checked with small hand-written
+ * guards (see ./guards: zod would not fit the 15 KB budget). Anything malformed becomes INVALID_RESPONSE.
  */
 
-type ContentProtocol = Pick<ProtocolMap, 'getSnapshot' | 'getSettings'> &
-  Pick<CardProtocolMap, 'peekSnapshots' | 'openCard' | 'closeCard'>;
+type ContentProtocol = Pick<ProtocolMap, 'getBadge' | 'getSettings'> &
+  Pick<CardProtocolMap, 'peekBadges' | 'openCard' | 'closeCard'>;
 
 const messenger = defineExtensionMessaging<ContentProtocol>();
 
 export function toBadgeResult(value: unknown): BadgeResult {
   if (!isRecord(value)) return INVALID;
   if (value.status === 'ready') {
-    const scores = isRecord(value.snapshot) && isRecord(value.snapshot.scores) ? value.snapshot.scores : null;
-    if (
-      !scores ||
-      !isScore(scores.readiness_score) ||
-      !isReadinessLabel(scores.readiness_label) ||
-      !isRiskBand(scores.fundraise_risk_band)
-    ) {
-      return INVALID;
-    }
-    return { status: 'ready', score: scores.readiness_score, label: scores.readiness_label, band: scores.fundraise_risk_band };
+    if (!isScore(value.score) || !isReadinessLabel(value.label) || !isRiskBand(value.band)) return INVALID;
+    return { status: 'ready', score: value.score, label: value.label, band: value.band };
   }
   if (value.status === 'error' && isErrorCode(value.code)) {
     if (value.retryAt !== undefined && !isEpochMs(value.retryAt)) return INVALID;
@@ -53,12 +45,12 @@ const INVALID: BadgeResult = { status: 'error', code: 'INVALID_RESPONSE' };
 
 export const messagingSnapshotClient: BadgeSnapshotClient = {
   async peekMany(requests) {
-    const answers: unknown = await messenger.sendMessage('peekSnapshots', requests);
+    const answers: unknown = await messenger.sendMessage('peekBadges', requests);
     if (!Array.isArray(answers) || answers.length !== requests.length) return requests.map(() => null);
     return answers.map((answer: unknown) => (answer === null ? null : toBadgeResult(answer)));
   },
   async get(request) {
-    return toBadgeResult(await messenger.sendMessage('getSnapshot', request));
+    return toBadgeResult(await messenger.sendMessage('getBadge', request));
   },
 };
 

@@ -1,8 +1,11 @@
 import { defineExtensionMessaging, type ExtensionMessenger } from '@webext-core/messaging';
 import { z } from 'zod';
 import {
+  badgeSummarySchema,
   peekResultSchema,
   snapshotRequestSchema,
+  toBadgeSummary,
+  type BadgeSummary,
   type PeekResult,
   type SnapshotRequest,
 } from '../snapshot-service/result';
@@ -20,10 +23,12 @@ import { senderContext } from './sender';
  */
 export interface CardProtocolMap {
   /**
-   * Content scripts: cache-only look-ups for many links at once (never a fetch). One message per
-   * batch of newly found links instead of one per link: each message costs the page's main thread.
+   * Extension pages (popup, side panel): cache-only look-ups for many links at once (never a fetch).
+   * One message per batch of links instead of one per link.
    */
   peekSnapshots(requests: SnapshotRequest[]): PeekResult[];
+  /** Content scripts: the same, reduced to what a badge shows (null = nothing cached). */
+  peekBadges(requests: SnapshotRequest[]): (BadgeSummary | null)[];
   /** Content scripts only: "my tab's card now shows this link". */
   openCard(request: SnapshotRequest): { ok: true };
   /** Content scripts only: the card was closed; forget the binding. */
@@ -37,6 +42,7 @@ export const MAX_PEEK_BATCH = 100;
 
 export const cardProtocolSchemas = {
   peekSnapshots: { input: z.array(snapshotRequestSchema).max(MAX_PEEK_BATCH), output: z.array(peekResultSchema) },
+  peekBadges: { input: z.array(snapshotRequestSchema).max(MAX_PEEK_BATCH), output: z.array(badgeSummarySchema.nullable()) },
   openCard: { input: snapshotRequestSchema, output: z.object({ ok: z.literal(true) }) },
   closeCard: { input: noInputSchema, output: z.object({ ok: z.literal(true) }) },
   getCardForTab: { input: noInputSchema, output: snapshotRequestSchema.nullable() },
@@ -86,11 +92,21 @@ export function createCardHandlers(deps: CardHandlerDeps): CardHandlers {
     return context.tabId;
   }
 
+  // The service re-checks each origin and token; a bad entry answers null, not the whole batch.
+  const peekAll = (requests: SnapshotRequest[]) =>
+    Promise.all(requests.map((request) => deps.peek(request).catch((): PeekResult => null)));
+
   return {
-    async peekSnapshots(data) {
+    async peekSnapshots(data, sender) {
       const requests = parse(cardProtocolSchemas.peekSnapshots.input, 'peekSnapshots', data);
-      // The service re-checks each origin and token; a bad entry answers null, not the whole batch.
-      return Promise.all(requests.map((request) => deps.peek(request).catch((): PeekResult => null)));
+      if (senderContext(sender, deps.extensionOrigin).kind !== 'extension-page') {
+        throw new ForbiddenSenderError('"peekSnapshots" may only be sent from an extension page.');
+      }
+      return peekAll(requests);
+    },
+    async peekBadges(data) {
+      const requests = parse(cardProtocolSchemas.peekBadges.input, 'peekBadges', data);
+      return (await peekAll(requests)).map((result) => (result === null ? null : toBadgeSummary(result)));
     },
     async openCard(data, sender) {
       const request = parse(cardProtocolSchemas.openCard.input, 'openCard', data);
@@ -127,6 +143,7 @@ export function registerCardHandlers(
   const handlers = createCardHandlers(deps);
   const removers = [
     messenger.onMessage('peekSnapshots', ({ data, sender }) => handlers.peekSnapshots(data, sender)),
+    messenger.onMessage('peekBadges', ({ data, sender }) => handlers.peekBadges(data, sender)),
     messenger.onMessage('openCard', ({ data, sender }) => handlers.openCard(data, sender)),
     messenger.onMessage('closeCard', ({ data, sender }) => handlers.closeCard(data, sender)),
     messenger.onMessage('getCardForTab', ({ data, sender }) => handlers.getCardForTab(data, sender)),

@@ -2,7 +2,7 @@ import type { ExtensionMessenger } from '@webext-core/messaging';
 import type { z } from 'zod';
 import type { EffectiveSettings } from '../settings';
 import type { SnapshotService } from '../snapshot-service/service';
-import type { SnapshotRequest, SnapshotResult } from '../snapshot-service/result';
+import { toBadgeSummary, type SnapshotRequest, type SnapshotResult } from '../snapshot-service/result';
 import { describeIssues } from '../snapshot-service/http';
 import { isValidTokenShape } from '../snapshot/token';
 import { protocolSchemas, type MessageType, type ProtocolMap } from './protocol';
@@ -68,18 +68,26 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
   ): Handler<typeof type> {
     return async (data, sender) => {
       const request = parseInput(type, data);
-      const context = senderContext(sender, deps.extensionOrigin);
-      const result = await call(request);
-      await remember(context, request, result);
-      return result;
+      // Full snapshots go to extension pages only; content scripts ask for badges (getBadge).
+      requireExtensionPage(type, senderContext(sender, deps.extensionOrigin));
+      return call(request);
     };
   }
 
   return {
     getSnapshot: snapshotHandler('getSnapshot', (request) => deps.service.getSnapshot(request)),
+    async getBadge(data, sender) {
+      const request = parseInput('getBadge', data);
+      const context = senderContext(sender, deps.extensionOrigin);
+      const result = await deps.service.getSnapshot(request);
+      await remember(context, request, result);
+      return toBadgeSummary(result);
+    },
     refreshSnapshot: snapshotHandler('refreshSnapshot', (request) => deps.service.refresh(request)),
-    async peekSnapshot(data) {
-      return deps.service.peek(parseInput('peekSnapshot', data));
+    async peekSnapshot(data, sender) {
+      const request = parseInput('peekSnapshot', data);
+      requireExtensionPage('peekSnapshot', senderContext(sender, deps.extensionOrigin));
+      return deps.service.peek(request);
     },
     async getSettings(data) {
       parseInput('getSettings', data);
@@ -106,6 +114,7 @@ export function registerMessageHandlers(
   const handlers = createMessageHandlers(deps);
   const removers = [
     messenger.onMessage('getSnapshot', ({ data, sender }) => handlers.getSnapshot(data, sender)),
+    messenger.onMessage('getBadge', ({ data, sender }) => handlers.getBadge(data, sender)),
     messenger.onMessage('refreshSnapshot', ({ data, sender }) => handlers.refreshSnapshot(data, sender)),
     messenger.onMessage('peekSnapshot', ({ data, sender }) => handlers.peekSnapshot(data, sender)),
     messenger.onMessage('getSettings', ({ data, sender }) => handlers.getSettings(data, sender)),

@@ -2,10 +2,12 @@ import { defineExtensionMessaging } from '@webext-core/messaging';
 import { z } from 'zod';
 import { effectiveSettingsSchema, type EffectiveSettings } from '../settings';
 import {
+  badgeSummarySchema,
   cachedSummarySchema,
   peekResultSchema,
   snapshotRequestSchema,
   snapshotResultSchema,
+  type BadgeSummary,
   type CachedSummary,
   type PeekResult,
   type SnapshotRequest,
@@ -32,8 +34,10 @@ export type ClearCacheResult = z.infer<typeof clearCacheResultSchema>;
 export const noInputSchema = z.undefined().or(z.null()).transform(() => undefined);
 
 export interface ProtocolMap {
-  /** Cached while fresh, else one budgeted fetch. Content scripts, popup, side panel, card. */
+  /** Cached while fresh, else one budgeted fetch. Extension pages only (popup, side panel, card). */
   getSnapshot(request: SnapshotRequest): SnapshotResult;
+  /** The same, reduced to what a badge shows. The content script's only way to load a snapshot. */
+  getBadge(request: SnapshotRequest): BadgeSummary;
   /** An explicit user action: bypasses the cache (still budgeted and coalesced). */
   refreshSnapshot(request: SnapshotRequest): SnapshotResult;
   /** Cache only, never a fetch: badges of links already seen. null = nothing fresh cached. */
@@ -48,6 +52,7 @@ export interface ProtocolMap {
 
 export const protocolSchemas = {
   getSnapshot: { input: snapshotRequestSchema, output: snapshotResultSchema },
+  getBadge: { input: snapshotRequestSchema, output: badgeSummarySchema },
   refreshSnapshot: { input: snapshotRequestSchema, output: snapshotResultSchema },
   peekSnapshot: { input: snapshotRequestSchema, output: peekResultSchema },
   getSettings: { input: noInputSchema, output: effectiveSettingsSchema },

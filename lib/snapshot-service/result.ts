@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { READINESS_LABELS, RISK_BANDS } from '../snapshot/labels';
 import { snapshotMetaSchema, snapshotSchema, timestampSchema } from '../snapshot/schema';
 import { isValidTokenShape } from '../snapshot/token';
 import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from './error-codes';
@@ -45,6 +46,38 @@ export type SnapshotError = z.infer<typeof snapshotErrorSchema>;
 
 export const snapshotResultSchema = z.discriminatedUnion('status', [snapshotReadySchema, snapshotErrorSchema]);
 export type SnapshotResult = z.infer<typeof snapshotResultSchema>;
+
+/**
+ * All a content script learns of a result: what its badge shows. The snapshot itself (company, gaps,
+ * disclaimer) goes only to extension pages, so it never enters a host page's renderer outside the
+ * card iframe (DESIGN decision 4).
+ */
+export const badgeSummarySchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('ready'),
+    score: z.int().min(0).max(100),
+    label: z.enum(READINESS_LABELS),
+    band: z.enum(RISK_BANDS),
+  }),
+  z.object({
+    status: z.literal('error'),
+    code: z.enum(SNAPSHOT_ERROR_CODES),
+    retryAt: epochMs.optional(),
+    expiredAt: timestampSchema.optional(),
+  }),
+]);
+export type BadgeSummary = z.infer<typeof badgeSummarySchema>;
+
+export function toBadgeSummary(result: SnapshotResult): BadgeSummary {
+  if (result.status === 'ready') {
+    const { readiness_score: score, readiness_label: label, fundraise_risk_band: band } = result.snapshot.scores;
+    return { status: 'ready', score, label, band };
+  }
+  const summary: BadgeSummary = { status: 'error', code: result.code };
+  if (result.retryAt !== undefined) summary.retryAt = result.retryAt;
+  if (result.expiredAt !== undefined) summary.expiredAt = result.expiredAt;
+  return summary;
+}
 
 /** `peek` answers from the cache only: `null` means nothing cached. */
 export const peekResultSchema = snapshotResultSchema.nullable();

@@ -3,7 +3,7 @@ import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/content/card-f
 import { toBadgeResult, toContentSettings } from '@/lib/content/client';
 import { placeCard } from '@/lib/content/position';
 import { createCardHandlers } from '@/lib/messaging/card';
-import { snapshotResultSchema, type SnapshotResult } from '@/lib/snapshot-service/result';
+import { snapshotResultSchema, toBadgeSummary, type SnapshotResult } from '@/lib/snapshot-service/result';
 import type { StorageAreaAdapter } from '@/lib/snapshot-service/storage-area';
 import { buildSnapshot, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
 
@@ -16,7 +16,10 @@ describe('toBadgeResult (content-script check of background answers)', () => {
       fetchedAt: 1,
       fromCache: false,
     });
-    expect(toBadgeResult(result)).toEqual({ status: 'ready', score: 76, label: 'Good Standing', band: 'medium' });
+    // The background reduces the result; the content script checks what arrives.
+    const summary = toBadgeSummary(result);
+    expect(summary).toEqual({ status: 'ready', score: 76, label: 'Good Standing', band: 'medium' });
+    expect(toBadgeResult(summary)).toEqual(summary);
   });
 
   it('passes error codes and times through', () => {
@@ -32,8 +35,10 @@ describe('toBadgeResult (content-script check of background answers)', () => {
     ['not an object', 'ready'],
     ['null', null],
     ['unknown status', { status: 'weird' }],
-    ['score out of range', { status: 'ready', snapshot: { scores: { readiness_score: 101, readiness_label: 'Critical', fundraise_risk_band: 'high' } } }],
-    ['unknown label', { status: 'ready', snapshot: { scores: { readiness_score: 10, readiness_label: 'Great', fundraise_risk_band: 'high' } } }],
+    ['score out of range', { status: 'ready', score: 101, label: 'Critical', band: 'high' }],
+    ['unknown label', { status: 'ready', score: 10, label: 'Great', band: 'high' }],
+    ['unknown band', { status: 'ready', score: 10, label: 'Critical', band: 'huge' }],
+    ['a full snapshot instead of a summary', { status: 'ready', snapshot: { scores: { readiness_score: 10, readiness_label: 'Critical', fundraise_risk_band: 'high' } } }],
     ['missing code', { status: 'error' }],
     ['bad retryAt', { status: 'error', code: 'RATE_LIMITED', retryAt: 'soon' }],
   ])('turns a malformed answer (%s) into INVALID_RESPONSE', (_name, value) => {
@@ -152,10 +157,26 @@ describe('card binding in the background', () => {
         return null;
       },
     });
-    const answers = await handlers.peekSnapshots([request, { origin: 'https://evil.example', token: FIXTURE_TOKEN }], contentScript(5));
+    const answers = await handlers.peekBadges([request, { origin: 'https://evil.example', token: FIXTURE_TOKEN }], contentScript(5));
     expect(answers).toEqual([null, null]);
     expect(seen).toHaveLength(2);
-    await expect(handlers.peekSnapshots(Array.from({ length: 101 }, () => request), contentScript(5))).rejects.toThrow(/Malformed/);
+    await expect(handlers.peekBadges(Array.from({ length: 101 }, () => request), contentScript(5))).rejects.toThrow(/Malformed/);
+  });
+
+  it('content scripts get badge summaries; full cached snapshots only go to extension pages', async () => {
+    const cached: SnapshotResult = snapshotResultSchema.parse({
+      status: 'ready',
+      snapshot: buildSnapshot({ scores: { readiness_score: 95, fundraise_score: 90 } }),
+      meta: { token_status: 'active', view_count: 3 },
+      fetchedAt: 1,
+      fromCache: true,
+    });
+    const handlers = createCardHandlers({ area: memoryArea(), extensionOrigin, peek: async () => cached });
+    expect(await handlers.peekBadges([request], contentScript(5))).toEqual([
+      { status: 'ready', score: 95, label: 'Regulator Ready', band: 'investor_ready' },
+    ]);
+    await expect(handlers.peekSnapshots([request], contentScript(5))).rejects.toThrow(/extension page/);
+    expect(await handlers.peekSnapshots([request], { url: `${extensionOrigin}/popup.html` })).toEqual([cached]);
   });
 
   it('forgets stale bindings', async () => {

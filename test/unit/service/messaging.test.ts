@@ -40,17 +40,19 @@ describe('handlers validate their inputs', () => {
     ['huge token', { origin: ORIGIN, token: 'a'.repeat(5000) }],
   ];
 
-  it.each(malformed)('getSnapshot / refreshSnapshot / peekSnapshot reject %s with InvalidMessageError, no fetch', async (_name, data) => {
+  it.each(malformed)('getSnapshot / refreshSnapshot / peekSnapshot / getBadge reject %s with InvalidMessageError, no fetch', async (_name, data) => {
     const { handlers, fetch } = setup();
-    await expect(handlers.getSnapshot(data, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
-    await expect(handlers.refreshSnapshot(data, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
-    await expect(handlers.peekSnapshot(data, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(handlers.getSnapshot(data, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(handlers.refreshSnapshot(data, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(handlers.peekSnapshot(data, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(handlers.getBadge(data, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
     expect(fetch).not.toHaveBeenCalled();
   });
 
   it('says which field is wrong', async () => {
     const { handlers } = setup();
-    await expect(handlers.getSnapshot({ origin: ORIGIN }, contentScriptSender)).rejects.toThrow(/token/);
+    await expect(handlers.getSnapshot({ origin: ORIGIN }, popupSender)).rejects.toThrow(/token/);
+    await expect(handlers.getBadge({ origin: ORIGIN }, contentScriptSender)).rejects.toThrow(/token/);
   });
 
   it('clearCache rejects a bad area', async () => {
@@ -66,15 +68,19 @@ describe('handlers validate their inputs', () => {
 
   it('a well-formed message for an unconfigured origin gets FORBIDDEN_ORIGIN and no fetch', async () => {
     const { handlers, fetch } = setup();
-    const result = await handlers.getSnapshot({ origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN }, contentScriptSender);
-    expect(protocolSchemas.getSnapshot.output.parse(result)).toMatchObject({ code: 'FORBIDDEN_ORIGIN' });
+    const result = await handlers.getBadge({ origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN }, contentScriptSender);
+    expect(protocolSchemas.getBadge.output.parse(result)).toEqual({ status: 'error', code: 'FORBIDDEN_ORIGIN' });
     expect(fetch).not.toHaveBeenCalled();
   });
 
   it('answers valid messages with results that parse with the exported schemas', async () => {
     const { handlers } = setup();
-    expect(protocolSchemas.getSnapshot.output.parse(await handlers.getSnapshot({ origin: ORIGIN, token: FIXTURE_TOKEN }, contentScriptSender))).toMatchObject({ status: 'ready' });
-    expect(protocolSchemas.peekSnapshot.output.parse(await handlers.peekSnapshot({ origin: ORIGIN, token: FIXTURE_TOKEN }, contentScriptSender))).toMatchObject({ fromCache: true });
+    expect(protocolSchemas.getSnapshot.output.parse(await handlers.getSnapshot({ origin: ORIGIN, token: FIXTURE_TOKEN }, popupSender))).toMatchObject({ status: 'ready' });
+    expect(protocolSchemas.peekSnapshot.output.parse(await handlers.peekSnapshot({ origin: ORIGIN, token: FIXTURE_TOKEN }, popupSender))).toMatchObject({ fromCache: true });
+    // A content script learns what its badge shows, and nothing else of the snapshot.
+    expect(await handlers.getBadge({ origin: ORIGIN, token: FIXTURE_TOKEN }, contentScriptSender)).toEqual(
+      protocolSchemas.getBadge.output.parse({ status: 'ready', score: 68, label: 'In Progress', band: 'medium' }),
+    );
     expect(protocolSchemas.getSettings.output.parse(await handlers.getSettings(undefined, contentScriptSender)).fetchMode).toBe('intent');
     expect(protocolSchemas.listCached.output.parse(await handlers.listCached(undefined, popupSender))).toHaveLength(1);
     expect(protocolSchemas.clearCache.output.parse(await handlers.clearCache(undefined, popupSender))).toEqual({ cleared: 1 });
@@ -82,6 +88,19 @@ describe('handlers validate their inputs', () => {
 });
 
 describe('senders', () => {
+  it('full snapshots are for extension pages only: a content script gets a badge summary, never the snapshot', async () => {
+    const { handlers, fetch } = setup();
+    const request = { origin: ORIGIN, token: FIXTURE_TOKEN };
+    await expect(handlers.getSnapshot(request, contentScriptSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(handlers.refreshSnapshot(request, contentScriptSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(handlers.peekSnapshot(request, contentScriptSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(handlers.getSnapshot(request, {})).rejects.toBeInstanceOf(ForbiddenSenderError);
+    expect(fetch).not.toHaveBeenCalled();
+    const badge = await handlers.getBadge(request, contentScriptSender);
+    expect(Object.keys(badge).sort()).toEqual(['band', 'label', 'score', 'status']);
+    expect(JSON.stringify(badge)).not.toContain('disclaimer');
+  });
+
   it('listCached and clearCache are for extension pages only', async () => {
     const { handlers } = setup();
     await expect(handlers.listCached(undefined, contentScriptSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
@@ -107,9 +126,9 @@ describe('senders', () => {
 
   it('records which tab asked for which token, but not forged origins or bad tokens', async () => {
     const { handlers, tabLog } = setup();
-    await handlers.getSnapshot({ origin: ORIGIN, token: FIXTURE_TOKEN }, contentScriptSender);
-    await handlers.getSnapshot({ origin: 'https://evil.example', token: FIXTURE_TOKEN }, contentScriptSender);
-    await handlers.getSnapshot({ origin: ORIGIN, token: '../x' }, contentScriptSender);
+    await handlers.getBadge({ origin: ORIGIN, token: FIXTURE_TOKEN }, contentScriptSender);
+    await handlers.getBadge({ origin: 'https://evil.example', token: FIXTURE_TOKEN }, contentScriptSender);
+    await handlers.getBadge({ origin: ORIGIN, token: '../x' }, contentScriptSender);
     await handlers.getSnapshot({ origin: ORIGIN, token: FIXTURE_TOKEN }, popupSender);
     await handlers.getSnapshot({ origin: ORIGIN, token: fixtureToken(9) }, { url: `${EXTENSION_ORIGIN}/popup.html`, tab: { id: 7 } });
     expect(await tabLog.recent(7)).toEqual([{ origin: ORIGIN, token: FIXTURE_TOKEN, frameId: 0, at: expect.any(Number) }]);
@@ -136,7 +155,7 @@ describe('over the runtime messaging channel', () => {
     await expect(fakeBrowser.runtime.sendMessage('hello')).resolves.toBeUndefined();
     expect(fetch).not.toHaveBeenCalled();
 
-    const result = await messenger.sendMessage('getSnapshot', { origin: ORIGIN, token: FIXTURE_TOKEN });
-    expect(protocolSchemas.getSnapshot.output.parse(result)).toMatchObject({ status: 'ready' });
+    const result = await messenger.sendMessage('getBadge', { origin: ORIGIN, token: FIXTURE_TOKEN });
+    expect(protocolSchemas.getBadge.output.parse(result)).toMatchObject({ status: 'ready' });
   });
 });
