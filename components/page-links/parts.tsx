@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import type { AppKey } from '@/lib/i18n';
 import { formatDateTime, formatRelative } from '@/lib/format';
@@ -10,7 +10,7 @@ import { SnapshotError } from '../SnapshotError';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
 import { hostOf, type PageScan, type TargetTab } from './api';
 import { usePageLinksApi } from './context';
-import { pageLinksKeys } from './queries';
+import { pageLinksKeys, pageLinksQueries, type usePageLinkRows } from './queries';
 import { distinctDisclaimers, unloadedLinks, type LinkRow } from './rows';
 
 /** Shared pieces of the popup and the side panel. */
@@ -366,29 +366,25 @@ export function useRescan(tab: TargetTab | null) {
  * Everything but the list itself: loading, no tab, not scannable, not running, error, empty. Renders
  * `children` (the list or table) only when the page has links.
  */
+/** The page-level states (no tab, not scannable, scanning, …) around a surface's list of links. */
 export function PageStates({
-  tab,
-  targetPending,
-  scan,
-  scanPending,
-  scanError,
-  services,
-  enableLocked,
-  onRetry,
+  pageLinks,
   children,
 }: {
-  tab: TargetTab | null;
-  targetPending: boolean;
-  scan: PageScan | undefined;
-  scanPending: boolean;
-  scanError: boolean;
-  services: readonly string[] | undefined;
-  enableLocked: boolean;
-  onRetry(): void;
+  pageLinks: Pick<ReturnType<typeof usePageLinkRows>, 'target' | 'tab' | 'scan'>;
   children: ReactNode;
 }) {
+  const { target, tab, scan: scanQuery } = pageLinks;
   const { t, locale } = useI18n();
   const api = usePageLinksApi();
+  const settings = useQuery(pageLinksQueries.settings(api));
+  const targetPending = target.isPending;
+  const scan = scanQuery.data;
+  const scanPending = tab !== null && scanQuery.isPending;
+  const scanError = target.isError || scanQuery.isError;
+  const services = settings.data?.services.map((service) => service.name);
+  const enableLocked = settings.data?.locked.enabledSites ?? false;
+  const onRetry = () => void (target.isError ? target.refetch() : scanQuery.refetch());
   if (targetPending) return <LoadingState />;
   if (!tab) {
     return <StatePanel testId="page-no-tab" title={t('pageLinks.noTab.title')} detail={t('pageLinks.noTab.detail')} />;

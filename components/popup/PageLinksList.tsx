@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useI18n } from '../i18n';
 import { hostOf } from '../page-links/api';
-import { usePageLinksApi } from '../page-links/context';
 import {
   BandPill,
   Disclaimers,
@@ -15,15 +13,13 @@ import {
   SnapshotDetail,
   useRowName,
 } from '../page-links/parts';
-import { pageLinksQueries, usePageLinkRows } from '../page-links/queries';
+import { usePageLinkRows } from '../page-links/queries';
 import type { LinkRow } from '../page-links/rows';
 
 /** The popup's "On this page": every share link found, cached ones at once, the rest on request. */
 export function PageLinksList({ now }: { now?: number }) {
   const { t } = useI18n();
-  const api = usePageLinksApi();
   const { target, tab, scan, rows, loader } = usePageLinkRows();
-  const settings = useQuery(pageLinksQueries.settings(api));
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const returnFocusTo = useRef<string | null>(null);
@@ -44,16 +40,7 @@ export function PageLinksList({ now }: { now?: number }) {
   const cached = rows.filter((row) => row.result !== null && row.result !== undefined).length;
 
   return (
-    <PageStates
-      tab={tab}
-      targetPending={target.isPending}
-      scan={scan.data}
-      scanPending={tab !== null && scan.isPending}
-      scanError={target.isError || scan.isError}
-      services={settings.data?.services.map((service) => service.name)}
-      enableLocked={settings.data?.locked.enabledSites ?? false}
-      onRetry={() => void (target.isError ? target.refetch() : scan.refetch())}
-    >
+    <PageStates pageLinks={{ target, tab, scan }}>
       {selected ? (
         <DetailView
           row={selected}

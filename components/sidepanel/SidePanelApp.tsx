@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../i18n';
 import { hostOf, type PageLinksApi } from '../page-links/api';
@@ -17,7 +17,7 @@ import {
   useRowName,
 } from '../page-links/parts';
 import { DocumentLanguage, PageLinksProviders } from '../page-links/Providers';
-import { pageLinksQueries, useFollowTabs, usePageLinkRows } from '../page-links/queries';
+import { useFollowTabs, usePageLinkRows } from '../page-links/queries';
 import { sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
 import { downloadText, exportFileName, exportRowsToCsv } from './export';
 
@@ -45,7 +45,6 @@ function SidePanel({ now, saveFile }: { now: number | undefined; saveFile(fileNa
   const api = usePageLinksApi();
   useFollowTabs();
   const { target, tab, scan, rows, loader } = usePageLinkRows();
-  const settings = useQuery(pageLinksQueries.settings(api));
   const [sort, setSort] = useState<SortState | null>(null);
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [exported, setExported] = useState<number | null>(null);
@@ -102,16 +101,7 @@ function SidePanel({ now, saveFile }: { now: number | undefined; saveFile(fileNa
         </button>
       </header>
       <main className="flex flex-col gap-3 px-3 py-3">
-        <PageStates
-          tab={tab}
-          targetPending={target.isPending}
-          scan={scan.data}
-          scanPending={tab !== null && scan.isPending}
-          scanError={target.isError || scan.isError}
-          services={settings.data?.services.map((service) => service.name)}
-          enableLocked={settings.data?.locked.enabledSites ?? false}
-          onRetry={() => void (target.isError ? target.refetch() : scan.refetch())}
-        >
+        <PageStates pageLinks={{ target, tab, scan }}>
           <div className="flex flex-wrap items-start justify-between gap-2">
             <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="page-links-summary">
               {t('pageLinks.summary', { count: rows.length })}
