@@ -1,8 +1,10 @@
 // Background: time to answer a cached hover (getSnapshot served from the cache, through the typed
 // messaging from an extension page, as the card and popup call it) against a network fetch
 // (refreshSnapshot, one budgeted GET to the bundled server), in Chromium.
-import { launch } from './browser';
 import { FounderClient, startTestServer } from '../e2e/support/server';
+import { launch } from '../support/chromium';
+
+const BENCH_VIEWPORT = { viewport: { width: 1280, height: 800 } };
 
 export interface BackgroundBenchResult {
   rows: Record<string, number | string>[];
@@ -32,7 +34,7 @@ const summary = (label: string, samples: Sample[]) => {
 
 export async function benchBackground(options: { cachedHovers: number; refreshes: number }): Promise<BackgroundBenchResult> {
   const server = await startTestServer();
-  const browser = await launch(true);
+  const browser = await launch(true, BENCH_VIEWPORT);
   try {
     const founder = await FounderClient.signUp(server.baseUrl, 'Benchmark Pay Ltd');
     const link = await founder.createShareLink();

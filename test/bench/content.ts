@@ -1,7 +1,9 @@
 // Content-script cost in real Chromium: generated pages measured WITH the built extension and the same
 // pages WITHOUT it (a second persistent context), in the same run. Reported, never asserted.
 import type { BrowserContext, CDPSession, Page } from '@playwright/test';
-import { launch } from './browser';
+import { launch } from '../support/chromium';
+
+const BENCH_VIEWPORT = { viewport: { width: 1280, height: 800 } };
 
 /** The default local service (configured out of the box): links are recognised; nothing is fetched. */
 const SERVICE_ORIGIN = 'http://127.0.0.1:8787';
@@ -159,8 +161,8 @@ export interface ContentBenchResult {
 }
 
 export async function benchContent(cases: ContentCase[], repeats: number): Promise<ContentBenchResult> {
-  const withExtension = await launch(true);
-  const baseline = await launch(false);
+  const withExtension = await launch(true, BENCH_VIEWPORT);
+  const baseline = await launch(false, BENCH_VIEWPORT);
   const measurements: ContentMeasurement[] = [];
   try {
     // Warm both browsers (first navigation pays for process start-up).

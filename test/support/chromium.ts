@@ -6,7 +6,7 @@ import path from 'node:path';
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const extensionPath = path.join(repoRoot, '.output/chrome-mv3');
 
-/** Debian's Chromium (as the e2e fixtures use it). */
+/** Debian's Chromium (Playwright cannot download browsers here). Shared by e2e fixtures and benchmarks. */
 export const chromiumPath =
   process.env.CHROMIUM_PATH ??
   ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((candidate) => existsSync(candidate)) ??
@@ -26,21 +26,24 @@ const COMMON_ARGS = [
   '--disable-backgrounding-occluded-windows',
 ];
 
-export interface BenchBrowser {
+export interface LaunchedBrowser {
   context: BrowserContext;
   close(): Promise<void>;
 }
 
 /** A persistent Chromium context, with the built extension loaded or without it (the baseline). */
-export async function launch(withExtension: boolean): Promise<BenchBrowser> {
+export async function launch(
+  withExtension: boolean,
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<LaunchedBrowser> {
   if (withExtension && !existsSync(path.join(extensionPath, 'manifest.json'))) {
     throw new Error(`No built extension at ${extensionPath}: run \`npx wxt build\` first.`);
   }
-  const userDataDir = mkdtempSync(path.join(os.tmpdir(), `compliance-lens-bench-${withExtension ? 'ext' : 'base'}-`));
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), `compliance-lens-${withExtension ? 'ext' : 'base'}-`));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath,
     headless: true,
-    viewport: { width: 1280, height: 800 },
+    ...(options.viewport ? { viewport: options.viewport } : {}),
     args: withExtension
       ? [`--disable-extensions-except=${extensionPath}`, `--load-extension=${extensionPath}`, ...COMMON_ARGS]
       : ['--disable-extensions', ...COMMON_ARGS],
