@@ -6,6 +6,7 @@
  * so every page is a single self-contained document: inline CSS only, no scripts, no external resources.
  */
 
+import { formatDateTime } from '../../lib/format';
 import type { GapSeverity, ReadinessLabel, RiskBand } from '../../lib/snapshot/labels';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -25,21 +26,14 @@ export function escapeHtml(value: string | number): string {
   return String(value).replace(/[&<>"'`]/g, (ch) => HTML_ESCAPES[ch] ?? ch);
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
-
 /**
- * "20 Jun 2026, 09:15 UTC". Deterministic (no locale data involved), always UTC as the API states
- * its timestamps. Returns the input unchanged when it is not a parseable date.
+ * "20 Jun 2026, 09:15 UTC" (lib/format, British English), always UTC as the API states its
+ * timestamps. Returns the input unchanged when it is not a parseable date.
  */
 export function formatUtc(value: string | Date): string {
   const date = typeof value === 'string' ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return String(value);
-  const month = MONTHS[date.getUTCMonth()] ?? '';
-  return `${date.getUTCDate()} ${month} ${date.getUTCFullYear()}, ${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())} UTC`;
+  return formatDateTime(date, 'en-GB');
 }
 
 /** `<time datetime="…">20 Jun 2026, 09:15 UTC</time>`, with the exact instant in the title. */
