@@ -3,14 +3,13 @@
  * and by `--seed`. Functions take the database and "now" explicitly; nothing here reads a global.
  */
 import { z } from 'zod';
-import { profileRowShape } from './db/rows';
+import { profileOfRow, profileRowShape } from './db/rows';
 import { checklistCompletionPct, readinessLabelFor, riskBandFor } from '../lib/snapshot/labels';
 import type { Database, Queryable } from './db/driver';
 import { ApiError } from './http/errors';
 import {
   EMPTY_PROFILE,
   TIER_RANK,
-  profileSchema,
   type CreateOrganisationBody,
   type OrganisationView,
   type PackView,
@@ -40,23 +39,9 @@ const ORGANISATION_COLUMNS = `o.id, o.name, o.subscription_tier, o.readiness_sco
   COALESCE((SELECT json_agg(json_build_object('title', g.title, 'severity', g.severity,
     'regulatory_basis', g.regulatory_basis) ORDER BY g.position) FROM gaps g WHERE g.org_id = o.id), '[]'::json) AS gaps`;
 
-function toProfile(row: OrganisationRow): Profile {
-  // The row's codes were validated on the way in; parsing again keeps the types honest.
-  return profileSchema.parse({
-    readiness_score: row.readiness_score,
-    fundraise_score: row.fundraise_score,
-    checklist_complete: row.checklist_complete,
-    checklist_total: row.checklist_total,
-    product_classification: row.product_classification,
-    primary_regulator: row.primary_regulator,
-    secondary_regulators: row.secondary_regulators,
-    arip_stage: row.arip_stage,
-    gaps: row.gaps,
-  });
-}
 
 function toView(row: OrganisationRow): OrganisationView {
-  const profile = toProfile(row);
+  const profile = profileOfRow(row);
   return {
     id: row.id,
     name: row.name,
@@ -164,7 +149,7 @@ export async function updateOrganisation(
   const row = await db.transaction(async (tx) => {
     const current = await readOrganisation(tx, orgId, true);
     const { name = current.name, subscription_tier = current.subscription_tier, ...fields } = patch;
-    const profile: Profile = { ...toProfile(current), ...fields };
+    const profile: Profile = { ...profileOfRow(current), ...fields };
     checkProfile(profile);
     // Every profile change is a recalculation: labels derive from the stored scores at read time.
     await tx.query(

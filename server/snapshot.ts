@@ -14,10 +14,9 @@ import {
   riskBandFor,
 } from '../lib/snapshot/labels';
 import type { Gap, SnapshotSuccessEnvelope } from '../lib/snapshot/schema';
-import { profileRowShape } from './db/rows';
+import { profileOfRow, profileRowShape } from './db/rows';
 import { isValidTokenShape } from '../lib/snapshot/token';
 import type { Queryable } from './db/driver';
-import { profileSchema } from './schemas';
 import { sha256Hex } from './tokens';
 
 export const DISCLAIMER =
@@ -142,17 +141,7 @@ export interface SnapshotContext {
 }
 
 export function buildSnapshot(row: SnapshotRow, context: SnapshotContext): SnapshotSuccessEnvelope {
-  const profile = profileSchema.parse({
-    readiness_score: row.readiness_score,
-    fundraise_score: row.fundraise_score,
-    checklist_complete: row.checklist_complete,
-    checklist_total: row.checklist_total,
-    product_classification: row.product_classification,
-    primary_regulator: row.primary_regulator,
-    secondary_regulators: row.secondary_regulators,
-    arip_stage: row.arip_stage,
-    gaps: row.gaps,
-  });
+  const profile = profileOfRow(row);
   const band = riskBandFor(profile.fundraise_score);
   return {
     success: true,

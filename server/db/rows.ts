@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { gapSchema } from '../../lib/snapshot/schema';
+import { profileSchema, type Profile } from '../schemas';
 
 /** The organisation profile columns (plus its gaps) as queries return them; shared by row schemas. */
 export const profileRowShape = {
@@ -14,3 +15,20 @@ export const profileRowShape = {
   score_calculated_at: z.date(),
   gaps: z.array(gapSchema),
 };
+
+const profileRow = z.object(profileRowShape);
+
+/** The founder profile held in a row. Its codes were validated on the way in; parsing again keeps the types honest. */
+export function profileOfRow(row: z.infer<typeof profileRow>): Profile {
+  return profileSchema.parse({
+    readiness_score: row.readiness_score,
+    fundraise_score: row.fundraise_score,
+    checklist_complete: row.checklist_complete,
+    checklist_total: row.checklist_total,
+    product_classification: row.product_classification,
+    primary_regulator: row.primary_regulator,
+    secondary_regulators: row.secondary_regulators,
+    arip_stage: row.arip_stage,
+    gaps: row.gaps,
+  });
+}
