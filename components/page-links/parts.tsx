@@ -366,6 +366,18 @@ export function useRescan(tab: TargetTab | null) {
  * Everything but the list itself: loading, no tab, not scannable, not running, error, empty. Renders
  * `children` (the list or table) only when the page has links.
  */
+/** The product mark in the popup and side panel headers. */
+export function BrandMark() {
+  return (
+    <span
+      aria-hidden="true"
+      className="flex h-7 w-7 shrink-0 items-center justify-center rounded-md bg-sky-700 text-xs font-bold text-white dark:bg-sky-400 dark:text-slate-950"
+    >
+      CL
+    </span>
+  );
+}
+
 /** The page-level states (no tab, not scannable, scanning, …) around a surface's list of links. */
 export function PageStates({
   pageLinks,

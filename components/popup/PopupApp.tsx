@@ -3,7 +3,7 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { useI18n } from '../i18n';
 import type { PageLinksApi } from '../page-links/api';
 import { usePageLinksApi } from '../page-links/context';
-import { focusRing } from '../page-links/parts';
+import { BrandMark, focusRing } from '../page-links/parts';
 import { DocumentLanguage, PageLinksProviders } from '../page-links/Providers';
 import { FounderPreview } from './FounderPreview';
 import { PageLinksList } from './PageLinksList';
@@ -54,12 +54,7 @@ export function PopupPage({ now }: { now?: number }) {
     <div className="flex w-[400px] max-w-full flex-col bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
       <DocumentLanguage title={t('snapshot.card.brand')} />
       <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-2.5 dark:border-slate-800">
-        <span
-          aria-hidden="true"
-          className="flex h-7 w-7 shrink-0 items-center justify-center rounded-md bg-sky-700 text-xs font-bold text-white dark:bg-sky-400 dark:text-slate-950"
-        >
-          CL
-        </span>
+        <BrandMark />
         <h1 className="text-sm font-semibold">{t('snapshot.card.brand')}</h1>
         <button
           type="button"

@@ -5,6 +5,7 @@ import { hostOf, type PageLinksApi } from '../page-links/api';
 import { usePageLinksApi } from '../page-links/context';
 import {
   BandPill,
+  BrandMark,
   Disclaimers,
   Expiry,
   focusRing,
@@ -78,12 +79,7 @@ function SidePanel({ now, saveFile }: { now: number | undefined; saveFile(fileNa
     <div className="flex min-h-screen flex-col bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
       <DocumentLanguage title={t('panel.title')} />
       <header className="flex items-center gap-2 border-b border-slate-200 px-3 py-2.5 dark:border-slate-800">
-        <span
-          aria-hidden="true"
-          className="flex h-7 w-7 shrink-0 items-center justify-center rounded-md bg-sky-700 text-xs font-bold text-white dark:bg-sky-400 dark:text-slate-950"
-        >
-          CL
-        </span>
+        <BrandMark />
         <div className="min-w-0">
           <h1 className="text-sm font-semibold">{t('snapshot.card.brand')}</h1>
           <p className="truncate text-xs text-slate-600 dark:text-slate-400" data-testid="panel-page">
