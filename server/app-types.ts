@@ -1,5 +1,6 @@
 import type { Clock } from './clock';
 import type { Database } from './db/driver';
+import type { AllowedHosts } from './http/hosts';
 import type { RateLimiterDeps } from './rate-limit/middleware';
 import type { DemoLink } from './views/demo-page';
 
@@ -18,6 +19,11 @@ export interface AppConfig {
   serviceProfileUrl: string;
   /** Largest accepted request body on the founder and dev APIs (bytes). */
   bodyLimitBytes?: number;
+  /**
+   * `Host` names answered besides localhost, 127.0.0.1 and [::1] (any port); others get 421
+   * HOST_NOT_ALLOWED (DNS-rebinding defence). Default: loopback names only. `allowedHostsFor` builds it from CLI flags.
+   */
+  allowedHosts?: AllowedHosts;
   /** Seeded demo links for `/demo`; null when the server was not seeded. */
   demoLinks?: () => readonly DemoLink[] | null;
   logger?: Logger;

@@ -7,8 +7,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { DEFAULT_BODY_LIMIT_BYTES, type AppDeps, type AppEnv, type Logger } from './app-types';
+import { refuseCrossOriginWrites } from './http/cross-origin';
 import {
   ApiError,
+  HOST_NOT_ALLOWED_MESSAGE,
   INTERNAL_ERROR_MESSAGE,
   RATE_LIMITED_MESSAGE,
   errorEnvelope,
@@ -25,6 +27,7 @@ import { htmlErrorPage, registerShareRoutes, setShareHeaders } from './routes/sh
 import { registerSnapshotRoutes } from './routes/snapshot';
 import { renderDemoPage } from './views/demo-page';
 import { publicBaseUrl } from './http/base-url';
+import { hostChecker, urlAuthority } from './http/hosts';
 
 const consoleLogger: Logger = {
   error: (message, error) => console.error(message, error),
@@ -34,6 +37,12 @@ const RATE_LIMIT_HEADERS = ['RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Re
 
 function isSharePath(c: Context): boolean {
   return c.req.path.startsWith('/share/');
+}
+
+/** Where a browser expects a page, not JSON: the share view, the demo page and the `/` redirect to it. */
+function isHtmlPage(c: Context): boolean {
+  const { path, method } = c.req;
+  return (method === 'GET' || method === 'HEAD') && (path === '/' || path === '/demo' || path === '/share' || isSharePath(c));
 }
 
 export function createApp(input: AppDeps): Hono<AppEnv> {
@@ -47,6 +56,15 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
     c.header('X-Content-Type-Options', 'nosniff');
     if (c.req.path.startsWith('/api/') || isSharePath(c)) c.header('Cache-Control', 'no-store');
     if (isSharePath(c)) setShareHeaders(c);
+  });
+
+  // DNS rebinding: a page whose domain now resolves to this machine still sends its own name as Host.
+  // The URL's authority is checked too: an absolute-form request target overrides Host.
+  const isAllowedHost = hostChecker(deps.config.allowedHosts);
+  app.use('*', async (c, next) => {
+    const host = c.req.header('host');
+    if ((host === undefined || isAllowedHost(host)) && isAllowedHost(urlAuthority(c.req.url))) return next();
+    return isHtmlPage(c) ? htmlErrorPage(c, 421) : sendError(c, 421, 'HOST_NOT_ALLOWED', HOST_NOT_ALLOWED_MESSAGE);
   });
 
   // Public read endpoints: any web origin may read them, without credentials.
@@ -74,6 +92,11 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   });
   app.use('/api/founder/*', limitBody);
   app.use('/api/dev/*', limitBody);
+
+  // State changes never come from another web page (founder and dev callers are scripts and tests).
+  const sameOriginWrites = refuseCrossOriginWrites({ publicBaseUrl: deps.config.publicBaseUrl });
+  app.use('/api/founder/*', sameOriginWrites);
+  if (deps.config.dev) app.use('/api/dev/*', sameOriginWrites);
 
   const views = new ViewCounter(deps.db, () => deps.clock.now());
   registerSnapshotRoutes(app, deps, views);

@@ -5,15 +5,16 @@
  */
 import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { API_ERROR_CODES, type ApiErrorCode } from '../lib/api/errors';
 import { API_VERSION } from '../lib/snapshot/labels';
 import { snapshotSuccessEnvelopeSchema } from '../lib/snapshot/schema';
+import { SERVER_ERROR_CODES, type ServerErrorCode } from './http/errors';
 import {
   createOrganisationBody,
   createShareLinkBody,
   createdShareLinkSchema,
   devClockBody,
   devClockData,
+  emptyBody,
   healthData,
   organisationSchema,
   packSchema,
@@ -24,7 +25,7 @@ import {
 const errorEnvelope = z.object({
   success: z.literal(false),
   error: z.string(),
-  code: z.enum(API_ERROR_CODES),
+  code: z.enum(SERVER_ERROR_CODES),
 });
 
 const success = <T extends z.ZodType>(data: T) =>
@@ -37,7 +38,7 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' as const } },
 };
 
-function errors(entries: Partial<Record<number, readonly ApiErrorCode[]>>): RouteConfig['responses'] {
+function errors(entries: Partial<Record<number, readonly ServerErrorCode[]>>): RouteConfig['responses'] {
   const responses: RouteConfig['responses'] = {};
   for (const [status, codes] of Object.entries(entries)) {
     if (!codes) continue;
@@ -63,8 +64,11 @@ const body = <T extends z.ZodType>(schema: T, required = true) => ({
 });
 
 const founderAuth = [{ founderKey: [] }];
-const COMMON_ERRORS = { 405: ['METHOD_NOT_ALLOWED'], 500: ['INTERNAL_ERROR'] } as const;
+/** 421: a `Host` the server was not started with (DNS-rebinding defence), on every path. */
+const COMMON_ERRORS = { 405: ['METHOD_NOT_ALLOWED'], 421: ['HOST_NOT_ALLOWED'], 500: ['INTERNAL_ERROR'] } as const;
 const BODY_ERRORS = { 400: ['VALIDATION_ERROR'], 413: ['PAYLOAD_TOO_LARGE'], 415: ['UNSUPPORTED_MEDIA_TYPE'] } as const;
+/** Founder and dev writes refuse requests a browser marks as coming from another web page. */
+const WRITE_ERRORS = { ...BODY_ERRORS, 403: ['CROSS_ORIGIN_REQUEST'] } as const;
 
 const routes = [
   createRoute({
@@ -88,6 +92,7 @@ const routes = [
       200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } },
       404: { description: 'HTML error page (unknown, malformed or revoked token)', content: { 'text/html': { schema: z.string() } } },
       410: { description: 'HTML error page (expired)', content: { 'text/html': { schema: z.string() } } },
+      421: { description: 'HTML error page (Host not allowed)', content: { 'text/html': { schema: z.string() } } },
       429: { description: 'HTML error page (rate limited)', content: { 'text/html': { schema: z.string() } } },
     },
   }),
@@ -95,7 +100,11 @@ const routes = [
     method: 'get',
     path: '/api/health',
     summary: 'Health check',
-    responses: { 200: json(success(healthData), 'Healthy'), 503: json(success(healthData), 'Database unavailable') },
+    responses: {
+      200: json(success(healthData), 'Healthy'),
+      503: json(success(healthData), 'Database unavailable'),
+      ...errors({ 421: COMMON_ERRORS[421] }),
+    },
   }),
   createRoute({
     method: 'post',
@@ -104,7 +113,7 @@ const routes = [
     request: { body: body(createOrganisationBody) },
     responses: {
       201: json(success(z.object({ organisation: organisationSchema, founder_key: z.string() })), 'Created'),
-      ...errors({ ...BODY_ERRORS, ...COMMON_ERRORS }),
+      ...errors({ ...WRITE_ERRORS, ...COMMON_ERRORS }),
     },
   }),
   createRoute({
@@ -125,7 +134,7 @@ const routes = [
     request: { body: body(updateOrganisationBody) },
     responses: {
       200: json(success(z.object({ organisation: organisationSchema })), 'Updated'),
-      ...errors({ ...BODY_ERRORS, 401: ['UNAUTHORIZED'], ...COMMON_ERRORS }),
+      ...errors({ ...WRITE_ERRORS, 401: ['UNAUTHORIZED'], ...COMMON_ERRORS }),
     },
   }),
   createRoute({
@@ -135,7 +144,7 @@ const routes = [
     security: founderAuth,
     responses: {
       201: json(success(z.object({ pack: packSchema })), 'Generated'),
-      ...errors({ ...BODY_ERRORS, 401: ['UNAUTHORIZED'], 403: ['TIER_REQUIRED'], ...COMMON_ERRORS }),
+      ...errors({ ...BODY_ERRORS, 401: ['UNAUTHORIZED'], 403: ['TIER_REQUIRED', 'CROSS_ORIGIN_REQUEST'], ...COMMON_ERRORS }),
     },
   }),
   createRoute({
@@ -146,7 +155,7 @@ const routes = [
     request: { body: body(createShareLinkBody, false) },
     responses: {
       201: json(success(z.object({ share_link: createdShareLinkSchema })), 'Created; the token is shown only here'),
-      ...errors({ ...BODY_ERRORS, 401: ['UNAUTHORIZED'], 403: ['TIER_REQUIRED'], 409: ['PACK_REQUIRED'], ...COMMON_ERRORS }),
+      ...errors({ ...BODY_ERRORS, 401: ['UNAUTHORIZED'], 403: ['TIER_REQUIRED', 'CROSS_ORIGIN_REQUEST'], 409: ['PACK_REQUIRED'], ...COMMON_ERRORS }),
     },
   }),
   createRoute({
@@ -167,7 +176,7 @@ const routes = [
     request: { params: z.object({ id: z.string() }) },
     responses: {
       200: json(success(z.object({ share_link: shareLinkSummarySchema })), 'Revoked'),
-      ...errors({ ...BODY_ERRORS, 401: ['UNAUTHORIZED'], 404: ['NOT_FOUND'], ...COMMON_ERRORS }),
+      ...errors({ ...WRITE_ERRORS, 401: ['UNAUTHORIZED'], 404: ['NOT_FOUND'], ...COMMON_ERRORS }),
     },
   }),
 ] as const;
@@ -177,16 +186,19 @@ const devRoutes = [
     method: 'post',
     path: '/api/dev/clock',
     summary: 'Dev only: move the server clock forward',
+    description: 'A JSON body (415 for other types). Refused with 403 CROSS_ORIGIN_REQUEST when a browser marks it as coming from another web page (Origin, Sec-Fetch-Site).',
     request: { body: body(devClockBody) },
-    responses: { 200: json(success(devClockData), 'New clock time'), ...errors({ ...BODY_ERRORS, ...COMMON_ERRORS }) },
+    responses: { 200: json(success(devClockData), 'New clock time'), ...errors({ ...WRITE_ERRORS, ...COMMON_ERRORS }) },
   }),
   createRoute({
     method: 'post',
     path: '/api/dev/reset',
     summary: 'Dev only: clear rate-limit state',
+    description: 'No body needed (a JSON body, if any). Refused with 403 CROSS_ORIGIN_REQUEST when a browser marks it as coming from another web page (Origin, Sec-Fetch-Site).',
+    request: { body: body(emptyBody) },
     responses: {
       200: json(success(devClockData.extend({ rate_limits_cleared: z.literal(true) })), 'Cleared'),
-      ...errors({ ...COMMON_ERRORS }),
+      ...errors({ ...WRITE_ERRORS, ...COMMON_ERRORS }),
     },
   }),
 ] as const;

@@ -9,6 +9,7 @@ import { createApp } from './app';
 import { systemClock, type Clock } from './clock';
 import type { Database } from './db/driver';
 import { openDatabase, type DatabaseTarget } from './db/open';
+import { allowedHostsFor } from './http/hosts';
 import { SPEC_RATE_LIMIT } from './rate-limit/middleware';
 import { MemoryRateLimitStore } from './rate-limit/memory-store';
 import { SqlRateLimitStore } from './rate-limit/sql-store';
@@ -23,6 +24,8 @@ export interface ServerOptions {
   dev: boolean;
   seed: boolean;
   trustProxy: boolean;
+  /** `--allowed-host`: extra `Host` names to answer (see `allowedHostsFor`). */
+  allowedHosts?: readonly string[];
   publicBaseUrl?: string;
   serviceProfileUrl?: string;
   clock?: Clock;
@@ -58,6 +61,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config: {
       dev: options.dev,
       trustProxy: options.trustProxy,
+      allowedHosts: allowedHostsFor({ bindHost: options.host, extra: options.allowedHosts, publicBaseUrl: options.publicBaseUrl }),
       publicBaseUrl: options.publicBaseUrl,
       serviceProfileUrl: options.serviceProfileUrl ?? DEFAULT_SERVICE_PROFILE_URL,
       demoLinks: () => demoLinks,

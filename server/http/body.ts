@@ -15,6 +15,11 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/** `application/json`, `application/…+json`, with or without parameters. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
+}
+
 /**
  * Reads and validates a JSON body. An empty body counts as `{}` (bodiless POSTs are fine); a non-JSON
  * content type is 415, unparsable JSON and schema failures are 400 VALIDATION_ERROR.
@@ -23,8 +28,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   const text = await c.req.text();
   let value: unknown = {};
   if (text.trim() !== '') {
-    const contentType = c.req.header('content-type') ?? '';
-    if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType)) {
+    if (!isJsonContentType(c.req.header('content-type'))) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json).');
     }
     try {

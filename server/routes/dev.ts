@@ -6,6 +6,8 @@ import { devClockBody, emptyBody } from '../schemas';
 
 /** Test hooks, mounted only with `--dev`: move the clock, clear rate-limit state. */
 export function registerDevRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+  // Cross-site browser POSTs (a page's simple, preflight-free request) are refused by
+  // refuseCrossOriginWrites (server/http/cross-origin.ts) before they get here; scripts send no Origin.
   app.get('/api/dev/clock', (c) => c.json({ success: true, data: { now: deps.clock.now().toISOString() }, meta: {} }));
   app.post('/api/dev/clock', async (c) => {
     const body = await readJson(c, devClockBody);

@@ -1,10 +1,10 @@
 /**
- * HTML error pages for the human view (`/share/{token}`) and the demo page. Same look as the share page.
+ * HTML error pages for the human view (`/share/{token}`) and the demo page (421: refused `Host`). Same look as the share page.
  */
 
 import { escapeHtml, renderDocument, renderTopbar, type Tone } from './html';
 
-export type ErrorPageStatus = 404 | 410 | 429 | 500;
+export type ErrorPageStatus = 404 | 410 | 421 | 429 | 500;
 
 export type ErrorPageInput = { status: ErrorPageStatus; title: string; message: string };
 
@@ -12,6 +12,7 @@ export type ErrorPageInput = { status: ErrorPageStatus; title: string; message: 
 export const ERROR_STATUS_TEXT: Readonly<Record<ErrorPageStatus, string>> = {
   404: 'Not Found',
   410: 'Gone',
+  421: 'Misdirected Request',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
 };
@@ -29,6 +30,10 @@ export const ERROR_PAGE_COPY: Readonly<Record<ErrorPageStatus, { title: string; 
     title: 'This share link has expired',
     message: 'Share links are valid for 7 days. The snapshot behind this link is no longer shared.',
   },
+  421: {
+    title: 'This server does not answer to this address',
+    message: 'The page was requested under a host name this server was not started with, so it refused the request.',
+  },
   429: {
     title: 'Too many requests',
     message: 'This address has made too many requests in the last minute. Please wait a minute and try again.',
@@ -43,11 +48,12 @@ export const ERROR_PAGE_COPY: Readonly<Record<ErrorPageStatus, { title: string; 
 const ADVICE: Readonly<Record<ErrorPageStatus, string>> = {
   404: 'Check that you copied the whole link. If it still does not open, ask the founder who shared it for a new link.',
   410: 'Ask the founder for a fresh share link if you still need to review this company.',
+  421: 'Open it through http://localhost or http://127.0.0.1 instead. Operators can add a name with --allowed-host NAME; other names are refused to stop DNS-rebinding attacks.',
   429: 'Opening many share links at once from the same network (for example an office) can trigger this limit.',
   500: 'If the problem persists, contact the operator of this service.',
 };
 
-const TONE: Readonly<Record<ErrorPageStatus, Tone>> = { 404: 'neutral', 410: 'amber', 429: 'amber', 500: 'red' };
+const TONE: Readonly<Record<ErrorPageStatus, Tone>> = { 404: 'neutral', 410: 'amber', 421: 'amber', 429: 'amber', 500: 'red' };
 
 const ERROR_CSS = `
 .error-wrap { display: grid; place-items: center; min-height: 55vh; }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { configureTestService } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { FounderClient, startTestServer } from './support/server';
+import { FounderClient, resetRateLimits, startTestServer } from './support/server';
 import { mailPageValues, PAGES_ORIGIN, servePages } from './pages/serve';
 
 /**
@@ -33,7 +33,7 @@ const settle = (page: Page, ms = 800) => page.waitForTimeout(ms);
 
 test.beforeEach(async ({ serviceWorker, server }) => {
   await configureTestService(serviceWorker, server.baseUrl);
-  await fetch(`${server.baseUrl}/api/dev/reset`, { method: 'POST' });
+  await resetRateLimits(server.baseUrl);
 });
 
 test('Gmail-like thread: share links (with data-saferedirecturl) get idle badges, look-alikes none, and loading costs no view', async ({

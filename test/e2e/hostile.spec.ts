@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { configureTestService } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { FounderClient } from './support/server';
+import { FounderClient, resetRateLimits } from './support/server';
 import { PAGES_ORIGIN, servePages } from './pages/serve';
 
 /**
@@ -67,7 +67,7 @@ const badgeAfter = (page: Page, id: string) => page.locator(`#${id} + compliance
 
 test.beforeEach(async ({ serviceWorker, server }) => {
   await configureTestService(serviceWorker, server.baseUrl);
-  await fetch(`${server.baseUrl}/api/dev/reset`, { method: 'POST' });
+  await resetRateLimits(server.baseUrl);
 });
 
 test('forged events and messages cost no view and steer nothing; the card and badge cannot be read', async ({ context, server }) => {

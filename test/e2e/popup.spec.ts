@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { configureTestService } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { FounderClient } from './support/server';
+import { FounderClient, resetRateLimits } from './support/server';
 
 /**
  * The popup end to end: the built extension in Chromium, the bundled server on a random port, a
@@ -68,7 +68,7 @@ const settle = (page: Page, ms = 800) => page.waitForTimeout(ms);
 
 test.beforeEach(async ({ serviceWorker, server }) => {
   await configureTestService(serviceWorker, server.baseUrl);
-  await fetch(`${server.baseUrl}/api/dev/reset`, { method: 'POST' });
+  await resetRateLimits(server.baseUrl);
 });
 
 test('lists the page’s links without a view; "Load 2 snapshots" costs exactly 2 views; a cached one shows at once', async ({

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { configureTestService } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { FounderClient } from './support/server';
+import { FounderClient, resetRateLimits } from './support/server';
 
 /**
  * The side panel end to end, opened as a page (`sidepanel.html`): it then lists the most recently
@@ -68,7 +68,7 @@ const companyColumn = (panel: Page) => panel.getByTestId('panel-row').getByTestI
 
 test.beforeEach(async ({ serviceWorker, server }) => {
   await configureTestService(serviceWorker, server.baseUrl);
-  await fetch(`${server.baseUrl}/api/dev/reset`, { method: 'POST' });
+  await resetRateLimits(server.baseUrl);
 });
 
 test('side panel: a table that follows the page, sorts by each column (aria-sort, keyboard) and exports neutralised CSV', async ({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { API_ERROR_CODES } from '../../lib/api/errors';
+import { SERVER_ERROR_CODES } from '../../server/http/errors';
 import type { Database } from '../../server/db/driver';
 import { MIGRATIONS, migrate } from '../../server/db/migrations';
 import { openTestDatabase, type TestDatabase } from './support/db';
@@ -166,7 +166,7 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/api/founder/share-links']?.post?.responses).toHaveProperty('409');
     expect(doc.paths['/api/founder/dd-packs']?.post?.responses).toHaveProperty('403');
     const text = JSON.stringify(doc);
-    for (const code of API_ERROR_CODES) expect(text).toContain(`"${code}"`);
+    for (const code of SERVER_ERROR_CODES) expect(text).toContain(`"${code}"`);
     // The snapshot schema comes from lib: its labels appear as enums.
     expect(text).toContain('Regulator Ready');
     expect(text).toContain('investor_ready');

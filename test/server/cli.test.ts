@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,6 +63,34 @@ function start(args: string[]): Promise<{ child: ChildProcess; url: string; outp
   });
 }
 
+/** A GET with a chosen Host header (fetch cannot set one), to the server's real address. */
+function getWithHost(base: string, pathName: string, host: string): Promise<{ status: number; contentType: string; body: string }> {
+  const target = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ hostname: target.hostname, port: target.port, path: pathName, headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? '', body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** Writes raw bytes to the server and returns what it answers until it closes the connection. */
+function rawRequest(base: string, text: string): Promise<string> {
+  const target = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(target.port), target.hostname, () => socket.end(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 describe('npm run server (CLI)', () => {
   it('starts with --port 0 --memory --seed --dev, prints seeded links, serves them, stops on SIGTERM', async () => {
     const { child, url, output } = await start(['--port', '0', '--memory', '--seed', '--dev']);
@@ -119,6 +149,36 @@ describe('npm run server (CLI)', () => {
     const response = await fetch(`${url}/api/dev/reset`, { method: 'POST' });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+  });
+
+  it('--allowed-host: over a real socket a foreign Host gets 421, loopback and the allowed name are answered; cross-site dev POSTs are refused', async () => {
+    const { url } = await start(['--port', '0', '--memory', '--dev', '--allowed-host', 'devbox.test', '--allowed-host', 'Other.Test']);
+    const port = new URL(url).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `devbox.test:${port}`, 'other.test']) {
+      expect((await getWithHost(url, '/api/health', host)).status, host).toBe(200);
+    }
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `devbox.test.evil.example:${port}`]) {
+      const api = await getWithHost(url, '/api/health', host);
+      expect(api.status, host).toBe(421);
+      expect(JSON.parse(api.body)).toMatchObject({ success: false, code: 'HOST_NOT_ALLOWED' });
+      const demo = await getWithHost(url, '/demo', host);
+      expect(demo.status, host).toBe(421);
+      expect(demo.contentType).toMatch(/^text\/html/);
+      expect(demo.body).toContain('data-status="421"');
+    }
+    // HTTP/1.0 without Host: the server's own address stands in for it.
+    expect(await rawRequest(url, 'GET /api/health HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.[01] 200 /);
+
+    // A script's body-less reset (the DESIGN contract) works; a page's cross-site one does not.
+    expect((await fetch(`${url}/api/dev/reset`, { method: 'POST' })).status).toBe(200);
+    const crossSite = await fetch(`${url}/api/dev/reset`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: '{}' });
+    expect(crossSite.status).toBe(403);
+    expect((await fetch(`${url}/api/dev/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+  });
+
+  it('--allowed-host refuses values that are not host names', async () => {
+    await expect(start(['--memory', '--allowed-host', 'http://devbox.test'])).rejects.toThrow(/invalid --allowed-host[\s\S]*usage/);
+    await expect(start(['--memory', '--allowed-host', 'devbox.test:8787'])).rejects.toThrow(/invalid --allowed-host/);
   });
 
   it.skipIf(!TEST_DATABASE_URL)('uses PostgreSQL when DATABASE_URL is set', async () => {

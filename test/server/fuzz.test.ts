@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { API_ERROR_CODES } from '../../lib/api/errors';
+import { SERVER_ERROR_CODES } from '../../server/http/errors';
 import { openTestDatabase, type TestDatabase } from './support/db';
 import { BASE, founderWithLink, makeApp, type Founder, type TestApp } from './support/harness';
 
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 // ---- what every answer must look like ----
 
-const errorEnvelope = z.strictObject({ success: z.literal(false), error: z.string().min(1), code: z.enum(API_ERROR_CODES) });
+const errorEnvelope = z.strictObject({ success: z.literal(false), error: z.string().min(1), code: z.enum(SERVER_ERROR_CODES) });
 const successEnvelope = z.strictObject({
   success: z.literal(true),
   data: z.record(z.string(), z.unknown()),

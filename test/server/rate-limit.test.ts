@@ -94,7 +94,7 @@ describe('rate limit: 60 requests per minute per client address', () => {
     const ip = uniqueIp();
     for (let i = 0; i < 61; i++) await t.request(snapshotPath(link.token), { ip });
     expect((await t.request(snapshotPath(link.token), { ip })).status).toBe(429);
-    const reset = await t.request('/api/dev/reset', { method: 'POST' });
+    const reset = await t.request('/api/dev/reset', post('/api/dev/reset'));
     expect(reset.status).toBe(200);
     expect((await t.request(snapshotPath(link.token), { ip })).status).toBe(200);
   });

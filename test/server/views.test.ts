@@ -354,6 +354,7 @@ describe('renderErrorPage', () => {
   const statuses: [ErrorPageStatus, string][] = [
     [404, 'Not Found'],
     [410, 'Gone'],
+    [421, 'Misdirected Request'],
     [429, 'Too Many Requests'],
     [500, 'Internal Server Error'],
   ];

@@ -1,6 +1,6 @@
 import { test as base, type BrowserContext, type Worker } from '@playwright/test';
 import { launch } from '../../support/chromium';
-import { startTestServer, type TestServer } from './server';
+import { resetRateLimits, startTestServer, type TestServer } from './server';
 
 interface Fixtures {
   /** Clears the shared server's rate-limit state before each test (tests share 127.0.0.1). */
@@ -26,8 +26,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   ],
   freshRateLimits: [
     async ({ server }, use) => {
-      const response = await fetch(`${server.baseUrl}/api/dev/reset`, { method: 'POST' });
-      if (!response.ok) throw new Error(`dev reset failed: ${response.status}`);
+      await resetRateLimits(server.baseUrl);
       await use();
     },
     { auto: true },

@@ -59,6 +59,19 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * `POST /api/dev/reset`: clears the server's rate-limit state. The dev API wants a JSON content type
+ * (a web page cannot send one without a preflight), so the body is `{}`; a failure throws.
+ */
+export async function resetRateLimits(baseUrl: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/dev/reset`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (!response.ok) throw new Error(`dev reset failed: ${response.status} ${await response.text()}`);
+}
+
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 
 /** The founder side of the server, through its public founder API. */

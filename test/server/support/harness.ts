@@ -9,12 +9,15 @@ import { createApp } from '../../../server/app';
 import type { AppConfig, AppEnv, Logger } from '../../../server/app-types';
 import { manualClock, type Clock } from '../../../server/clock';
 import type { Database } from '../../../server/db/driver';
+import type { AllowedHosts } from '../../../server/http/hosts';
 import { SPEC_RATE_LIMIT } from '../../../server/rate-limit/middleware';
 import type { ClockedStore } from '../../../server/rate-limit/store';
 import { rateLimitStoreFor } from '../../../server/start';
 
 export const START = '2026-06-20T09:00:00.000Z';
 export const BASE = 'http://lens.test';
+/** The harness's host, allowed as an operator would with `--allowed-host lens.test`. */
+export const BASE_HOSTS: AllowedHosts = { names: [new URL(BASE).hostname], anyIpAddress: false };
 
 export interface TestApp {
   app: Hono<AppEnv>;
@@ -41,6 +44,7 @@ export function makeApp(
       dev: true,
       trustProxy: false,
       serviceProfileUrl: 'https://service.example/',
+      allowedHosts: BASE_HOSTS,
       logger,
       ...options.config,
     },
