@@ -34,6 +34,17 @@ if (existsSync(e2eFile)) {
   failed += 1;
 }
 
+const firefoxFile = 'test-results/firefox/results.json';
+if (existsSync(firefoxFile)) {
+  const report = JSON.parse(readFileSync(firefoxFile, 'utf8'));
+  passed += report.passed;
+  failed += report.failed;
+  rows.push(`firefox smoke (extension in Firefox ESR): ${report.passed} passed, ${report.failed} failed`);
+} else {
+  rows.push('firefox smoke (extension in Firefox ESR): no report');
+  failed += 1;
+}
+
 for (const row of rows) console.log(`  ${row}`);
 console.log(`Total: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: types, unit and server tests (PGlite, then PostgreSQL), both extension
-# builds, Firefox lint, and end-to-end tests in Chromium. Every stage runs; the exit code says
+# builds, Firefox lint, end-to-end tests in Chromium and a smoke test in Firefox. Every stage runs; the exit code says
 # whether all passed. The last line adds up every runner's counts.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +24,8 @@ if npx wxt build && npx wxt build -b firefox --mv3; then
   npx web-ext lint --source-dir .output/firefox-mv3 --self-hosted || status=1
   stage "end-to-end (Chromium)"
   npx playwright test || status=1
+  stage "smoke (Firefox)"
+  bash scripts/test-firefox.sh || status=1
 else
   status=1
 fi

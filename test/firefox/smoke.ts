@@ -1,0 +1,525 @@
+/**
+ * Firefox smoke test: the built Firefox MV3 extension (.output/firefox-mv3) in Debian's Firefox ESR,
+ * headless, driven by puppeteer-core over WebDriver BiDi, against the bundled server.
+ *
+ *   node --import tsx test/firefox/smoke.ts        (or: bash scripts/test-firefox.sh)
+ *
+ * Needs `npx wxt build -b firefox --mv3` first (this script builds nothing) and `firefox-esr`
+ * (`FIREFOX_PATH` overrides the binary). Prints one line per check, then
+ * `firefox smoke: N passed, M failed`; exits 1 on any failure. Artifacts in test-results/firefox/:
+ * screenshots, results.json, firefox.log (the browser's own output, including extension console
+ * messages).
+ *
+ * How the pieces fit (each found by trying on Firefox ESR 153 with puppeteer-core 24.43.1):
+ * - The extension is installed as a temporary add-on through BiDi `webExtension.install`
+ *   (`browser.installExtension`). Its manifest `host_permissions` (loopback) are granted: content
+ *   scripts run on http://127.0.0.1 without any extra pref.
+ * - BiDi may not navigate a tab to a moz-extension:// URL, but it may evaluate script inside an
+ *   extension page shown in an iframe. So the server's random origin is added to the extension's
+ *   services the way the Chromium e2e tests do it (test/e2e/support/extension.ts), from `card.html`
+ *   (web-accessible) framed in a loopback page. The extension's UUID is fixed by a pref so that
+ *   URL is known in advance.
+ * - Pages: the server's own /demo (seeded links, look-alikes) and a small mail-like page on another
+ *   loopback port holding a link of a founder created here, whose view count the founder API reports.
+ */
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
+import { FounderClient, startTestServer, type TestServer } from '../e2e/support/server';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const extensionPath = path.join(repoRoot, '.output/firefox-mv3');
+const outDir = path.join(repoRoot, 'test-results/firefox');
+const firefoxPath =
+  process.env.FIREFOX_PATH ?? ['/usr/bin/firefox-esr', '/usr/bin/firefox'].find((candidate) => existsSync(candidate));
+
+const EXTENSION_ID = 'compliance-lens@compliance-lens.dev';
+/** Fixed through `extensions.webextensions.uuids`, so moz-extension://UUID/ is known before install. */
+const EXTENSION_UUID = '0c6f3a52-8d1e-4b7a-9f25-6e4d2c1b0a93';
+const EXTENSION_ORIGIN = `moz-extension://${EXTENSION_UUID}`;
+/** Twice the default hover delay (400 ms, lib/settings.ts): a rest that must count as intent. */
+const REST_MS = 800;
+/** The whole run must stay well under 3 minutes. */
+const WATCHDOG_MS = 150_000;
+
+// ---------------------------------------------------------------------------------------------
+// A tiny runner: named checks in order, each timed; one summary line at the end.
+
+interface Result {
+  name: string;
+  ok: boolean;
+  ms: number;
+  error?: string;
+}
+const results: Result[] = [];
+
+async function check(name: string, body: () => Promise<void>): Promise<void> {
+  const started = Date.now();
+  try {
+    await body();
+    results.push({ name, ok: true, ms: Date.now() - started });
+    console.log(`  ✔ ${name} (${Date.now() - started} ms)`);
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    results.push({ name, ok: false, ms: Date.now() - started, error: message });
+    console.log(`  ✘ ${name} (${Date.now() - started} ms)\n    ${message.split('\n').join('\n    ')}`);
+  }
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until `accept` holds; the error names the last value seen. */
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      last = await probe();
+      if (accept(last)) return last;
+    } catch (error) {
+      lastError = error;
+    }
+    await sleep(100);
+  }
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${String(lastError)}` : ''}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixture pages on their own loopback origin (the content script runs on http://127.0.0.1, any port).
+
+function startFixtureServer(pages: Record<string, string>): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const body = pages[new URL(request.url ?? '/', 'http://x').pathname];
+    if (body === undefined) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        origin: `http://127.0.0.1:${port}`,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}
+
+const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+function mailPage(link: { shareUrl: string; apiUrl: string; token: string }): string {
+  const service = new URL(link.shareUrl);
+  const lookalike = `${service.protocol}//${service.hostname}.evil.test:${service.port}/share/${link.token}`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Inbox: Kobo Ledger</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:32px;max-width:760px;color:#1f2937}
+.msg{border:1px solid #d1d5db;border-radius:10px;padding:16px 20px}.link{font-family:monospace;font-size:14px;word-break:break-all}</style>
+</head><body>
+<h1>Re: Kobo Ledger, compliance snapshot</h1>
+<div class="msg">
+<p>Hi, here is our investor view:</p>
+<p class="link"><a id="share" href="${escapeAttr(link.shareUrl)}">${escapeAttr(link.shareUrl)}</a></p>
+<p>And the API address for your tools:</p>
+<p class="link"><a id="api" href="${escapeAttr(link.apiUrl)}">${escapeAttr(link.apiUrl)}</a></p>
+<p>Not ours (look-alike host):</p>
+<p class="link"><a id="lookalike" href="${escapeAttr(lookalike)}">${escapeAttr(lookalike)}</a></p>
+<p style="margin-top:360px">Regards, Kobo Ledger</p>
+</div></body></html>`;
+}
+
+const BLANK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>setup</title></head><body></body></html>';
+
+// ---------------------------------------------------------------------------------------------
+// Browser helpers.
+
+/**
+ * Adds `serviceOrigin` to the extension's configured services (storage.local `settings`, version 2,
+ * as test/e2e/support/extension.ts does in Chromium), from an extension page: card.html framed in a
+ * loopback page. BiDi refuses to navigate a tab to moz-extension:// but evaluates inside such a frame.
+ */
+async function configureService(browser: Browser, setupUrl: string, serviceOrigin: string): Promise<void> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(setupUrl);
+    await page.evaluate(
+      (src) =>
+        new Promise<void>((resolve, reject) => {
+          const frame = document.createElement('iframe');
+          frame.src = src;
+          frame.onload = () => resolve();
+          frame.onerror = () => reject(new Error(`could not frame ${src}`));
+          document.body.append(frame);
+        }),
+      `${EXTENSION_ORIGIN}/card.html`,
+    );
+    const frame = await waitFor(
+      'the framed extension page',
+      async () => findExtensionFrame(page, '/card.html'),
+      (found) => found !== null,
+    );
+    assert(frame, 'no extension frame');
+    await frame.evaluate(async (origin) => {
+      const stored = await chrome.storage.local.get(['settings']);
+      const current: Record<string, unknown> =
+        typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
+      const services = Array.isArray(current.services) ? current.services : [];
+      current.services = [
+        ...services,
+        {
+          id: `ff-smoke-${new URL(origin).port}`,
+          name: 'Firefox smoke test server',
+          origin,
+          apiPathTemplate: '/api/v1/compliance-status/{token}',
+          sharePathTemplates: ['/share/{token}'],
+        },
+      ];
+      await chrome.storage.local.set({ settings: current, settings$: { v: 2 } });
+    }, serviceOrigin);
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The frame showing an extension page. Puppeteer reports such frames as `about:blank` under BiDi in
+ * Firefox (their URL is hidden), so ask each frame where it is.
+ */
+async function findExtensionFrame(page: Page, pathname: string): Promise<Frame | null> {
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    const href = await frame.evaluate(() => location.href).catch(() => '');
+    if (href.startsWith(`${EXTENSION_ORIGIN}${pathname}`)) return frame;
+  }
+  return null;
+}
+
+/** The badge element right after the anchor matched by `anchorSelector` (null: none). */
+function badgeState(page: Page, anchorSelector: string) {
+  return page.evaluate((selector) => {
+    const anchor = document.querySelector(selector);
+    if (!anchor) throw new Error(`no element ${selector}`);
+    const next = anchor.nextElementSibling;
+    if (next?.localName !== 'compliance-lens-badge') return null;
+    return { state: next.getAttribute('data-state'), errorCode: next.getAttribute('data-error-code') };
+  }, anchorSelector);
+}
+
+/**
+ * Moves the real (BiDi) pointer onto the anchor and rests there. Aims at the middle of the anchor's
+ * first line box: a link that wraps onto two lines has a bounding box whose centre may be between
+ * the lines, or beside the text, i.e. not on the link at all.
+ */
+async function restOn(page: Page, anchorSelector: string): Promise<void> {
+  const point = await page.evaluate((selector) => {
+    const el = document.querySelector(selector);
+    if (!el) throw new Error(`no element ${selector}`);
+    el.scrollIntoView({ block: 'center' });
+    const rect = el.getClientRects()[0];
+    if (!rect) throw new Error(`${selector} is not laid out`);
+    const x = rect.left + Math.min(rect.width / 2, 60);
+    const y = rect.top + rect.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    return { x, y, onTarget: !!hit && (hit === el || el.contains(hit)), hit: hit ? hit.localName : null };
+  }, anchorSelector);
+  assert(point.onTarget, `${anchorSelector}: the point (${point.x}, ${point.y}) is on <${point.hit}>, not on the link`);
+  await page.mouse.move(point.x, point.y, { steps: 4 });
+  await sleep(REST_MS);
+}
+
+/** Moves the pointer away (top-left corner), which closes an open card. */
+async function moveAway(page: Page): Promise<void> {
+  await page.mouse.move(3, 3, { steps: 2 });
+}
+
+interface CardState {
+  hosts: number;
+  visible: boolean;
+  box: { x: number; y: number; width: number; height: number } | null;
+}
+
+function cardState(page: Page): Promise<CardState> {
+  return page.evaluate(() => {
+    const hosts = document.querySelectorAll('compliance-lens-card');
+    const iframe = hosts[0]?.shadowRoot?.querySelector('iframe') ?? null;
+    if (!iframe) return { hosts: hosts.length, visible: false, box: null };
+    const style = getComputedStyle(iframe);
+    const rect = iframe.getBoundingClientRect();
+    return {
+      hosts: hosts.length,
+      visible: style.visibility !== 'hidden' && style.display !== 'none' && rect.width > 0 && rect.height > 0,
+      box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
+    };
+  });
+}
+
+/** Text of the card's `data-testid` elements, read inside the extension frame. */
+async function cardText(page: Page): Promise<Record<string, string>> {
+  const frame = await findExtensionFrame(page, '/card.html');
+  if (!frame) return {};
+  return frame.evaluate(() => {
+    const out: Record<string, string> = {};
+    for (const el of document.querySelectorAll('[data-testid]')) {
+      const id = el.getAttribute('data-testid') ?? '';
+      if (!(id in out)) out[id] = (el.textContent ?? '').trim();
+    }
+    return out;
+  });
+}
+
+/** Lines of Firefox's output that report an uncaught error thrown by the extension's own code. */
+function extensionErrors(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => /^(JavaScript error|console\.error): .*moz-extension:\/\//.test(line) || /\[Compliance Lens\].*(error|fail)/i.test(line));
+}
+
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  mkdirSync(outDir, { recursive: true });
+  const watchdog = setTimeout(() => {
+    console.log(`firefox smoke: watchdog: still running after ${WATCHDOG_MS / 1000} s, giving up`);
+    console.log(`firefox smoke: ${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
+    process.exit(1);
+  }, WATCHDOG_MS);
+  watchdog.unref();
+
+  if (!firefoxPath || !existsSync(firefoxPath)) {
+    console.log('firefox smoke: no Firefox (apt-get install -y --no-install-recommends firefox-esr, or set FIREFOX_PATH)');
+    return fail('Firefox is installed');
+  }
+  if (!existsSync(path.join(extensionPath, 'manifest.json'))) {
+    console.log(`firefox smoke: no build at ${extensionPath}: run \`npx wxt build -b firefox --mv3\` first`);
+    return fail('Firefox build exists');
+  }
+
+  let server: TestServer | undefined;
+  let fixtures: Awaited<ReturnType<typeof startFixtureServer>> | undefined;
+  let browser: Browser | undefined;
+  const pageErrors: string[] = [];
+  const log = createWriteStream(path.join(outDir, 'firefox.log'));
+  let firefoxOutput = '';
+  try {
+    // Server and browser start in parallel: both take a few seconds.
+    const serverReady = startTestServer(['--seed']);
+    const browserReady = puppeteer.launch({
+      browser: 'firefox',
+      executablePath: firefoxPath,
+      headless: true,
+      defaultViewport: { width: 1280, height: 900 },
+      extraPrefsFirefox: {
+        'extensions.webextensions.uuids': JSON.stringify({ [EXTENSION_ID]: EXTENSION_UUID }),
+        // Console output of pages, content scripts and the extension's background into firefox.log.
+        'devtools.console.stdout.content': true,
+        'devtools.console.stdout.chrome': true,
+      },
+    });
+    const [serverResult, browserResult] = await Promise.allSettled([serverReady, browserReady]);
+    // Keep whatever started, so `finally` stops it even when the other one failed.
+    if (serverResult.status === 'fulfilled') server = serverResult.value;
+    if (browserResult.status === 'fulfilled') browser = browserResult.value;
+    if (serverResult.status === 'rejected') throw serverResult.reason;
+    if (browserResult.status === 'rejected') throw browserResult.reason;
+    if (!server || !browser) throw new Error('unreachable: server or browser missing');
+    for (const stream of [browser.process()?.stdout, browser.process()?.stderr]) {
+      stream?.on('data', (chunk: Buffer) => {
+        firefoxOutput += chunk.toString();
+        log.write(chunk);
+      });
+    }
+    const version = await browser.version();
+    console.log(`firefox smoke: ${version} (${firefoxPath}), server ${server.baseUrl}, setup ${Date.now() - started} ms`);
+    const baseUrl = server.baseUrl;
+    const serviceOrigin = new URL(baseUrl).origin;
+
+    const founder = await FounderClient.signUp(baseUrl, 'Kobo Ledger Ltd');
+    const link = await founder.createShareLink();
+    fixtures = await startFixtureServer({ '/blank.html': BLANK_PAGE, '/mail.html': mailPage(link) });
+
+    const b = browser;
+    await check('installs as a temporary add-on (WebDriver BiDi webExtension.install)', async () => {
+      const id = await b.installExtension(extensionPath);
+      assert(id === EXTENSION_ID, `installed id ${id}, expected ${EXTENSION_ID}`);
+    });
+
+    await check('adds the test server to the configured services (storage.local from card.html)', async () => {
+      await configureService(b, `${fixtures!.origin}/blank.html`, serviceOrigin);
+    });
+
+    const page = await b.newPage();
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(`console.error: ${message.text()}`);
+    });
+
+    await check('/demo: every share link gets a badge (idle), look-alikes none', async () => {
+      await page.goto(`${baseUrl}/demo`);
+      const expected = await page.$$eval('a[data-demo-state]:not([data-demo-state="lookalike"])', (a) => a.length);
+      assert(expected >= 15, `demo page has only ${expected} share links (seeded?)`);
+      await waitFor(
+        `${expected} badges`,
+        () => page.$$eval('compliance-lens-badge', (els) => els.length),
+        (count) => count === expected,
+      );
+      const report = await page.evaluate(() => {
+        const rows = [...document.querySelectorAll('a[data-demo-state]')].map((a) => {
+          const next = a.nextElementSibling;
+          const badge = next?.localName === 'compliance-lens-badge' ? next : null;
+          return {
+            state: a.getAttribute('data-demo-state'),
+            form: a.getAttribute('data-demo-form'),
+            badge: badge ? badge.getAttribute('data-state') : null,
+          };
+        });
+        return rows;
+      });
+      const lookalikes = report.filter((row) => row.state === 'lookalike');
+      assert(lookalikes.length >= 5, `only ${lookalikes.length} look-alikes on the demo page`);
+      const annotatedLookalikes = lookalikes.filter((row) => row.badge !== null);
+      assert(annotatedLookalikes.length === 0, `look-alikes annotated: ${JSON.stringify(annotatedLookalikes)}`);
+      const wrong = report.filter((row) => row.state !== 'lookalike' && !['idle', 'ready'].includes(row.badge ?? ''));
+      assert(wrong.length === 0, `share links without an idle/ready badge: ${JSON.stringify(wrong)}`);
+      const forms = new Set(report.filter((row) => row.badge !== null).map((row) => row.form));
+      for (const form of ['plain-share', 'plain-api', 'gmail', 'safelinks', 'proofpoint-v2', 'table']) {
+        assert(forms.has(form), `no badge on the ${form} link`);
+      }
+    });
+
+    await check('/demo: resting on an active link loads it (badge ready) and opens the card with the disclaimer', async () => {
+      const selector = 'a[data-demo-form="plain-share"]';
+      const company = await page.evaluate((sel) => {
+        const href = document.querySelector(sel)?.getAttribute('href');
+        const row = [...document.querySelectorAll('a[data-demo-form="table"]')].find((a) => a.getAttribute('href') === href);
+        return row?.closest('tr')?.querySelector('strong')?.textContent ?? null;
+      }, selector);
+      assert(company, 'could not find the company of the plain-share link in the deal table');
+      await restOn(page, selector);
+      await waitFor('badge ready', () => badgeState(page, selector), (s) => s?.state === 'ready');
+      await waitFor('card visible', () => cardState(page), (s) => s.hosts === 1 && s.visible);
+      const text = await waitFor(
+        'card content',
+        () => cardText(page),
+        (t) => !!t['company-name'] && !!t['disclaimer'] && !!t['readiness-score'],
+      );
+      assert(text['company-name'] === company, `card shows ${text['company-name']}, expected ${company}`);
+      assert((text['disclaimer'] ?? '').length > 40, `disclaimer looks truncated: ${text['disclaimer']}`);
+      await page.screenshot({ path: path.join(outDir, 'demo-card.png') });
+      await moveAway(page);
+      await waitFor('card closed', () => cardState(page), (s) => s.hosts === 0 || !s.visible);
+    });
+
+    await check('/demo: revoked and expired links end in error badges (NOT_FOUND, EXPIRED)', async () => {
+      for (const [state, code] of [
+        ['revoked', 'NOT_FOUND'],
+        ['expired', 'EXPIRED'],
+      ] as const) {
+        const selector = `a[data-demo-form="table"][data-demo-state="${state}"]`;
+        await restOn(page, selector);
+        const badge = await waitFor(`${state} badge error`, () => badgeState(page, selector), (s) => s?.state === 'error');
+        assert(badge?.errorCode === code, `${state}: data-error-code ${badge?.errorCode}, expected ${code}`);
+        const text = await waitFor('card error message', () => cardText(page), (t) => !!t['error-message']);
+        assert(text['error-message'], `${state}: no error message in the card`);
+        await moveAway(page);
+        await waitFor('card closed', () => cardState(page), (s) => s.hosts === 0 || !s.visible);
+      }
+    });
+
+    await check('own link on another origin: pass-over costs nothing; rest = ready + card + exactly 1 view; cached after', async () => {
+      const mail = await b.newPage();
+      mail.on('pageerror', (error) => pageErrors.push(String(error)));
+      try {
+        await mail.goto(`${fixtures!.origin}/mail.html`);
+        await waitFor('share badge idle', () => badgeState(mail, '#share'), (s) => s?.state === 'idle');
+        await waitFor('api badge idle', () => badgeState(mail, '#api'), (s) => s?.state === 'idle');
+        assert((await badgeState(mail, '#lookalike')) === null, 'the look-alike got a badge');
+        assert((await founder.viewCount(link.id)) === 0, 'a view was counted before any hover');
+
+        // Pass over the link on the way somewhere else: no fetch.
+        const box = await (await mail.$('#share'))!.boundingBox();
+        assert(box, 'link not laid out');
+        await mail.mouse.move(box.x - 20, box.y + box.height / 2);
+        await mail.mouse.move(box.x + 40, box.y + box.height / 2, { steps: 2 });
+        await mail.mouse.move(box.x + 40, box.y + 300, { steps: 2 });
+        await sleep(REST_MS);
+        assert((await founder.viewCount(link.id)) === 0, 'a pass-over counted a view');
+        assert((await cardState(mail)).hosts === 0, 'a pass-over opened a card');
+
+        await restOn(mail, '#share');
+        await waitFor('badge ready', () => badgeState(mail, '#share'), (s) => s?.state === 'ready');
+        await waitFor('card visible', () => cardState(mail), (s) => s.hosts === 1 && s.visible);
+        const text = await waitFor('card content', () => cardText(mail), (t) => !!t['company-name'] && !!t['disclaimer']);
+        assert(text['company-name'] === 'Kobo Ledger Ltd', `card shows ${text['company-name']}`);
+        assert(text['readiness-score'] === '76', `readiness score ${text['readiness-score']}, expected 76`);
+        await sleep(300); // let any late iframe paint settle before the screenshot
+        await mail.screenshot({ path: path.join(outDir, 'card-open.png') });
+        const views = await founder.viewCount(link.id);
+        assert(views === 1, `view count ${views} after one hover, expected 1`);
+
+        // The API link of the same token, and the share link again: cached, no new view.
+        await moveAway(mail);
+        await waitFor('card closed', () => cardState(mail), (s) => s.hosts === 0 || !s.visible);
+        await restOn(mail, '#api');
+        await waitFor('api badge ready', () => badgeState(mail, '#api'), (s) => s?.state === 'ready');
+        await waitFor('card visible again', () => cardState(mail), (s) => s.hosts === 1 && s.visible);
+        await sleep(REST_MS);
+        const after = await founder.viewCount(link.id);
+        assert(after === 1, `view count ${after} after a cached hover, expected still 1`);
+      } finally {
+        await mail.close();
+      }
+    });
+
+    await check('no errors in the test pages', async () => {
+      assert(pageErrors.length === 0, pageErrors.join('\n'));
+    });
+  } catch (error) {
+    // Setup failed (server, browser launch): one failed check says so.
+    results.push({ name: 'setup', ok: false, ms: Date.now() - started, error: String(error instanceof Error ? error.stack : error) });
+    console.log(`  ✘ setup\n    ${String(error instanceof Error ? error.stack : error)}`);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await fixtures?.close().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
+    log.end();
+    clearTimeout(watchdog);
+  }
+
+  if (browser) {
+    await check('no uncaught errors from extension code (background, content script, card) in the browser log', async () => {
+      const errors = extensionErrors(firefoxOutput);
+      assert(errors.length === 0, `see test-results/firefox/firefox.log:\n${errors.join('\n')}`);
+    });
+  }
+
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  writeFileSync(path.join(outDir, 'results.json'), JSON.stringify({ passed, failed, ms: Date.now() - started, results }, null, 2));
+  console.log(`firefox smoke: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return failed === 0 ? 0 : 1;
+}
+
+function fail(name: string): number {
+  results.push({ name, ok: false, ms: 0 });
+  writeFileSync(path.join(outDir, 'results.json'), JSON.stringify({ passed: 0, failed: 1, results }, null, 2));
+  console.log('firefox smoke: 0 passed, 1 failed');
+  return 1;
+}
+
+process.exitCode = await main();
