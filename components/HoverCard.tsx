@@ -17,6 +17,8 @@ export interface HoverCardProps {
 }
 
 const bindingKey = ['card', 'binding'] as const;
+/** Tallest the card gets (as `max-h-[min(560px,100vh)]` below): beyond it the body scrolls. */
+const CARD_MAX_HEIGHT = 560;
 const snapshotKey = (request: SnapshotRequest | null | undefined) => ['snapshot', request?.origin, request?.token] as const;
 
 /** The hover card's page content: the shared SnapshotCard / SnapshotError with close and refresh. */
@@ -38,15 +40,25 @@ export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, o
     onSuccess: (result) => queryClient.setQueryData(snapshotKey(request), result),
   });
 
+  const result = snapshot.data;
   useEffect(() => {
     const element = root.current;
     if (!element) return;
-    const report = () => onResize({ width: element.offsetWidth, height: element.offsetHeight });
+    // The frame may be given less height than the card wants (little room above and below the link):
+    // the card then fits the frame (max-height 100vh) and only its body scrolls, so the disclaimer
+    // stays in view. What it asks for is its natural height: the body's full height, not the part shown.
+    const scroll = element.querySelector<HTMLElement>('[data-card-scroll]');
+    const body = element.querySelector<HTMLElement>('[data-card-body]');
+    const report = () => {
+      const hidden = scroll && body ? Math.max(0, body.offsetHeight - scroll.clientHeight) : 0;
+      onResize({ width: element.offsetWidth, height: Math.min(element.offsetHeight + hidden, CARD_MAX_HEIGHT) });
+    };
     const observer = new ResizeObserver(report);
     observer.observe(element);
+    if (body) observer.observe(body);
     report();
     return () => observer.disconnect();
-  }, [onResize]);
+  }, [onResize, result]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -84,13 +96,12 @@ export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, o
     };
   }, [onHover]);
 
-  const result = snapshot.data;
   return (
     <main
       ref={root}
       tabIndex={-1}
       aria-label={t('snapshot.card.ariaLabel')}
-      className="box-border flex max-h-[560px] w-[360px] flex-col gap-2 overflow-hidden rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
+      className="box-border flex max-h-[min(560px,100vh)] w-[360px] flex-col gap-2 overflow-hidden rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
     >
       <div className="flex items-center justify-between gap-2">
         <span className="text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">

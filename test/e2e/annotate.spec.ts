@@ -158,6 +158,68 @@ test('hover intent: a pass-over costs nothing; resting opens the card with the d
   expect(await founder.viewCount(link.id)).toBe(1);
 });
 
+test('little room around the link: the card fits its frame, only its body scrolls, the disclaimer stays wholly in view', async ({
+  context,
+  server,
+}) => {
+  const { link } = await founderWithLink(server.baseUrl);
+  await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1000, height: 380 });
+  await openMailPage(page, 'gmail-thread');
+  await expect(badgeAfter(page, 'gmail-share')).toHaveAttribute('data-state', 'idle');
+  await page.locator('#gmail-share').hover();
+  const card = cardFrame(page);
+  await expect(card.getByTestId('disclaimer')).toContainText('due diligence');
+
+  const frame = await cardHost(page).locator('iframe').boundingBox();
+  if (!frame) throw new Error('card not laid out');
+  expect(frame.y).toBeGreaterThanOrEqual(0);
+  expect(frame.y + frame.height).toBeLessThanOrEqual(380);
+  // The whole disclaimer inside the frame's visible box, not cut off below it.
+  await expect(async () => {
+    const disclaimer = await card.getByTestId('disclaimer').boundingBox();
+    if (!disclaimer) throw new Error('disclaimer not laid out');
+    expect(disclaimer.y).toBeGreaterThanOrEqual(frame.y);
+    expect(disclaimer.y + disclaimer.height).toBeLessThanOrEqual(frame.y + frame.height + 0.5);
+  }).toPass({ timeout: 5_000 });
+  // The rest is reachable by scrolling the card's body.
+  const scroll = card.locator('[data-card-scroll]');
+  const overflow = await scroll.evaluate((element) => element.scrollHeight - element.clientHeight);
+  expect(overflow).toBeGreaterThan(0);
+  await page.screenshot({ path: path.join(artifacts, 'card-little-room.png') });
+});
+
+test('a link drawn under a pointer that is not moving costs nothing; the first small move onto it starts the rest', async ({
+  context,
+  server,
+}) => {
+  const { founder, link } = await founderWithLink(server.baseUrl);
+  await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await openMailPage(page, 'gmail-thread');
+  await expect(badgeAfter(page, 'gmail-share')).toHaveAttribute('data-state', 'idle');
+  // The pointer rests on empty space; then a message opens under it (the user aimed at nothing).
+  await page.mouse.move(300, 300);
+  await page.evaluate((href) => {
+    const opened = document.createElement('a');
+    opened.id = 'opened-under-pointer';
+    opened.href = href;
+    opened.textContent = 'the founder’s snapshot';
+    opened.style.cssText = 'position:absolute;left:250px;top:285px;font-size:24px;line-height:30px';
+    document.body.append(opened);
+  }, link.shareUrl);
+  await expect(badgeAfter(page, 'opened-under-pointer')).toHaveAttribute('data-state', 'idle');
+  await settle(page, 1_200);
+  expect(await founder.viewCount(link.id)).toBe(0);
+  await expect(cardHost(page)).toHaveCount(0);
+  // A two-pixel move onto the link is a pointer on it: resting from there is intent.
+  await page.mouse.move(302, 301);
+  await expect(badgeAfter(page, 'opened-under-pointer')).toHaveAttribute('data-state', 'ready');
+  await expect(cardFrame(page).getByTestId('disclaimer')).toBeVisible();
+  expect(await founder.viewCount(link.id)).toBe(1);
+});
+
 test('keyboard only: Tab to the link, Tab to its badge, Enter opens the card, Escape closes it and focus returns', async ({
   context,
   server,
