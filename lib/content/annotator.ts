@@ -87,10 +87,6 @@ function isElement(node: Node): node is Element {
   return node.nodeType === 1;
 }
 
-/** What recognition depends on; unchanged means the anchor needs no second look. */
-function anchorSignature(anchor: HTMLAnchorElement): string {
-  return `${anchor.getAttribute('href') ?? ''}\u0000${anchor.getAttribute('data-saferedirecturl') ?? ''}`;
-}
 
 export function createAnnotator(options: AnnotatorOptions): Annotator {
   const doc = options.document;
@@ -104,6 +100,8 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   const isUserEvent = options.isUserEvent ?? ((event: Event) => event.isTrusted);
   let recognizer = options.recognizer;
   let hoverDelayMs = options.hoverDelayMs;
+  /** What a new subtree is searched for: candidate anchors, and page clones of our badges. */
+  let searchSelector = searchSelectorFor(recognizer);
   let stopped = false;
 
   const annotations = new WeakMap<Element, Annotation>();
@@ -112,8 +110,11 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   const live = new Set<Annotation>();
   /** Our own hosts (badges, card): mutations of these are not page changes. */
   const ownNodes = new WeakSet<Node>();
-  /** Every anchor looked at, with the signature it had: each link is recognised once per change. */
-  let seen = new WeakMap<Element, string>();
+  /**
+   * Every anchor looked at, with the `href` it had: each link is recognised once per change. A change
+   * of `data-saferedirecturl` (the other attribute recognition reads) forgets the entry instead.
+   */
+  let seen = new WeakMap<Element, string | null>();
   const keys = new Map<string, KeyState>();
 
   // ---- DOM work queue: batched per frame, sliced by time ----
@@ -163,7 +164,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       root.remove(); // a page's clone of one of our badges: empty and inert
       return;
     }
-    const found = (root as ParentNode).querySelectorAll(`${ANCHOR_SELECTOR}, ${BADGE_TAG}`);
+    const found = (root as ParentNode).querySelectorAll(searchSelector);
     for (const element of found) {
       if (element.localName === BADGE_TAG) {
         if (!ownNodes.has(element)) element.remove();
@@ -173,15 +174,20 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     }
   }
 
+  function searchSelectorFor(current: AnchorRecognizer): string {
+    const candidates = current.candidateSelector ? current.candidateSelector(doc.baseURI) : ANCHOR_SELECTOR;
+    return candidates === null ? BADGE_TAG : `${candidates}, ${BADGE_TAG}`;
+  }
+
   function processAnchor(anchor: HTMLAnchorElement): void {
     if (!anchor.isConnected) return;
     const existing = annotations.get(anchor);
-    const signature = anchorSignature(anchor);
-    if (seen.get(anchor) === signature) {
+    const href = anchor.getAttribute('href');
+    if (seen.get(anchor) === href) {
       if (existing) ensureBadgePlaced(existing);
       return;
     }
-    seen.set(anchor, signature);
+    seen.set(anchor, href);
     let link = recognizer.recognizeAnchor(anchor);
     if (link && anchor.closest(EDITABLE_SELECTOR)) link = null;
     if (!link) {
@@ -274,6 +280,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     for (const record of records) {
       if (record.type === 'attributes') {
         if (isAnchor(record.target)) {
+          if (record.attributeName !== 'href') seen.delete(record.target);
           pendingRoots.add(record.target);
           changed = true;
         }
@@ -448,6 +455,15 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     return anchor ? (annotations.get(anchor) ?? null) : null;
   }
 
+  function startIntent(annotation: Annotation): void {
+    cancelIntent();
+    hovered = annotation;
+    cancelIntentTimer = scheduler.timeout(() => {
+      cancelIntentTimer = null;
+      activate(annotation, 'hover');
+    }, hoverDelayMs);
+  }
+
   function pointerLeftEverything(): void {
     cancelIntent();
     if (card?.isOpen && !cardSticky && !cancelCloseTimer) {
@@ -468,12 +484,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
         return; // its card is already showing
       }
       if (hovered === annotation) return;
-      cancelIntent();
-      hovered = annotation;
-      cancelIntentTimer = scheduler.timeout(() => {
-        cancelIntentTimer = null;
-        activate(annotation, 'hover');
-      }, hoverDelayMs);
+      startIntent(annotation);
       return;
     }
     if (card?.isOpen && event.target instanceof Node && card.contains(event.target)) {
@@ -553,6 +564,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
         recognizer = changes.recognizer;
         seen = new WeakMap(); // every anchor gets a fresh look with the new services
       }
+      searchSelector = searchSelectorFor(recognizer); // new services, or a new base URL after navigation
       cancelIntent();
       closeCard('navigation');
       pendingRoots.add(doc);

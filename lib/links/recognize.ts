@@ -51,6 +51,8 @@ export interface AnchorLike {
   getAttribute(name: string): string | null;
   /** Resolved absolute URL when a string (HTMLAnchorElement); SVG anchors expose an object here. */
   readonly href?: unknown;
+  /** The document's base URL (`Node.baseURI`): relative hrefs resolve against it. */
+  readonly baseURI?: unknown;
 }
 
 export interface LinkRecognizer {
@@ -61,6 +63,12 @@ export interface LinkRecognizer {
   recognizeHref(href: string): RecognizedLink | null;
   /** Fast path for the content script: reads `href`, and the Gmail attribute only for hits. */
   recognizeAnchor(anchor: AnchorLike): RecognizedLink | null;
+  /**
+   * A CSS selector for the anchors of a page (with this base URL) that `recognizeAnchor` could accept,
+   * or null when none could. The content script's first cut: the browser's selector engine passes
+   * over ordinary links natively, instead of script reading each one.
+   */
+  candidateSelector(baseURI: string | undefined): string | null;
 }
 
 /** Longest link looked at; longer ones are never share links worth annotating. */
@@ -181,6 +189,13 @@ export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRe
     else list.push(result.compiled);
   }
   const hostRuns = [...hostnames].map(hostnameRuns);
+  /**
+   * The prefilter below as CSS: an href attribute holding every run of a configured host, in any case.
+   * Direct links, every wrapper and scheme-relative links name the host's runs; runs are [a-z0-9]+, so
+   * nothing needs escaping.
+   */
+  const hostSelector =
+    hostRuns.length === 0 ? null : hostRuns.map((runs) => `a${runs.map((run) => `[href*="${run}" i]`).join('')}`).join(', ');
 
   /** Cheap test run before unwrapping: could this wrapped link lead to a configured host at all? */
   function mentionsConfiguredHost(href: string): boolean {
@@ -238,6 +253,30 @@ export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRe
     return matchTarget(unwrapped.url);
   }
 
+  let lastBase: { base: string; configured: boolean } | null = null;
+
+  /**
+   * An absolute http(s) `href` attribute is judged as written: whatever the URL parser would change
+   * fails the exact checks of `matchTarget`, so it can only be stricter than the resolved `href`, and
+   * reading `anchor.href` makes the browser parse a URL (the main cost on a page of 5,000 links).
+   * Anything else (relative, scheme-relative, odd spacing or case) is resolved only if it could lead
+   * to a configured host: it names one, or the page's own base URL is one.
+   */
+  function resolvedHref(anchor: AnchorLike, raw: string): string | null {
+    if (!(raw.length <= MAX_LINK_LENGTH && mentionsConfiguredHost(raw)) && !baseIsConfigured(anchor.baseURI)) return null;
+    const href = anchor.href;
+    return typeof href === 'string' ? href : null; // SVG anchors: relative links are not resolved
+  }
+
+  function baseIsConfigured(base: unknown): boolean {
+    if (typeof base !== 'string') return false;
+    if (lastBase?.base !== base) {
+      const hostname = quickHostname(base);
+      lastBase = { base, configured: hostname !== null && hostnames.has(hostname) };
+    }
+    return lastBase.configured;
+  }
+
   /**
    * Gmail keeps the original `href` and puts its redirect in `data-saferedirecturl`. When that
    * attribute is present, both are real targets (the click follows one, "copy link" the other), so
@@ -259,8 +298,15 @@ export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRe
     recognize(input: LinkInput): RecognizedLink | null {
       return withSafeRedirect(recognizeHref(input.href), input.attributes?.['data-saferedirecturl']);
     },
+    candidateSelector(baseURI: string | undefined): string | null {
+      if (hostSelector === null) return null;
+      // On a service's own pages a relative href may be a share link: every link is a candidate.
+      return baseIsConfigured(baseURI) ? 'a[href]' : hostSelector;
+    },
     recognizeAnchor(anchor: AnchorLike): RecognizedLink | null {
-      const href = typeof anchor.href === 'string' ? anchor.href : anchor.getAttribute('href');
+      const raw = anchor.getAttribute('href');
+      if (raw === null) return null;
+      const href = httpSchemeEnd(raw) !== -1 ? raw : resolvedHref(anchor, raw);
       if (href === null) return null;
       const primary = recognizeHref(href);
       if (primary === null) return null; // ordinary links exit here, without reading attributes

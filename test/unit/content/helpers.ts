@@ -130,7 +130,7 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
   const created = new Map<Element, Badge>();
   const annotator = createAnnotator({
     document,
-    recognizer: { recognizeAnchor: recognize },
+    recognizer: { recognizeAnchor: recognize, candidateSelector: (baseURI: string) => recognizer.candidateSelector(baseURI) },
     client: { peekMany, get },
     createCard: (events) => (fakeCard = new FakeCard(events, document)),
     scheduler,

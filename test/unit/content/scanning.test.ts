@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLinkRecognizer } from '@/lib/links';
 import { fixtureToken } from '@/test/fixtures/snapshot';
 import { apiUrl, badges, link, shareUrl, startHarness, SERVICE, type Harness } from './helpers';
 
@@ -110,12 +111,35 @@ describe('mutations', () => {
     expect(h.scheduler.framesRequested - framesBefore).toBe(1);
   });
 
-  it('costs work proportional to the added nodes, not to the page', async () => {
+  it('leaves ordinary links to the browser’s selector engine: script reads only candidate anchors', async () => {
     document.body.innerHTML = `<div id="list">${ordinaryLinks(990)}${Array.from({ length: 10 }, (_, i) => `<a href="${shareUrl(i)}">s</a>`).join('')}</div>`;
     const h = start();
     h.scheduler.runAllFrames();
-    expect(h.recognize).toHaveBeenCalledTimes(1000);
-    h.recognize.mockClear();
+    expect(h.recognize).toHaveBeenCalledTimes(10);
+    expect(badges()).toHaveLength(10);
+  });
+
+  it('without a candidate selector every link is read once, and only once', async () => {
+    document.body.innerHTML = `<div id="list">${ordinaryLinks(990)}${Array.from({ length: 10 }, (_, i) => `<a href="${shareUrl(i)}">s</a>`).join('')}</div>`;
+    const recognizer = createLinkRecognizer([SERVICE]);
+    const recognize = vi.fn((anchor: HTMLAnchorElement) => recognizer.recognizeAnchor(anchor));
+    const h = start({ recognizer: { recognizeAnchor: recognize } });
+    h.scheduler.runAllFrames();
+    expect(recognize).toHaveBeenCalledTimes(1000);
+    expect(badges()).toHaveLength(10);
+    h.annotator.rescan();
+    h.scheduler.runAllFrames();
+    expect(recognize).toHaveBeenCalledTimes(1000);
+  });
+
+  it('costs work proportional to the added nodes, not to the page', async () => {
+    document.body.innerHTML = `<div id="list">${ordinaryLinks(990)}${Array.from({ length: 10 }, (_, i) => `<a href="${shareUrl(i)}">s</a>`).join('')}</div>`;
+    // Without the candidate selector, so that every anchor's cost shows in the count.
+    const recognize = vi.fn(createLinkRecognizer([SERVICE]).recognizeAnchor);
+    const h = start({ recognizer: { recognizeAnchor: recognize } });
+    h.scheduler.runAllFrames();
+    expect(recognize).toHaveBeenCalledTimes(1000);
+    recognize.mockClear();
 
     const list = document.getElementById('list')!;
     for (let i = 0; i < 10; i += 1) {
@@ -126,7 +150,7 @@ describe('mutations', () => {
     await h.settle();
     h.scheduler.runAllFrames();
 
-    expect(h.recognize).toHaveBeenCalledTimes(20);
+    expect(recognize).toHaveBeenCalledTimes(20);
     expect(badges()).toHaveLength(20);
   });
 

@@ -124,6 +124,8 @@ export class FakeAnchor {
   ) {}
   getAttribute(name: string): string | null {
     this.reads.push(name);
+    // Like an HTMLAnchorElement written with an absolute href: the attribute and the property agree.
+    if (name === 'href' && !(name in this.attributes) && typeof this.href === 'string') return this.href;
     return this.attributes[name] ?? null;
   }
 }

@@ -180,16 +180,65 @@ describe('recognizeAnchor', () => {
     expect(recognizer.recognizeAnchor(honest)?.canonicalKey).toBe(KEY);
   });
 
-  it('reads no attribute at all for an ordinary link (fast exit)', () => {
+  it('reads only the href attribute of an ordinary link (fast exit)', () => {
     const anchor = new FakeAnchor('https://news.example.org/article/1', { 'data-saferedirecturl': 'x' });
     expect(recognizer.recognizeAnchor(anchor)).toBeNull();
-    expect(anchor.reads).toEqual([]);
+    expect(anchor.reads).toEqual(['href']);
   });
 
   it('reads the Gmail attribute only for a recognised link', () => {
     const anchor = new FakeAnchor(shareUrl(C));
     expect(recognizer.recognizeAnchor(anchor)?.canonicalKey).toBe(KEY);
-    expect(anchor.reads).toEqual(['data-saferedirecturl']);
+    expect(anchor.reads).toEqual(['href', 'data-saferedirecturl']);
+  });
+
+  /** An anchor whose resolved `href` property is only readable on purpose (reading it parses a URL). */
+  function anchorWith(attribute: string, resolved: string, baseURI: string) {
+    const state = { resolvedReads: 0 };
+    const anchor = {
+      baseURI,
+      getAttribute: (name: string) => (name === 'href' ? attribute : null),
+      get href() {
+        state.resolvedReads += 1;
+        return resolved;
+      },
+    };
+    return { anchor, state };
+  }
+
+  it('judges an absolute http(s) href attribute as written, without resolving it', () => {
+    const { anchor, state } = anchorWith(shareUrl(C), shareUrl(C), 'https://crm.example/deals');
+    expect(recognizer.recognizeAnchor(anchor)?.canonicalKey).toBe(KEY);
+    expect(state.resolvedReads).toBe(0);
+  });
+
+  it('never resolves a relative href on a page whose base is not a configured service', () => {
+    const { anchor, state } = anchorWith('/item/5', 'https://crm.example/item/5', 'https://crm.example/deals');
+    expect(recognizer.recognizeAnchor(anchor)).toBeNull();
+    expect(state.resolvedReads).toBe(0);
+  });
+
+  it('resolves a relative href on the service’s own pages, and judges the resolved URL', () => {
+    const page = `${C}/demo`;
+    const { anchor } = anchorWith(`/share/${TOKEN}`, `${C}/share/${TOKEN}`, page);
+    expect(recognizer.recognizeAnchor(anchor)?.canonicalKey).toBe(KEY);
+    const elsewhere = anchorWith('/item/5', `${C}/item/5`, page);
+    expect(recognizer.recognizeAnchor(elsewhere.anchor)).toBeNull();
+  });
+
+  it('resolves scheme-relative and oddly written hrefs that name a configured host', () => {
+    const host = new URL(C).host;
+    for (const written of [`//${host}/share/${TOKEN}`, ` ${shareUrl(C)}`]) {
+      const { anchor, state } = anchorWith(written, shareUrl(C), 'https://crm.example/');
+      expect(recognizer.recognizeAnchor(anchor)?.canonicalKey, written).toBe(KEY);
+      expect(state.resolvedReads, written).toBe(1);
+    }
+  });
+
+  it('an attribute and a resolved href that disagree: the attribute rules when absolute', () => {
+    // The property cannot differ from an absolute attribute in a browser; a fake that lies is not followed.
+    const { anchor } = anchorWith('https://evil.test/phish', shareUrl(C), 'https://crm.example/');
+    expect(recognizer.recognizeAnchor(anchor)).toBeNull();
   });
 
   it('falls back to the href attribute when href is not a string (SVG anchors)', () => {
