@@ -1,5 +1,6 @@
+import { MAX_PEEK_BATCH } from '../messaging/limits';
 import { createBadge, BADGE_TAG, type Badge } from './badge';
-import { viewFromResult, type BadgeView } from './badge-view';
+import { describeBadge, viewFromResult, type BadgeText, type BadgeView } from './badge-view';
 import type {
   ActivationSource,
   AnchorRecognizer,
@@ -34,9 +35,16 @@ export interface AnnotatorOptions {
   peekBatchSize?: number;
   /** Wall clock for badge texts ("retry in 2 min"). */
   now?: () => number;
-  locale?: string;
+  /** Badge strings in the reader's language. */
+  text: BadgeText;
   /** Injected by tests to reach into the closed shadow roots. */
   createBadge?: typeof createBadge;
+  /**
+   * Reports links coming near the viewport, so their badges are drawn then (see `Badge.draw`).
+   * Default: an IntersectionObserver with half a viewport of margin; where there is none (tests),
+   * every badge is drawn at once.
+   */
+  watchVisibility?: VisibilityWatcherFactory | null;
   /**
    * Whether a page event is a real user gesture. Default `event.isTrusted`: page scripts can dispatch
    * pointer and key events, and a forged hover must neither cost a view nor drain the request budget
@@ -45,9 +53,34 @@ export interface AnnotatorOptions {
   isUserEvent?: (event: Event) => boolean;
 }
 
+export interface VisibilityWatcher {
+  observe(element: Element): void;
+  unobserve(element: Element): void;
+  disconnect(): void;
+}
+
+export type VisibilityWatcherFactory = (onVisible: (element: Element) => void) => VisibilityWatcher;
+
+/** Near the viewport: within half a viewport above or below it. */
+function intersectionWatcher(doc: Document): VisibilityWatcherFactory | null {
+  const Observer = doc.defaultView?.IntersectionObserver;
+  if (!Observer) return null;
+  return (onVisible) => {
+    const observer = new Observer(
+      (entries) => {
+        for (const entry of entries) if (entry.isIntersecting) onVisible(entry.target);
+      },
+      { rootMargin: '50% 0px' },
+    );
+    return observer;
+  };
+}
+
 export interface Annotator {
   /** Re-reads every link on the page, e.g. after SPA navigation or when the services changed. */
   rescan(changes?: { recognizer?: AnchorRecognizer; hoverDelayMs?: number }): void;
+  /** The reader's language changed: every badge is worded again (no link is looked at again). */
+  setText(text: BadgeText): void;
   /** Removes everything: observer, listeners, timers, badges, card. Idempotent. */
   stop(): void;
   /** Anchors waiting to be looked at (0 once the DOM work is done). */
@@ -94,11 +127,13 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   const closeDelayMs = options.closeDelayMs ?? 300;
   const sliceBudgetMs = options.sliceBudgetMs ?? 8;
   const peekConcurrency = options.peekConcurrency ?? 2;
-  const peekBatchSize = options.peekBatchSize ?? 100;
+  const peekBatchSize = options.peekBatchSize ?? MAX_PEEK_BATCH;
   const now = options.now ?? (() => Date.now());
   const makeBadge = options.createBadge ?? createBadge;
   const isUserEvent = options.isUserEvent ?? ((event: Event) => event.isTrusted);
   let recognizer = options.recognizer;
+  let text = options.text;
+  const describe = (view: BadgeView, at: number) => describeBadge(view, at, text);
   let hoverDelayMs = options.hoverDelayMs;
   /** What a new subtree is searched for: candidate anchors, and page clones of our badges. */
   let searchSelector = searchSelectorFor(recognizer);
@@ -116,6 +151,16 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
    */
   let seen = new WeakMap<Element, string | null>();
   const keys = new Map<string, KeyState>();
+  /** Badges are drawn when their link comes near the viewport; null: drawn at once. */
+  const visibility = (options.watchVisibility === undefined ? intersectionWatcher(doc) : options.watchVisibility)?.(
+    (anchor) => drawBadgeOf(anchor),
+  ) ?? null;
+
+  function drawBadgeOf(anchor: Element): void {
+    visibility?.unobserve(anchor);
+    const annotation = annotations.get(anchor);
+    if (annotation && live.has(annotation)) annotation.badge.draw();
+  }
 
   // ---- DOM work queue: batched per frame, sliced by time ----
   const pendingRoots = new Set<Node>();
@@ -224,7 +269,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
             annotation.badge.focus();
           },
         },
-        options.locale,
+        describe,
       ),
     };
     ownNodes.add(annotation.badge.host);
@@ -234,6 +279,8 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     key.annotations.add(annotation);
     annotation.badge.render(key.view, now());
     anchor.after(annotation.badge.host);
+    if (visibility) visibility.observe(anchor);
+    else annotation.badge.draw();
   }
 
   function ensureBadgePlaced(annotation: Annotation): void {
@@ -244,6 +291,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   }
 
   function dropAnnotation(annotation: Annotation): void {
+    visibility?.unobserve(annotation.anchor);
     annotation.badge.remove();
     annotations.delete(annotation.anchor);
     live.delete(annotation);
@@ -411,6 +459,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     cancelIntent();
     cancelClose();
     const state = annotation.key;
+    annotation.badge.draw(); // the card is placed at the badge
     cardFor = annotation;
     cardSticky = source !== 'hover';
     getCard().open(state.request, annotation.badge.host, { focus: source === 'keyboard' });
@@ -511,6 +560,12 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     closeCard('outside');
   }
 
+  /** Keyboard focus on a link draws its badge, so that the badge is the next tab stop. */
+  function onFocusIn(event: Event): void {
+    const target = event.target;
+    if (target instanceof Element && isAnchor(target)) drawBadgeOf(target);
+  }
+
   function onKeyDown(event: KeyboardEvent): void {
     if (event.key === 'Escape' && card?.isOpen) closeCard('escape');
   }
@@ -536,6 +591,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   doc.addEventListener('pointerout', fromUser(onPointerOut), capture);
   doc.addEventListener('pointerdown', fromUser(onPointerDown), capture);
   doc.addEventListener('keydown', fromUser(onKeyDown), { capture: true, signal: listeners.signal });
+  doc.addEventListener('focusin', fromUser(onFocusIn), capture);
   doc.defaultView?.addEventListener('scroll', onViewportChange, capture);
   doc.defaultView?.addEventListener('resize', onViewportChange, capture);
 
@@ -557,6 +613,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       for (const { link } of live) if (!found.has(link.canonicalKey)) found.set(link.canonicalKey, link);
       return [...found.values()];
     },
+    setText(next) {
+      text = next;
+      for (const annotation of live) annotation.badge.repaint();
+    },
     rescan(changes = {}) {
       if (stopped) return;
       if (changes.hoverDelayMs !== undefined) hoverDelayMs = changes.hoverDelayMs;
@@ -574,6 +634,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       if (stopped) return;
       stopped = true;
       observer.disconnect();
+      visibility?.disconnect();
       listeners.abort();
       cancelFlush?.();
       cancelReposition?.();

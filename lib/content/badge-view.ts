@@ -1,4 +1,6 @@
 import type { ReadinessLabel, RiskBand } from '../snapshot/labels';
+import type { badgeEn } from '../i18n/en/badge';
+import { interpolate } from '../i18n/translator';
 import type { BadgeResult } from './types';
 
 export type BadgeState = 'idle' | 'loading' | 'ready' | 'error';
@@ -20,27 +22,26 @@ export interface BadgeDescription {
   tone: BadgeTone;
 }
 
-export const IDLE_LABEL = 'Compliance snapshot — hover or press Enter to load (counts as a view)';
+/**
+ * The badge strings of the reader's language, and the locale for dates. The content script does not
+ * bundle the catalogs: the background sends the chosen language's slice (`getBadgeText`).
+ */
+export interface BadgeText {
+  readonly locale: string;
+  readonly strings: Readonly<Partial<Record<BadgeKey, string>>>;
+}
 
-const BAND_SHORT: Readonly<Record<RiskBand, string>> = {
-  high: 'High',
-  medium: 'Medium',
-  low: 'Low',
-  investor_ready: 'Investor-ready',
-};
+type BadgeKey = keyof typeof badgeEn;
 
-const BAND_SPOKEN: Readonly<Record<RiskBand, string>> = {
-  high: 'high fundraising risk',
-  medium: 'medium fundraising risk',
-  low: 'low fundraising risk',
-  investor_ready: 'investor-ready fundraising risk band',
-};
+function say(text: BadgeText, key: BadgeKey, params?: Readonly<Record<string, string | number>>): string {
+  return interpolate(text.strings[key] ?? key, params, text.locale);
+}
 
-const READINESS_TONE: Readonly<Record<ReadinessLabel, BadgeTone>> = {
-  Critical: 'critical',
-  'In Progress': 'progress',
-  'Good Standing': 'good',
-  'Regulator Ready': 'ready',
+const READINESS: Readonly<Record<ReadinessLabel, { key: BadgeKey; tone: BadgeTone }>> = {
+  Critical: { key: 'badge.readiness.critical', tone: 'critical' },
+  'In Progress': { key: 'badge.readiness.inProgress', tone: 'progress' },
+  'Good Standing': { key: 'badge.readiness.goodStanding', tone: 'good' },
+  'Regulator Ready': { key: 'badge.readiness.regulatorReady', tone: 'ready' },
 };
 
 export function viewFromResult(result: BadgeResult): BadgeView {
@@ -49,95 +50,84 @@ export function viewFromResult(result: BadgeResult): BadgeView {
     : { state: 'error', code: result.code, retryAt: result.retryAt, expiredAt: result.expiredAt };
 }
 
-function shortDate(iso: string, locale: string | undefined): string | null {
+function shortDate(iso: string, locale: string): string | null {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
   return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date);
 }
 
-function longDate(iso: string, locale: string | undefined): string | null {
+function longDate(iso: string, locale: string): string | null {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
 
 /** "in 2 min." (short) and "in 2 minutes" (long), rounded up so "retry now" is never premature. */
-function retryIn(retryAt: number, now: number, locale: string | undefined, style: 'short' | 'long'): string {
+function retryIn(retryAt: number, now: number, locale: string, style: 'short' | 'long'): string {
   const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
   const format = new Intl.RelativeTimeFormat(locale, { numeric: 'always', style });
   return seconds < 60 ? format.format(seconds, 'second') : format.format(Math.ceil(seconds / 60), 'minute');
 }
 
-const HINT = 'Press Enter for details.';
+/** Error codes with a text pair of their own (`badge.error.<stem>.text` / `.label`); the others read as "unexpected error (CODE)". */
+type ErrorStem = 'notFound' | 'network' | 'timeout' | 'invalidResponse' | 'forbiddenOrigin';
+const ERROR_STEMS: Readonly<Record<string, readonly [stem: ErrorStem, tone: BadgeTone]>> = {
+  NOT_FOUND: ['notFound', 'muted'],
+  NETWORK: ['network', 'warning'],
+  TIMEOUT: ['timeout', 'warning'],
+  INVALID_RESPONSE: ['invalidResponse', 'warning'],
+  FORBIDDEN_ORIGIN: ['forbiddenOrigin', 'muted'],
+};
 
-export function describeBadge(view: BadgeView, now: number, locale?: string): BadgeDescription {
+export function describeBadge(view: BadgeView, now: number, text: BadgeText): BadgeDescription {
+  const hint = say(text, 'badge.hint');
   switch (view.state) {
     case 'idle':
-      return { text: 'CL', label: IDLE_LABEL, tone: 'neutral' };
+      return { text: say(text, 'badge.brand'), label: say(text, 'badge.idle.label'), tone: 'neutral' };
     case 'loading':
-      return { text: 'CL', label: 'Compliance snapshot — loading', tone: 'neutral' };
-    case 'ready':
+      return { text: say(text, 'badge.brand'), label: say(text, 'badge.loading.label'), tone: 'neutral' };
+    case 'ready': {
+      const readiness = READINESS[view.label];
       return {
-        text: `${view.score} · ${BAND_SHORT[view.band]}`,
-        label: `Compliance snapshot: readiness ${view.score} of 100, ${view.label}; ${BAND_SPOKEN[view.band]}. ${HINT}`,
-        tone: READINESS_TONE[view.label],
+        text: say(text, 'badge.ready.text', { score: view.score, band: say(text, `badge.band.short.${view.band}`) }),
+        label: say(text, 'badge.ready.label', {
+          score: view.score,
+          readiness: say(text, readiness.key),
+          band: say(text, `badge.band.spoken.${view.band}`),
+          hint,
+        }),
+        tone: readiness.tone,
       };
+    }
     case 'error':
-      return describeError(view, now, locale);
+      return describeError(view, now, text, hint);
   }
 }
 
-function describeError(view: Extract<BadgeView, { state: 'error' }>, now: number, locale?: string): BadgeDescription {
-  const prefix = 'Compliance snapshot unavailable:';
-  switch (view.code) {
-    case 'NOT_FOUND':
-      return { text: 'Invalid link', label: `${prefix} this share link is invalid or was revoked. ${HINT}`, tone: 'muted' };
-    case 'EXPIRED': {
-      const short = view.expiredAt ? shortDate(view.expiredAt, locale) : null;
-      const long = view.expiredAt ? longDate(view.expiredAt, locale) : null;
+function describeError(view: Extract<BadgeView, { state: 'error' }>, now: number, text: BadgeText, hint: string): BadgeDescription {
+  if (view.code === 'EXPIRED') {
+    const short = view.expiredAt ? shortDate(view.expiredAt, text.locale) : null;
+    const long = view.expiredAt ? longDate(view.expiredAt, text.locale) : null;
+    return {
+      text: short ? say(text, 'badge.error.expiredOn.text', { date: short }) : say(text, 'badge.error.expired.text'),
+      label: long ? say(text, 'badge.error.expiredOn.label', { date: long, hint }) : say(text, 'badge.error.expired.label', { hint }),
+      tone: 'muted',
+    };
+  }
+  if (view.code === 'RATE_LIMITED') {
+    if (view.retryAt !== undefined && view.retryAt > now) {
       return {
-        text: short ? `Expired ${short}` : 'Expired',
-        label: `${prefix} this share link expired${long ? ` on ${long}` : ''}. ${HINT}`,
-        tone: 'muted',
+        text: say(text, 'badge.error.retryAt.text', { when: retryIn(view.retryAt, now, text.locale, 'short') }),
+        label: say(text, 'badge.error.retryAt.label', { when: retryIn(view.retryAt, now, text.locale, 'long') }),
+        tone: 'warning',
       };
     }
-    case 'RATE_LIMITED':
-      return view.retryAt !== undefined && view.retryAt > now
-        ? {
-            text: `Retry ${retryIn(view.retryAt, now, locale, 'short')}`,
-            label: `${prefix} too many requests from your network; try again ${retryIn(view.retryAt, now, locale, 'long')}.`,
-            tone: 'warning',
-          }
-        : {
-            text: 'Busy',
-            label: `${prefix} too many requests from your network; try again shortly.`,
-            tone: 'warning',
-          };
-    case 'NETWORK':
-      return {
-        text: 'Offline',
-        label: `${prefix} the service could not be reached. Hover or press Enter to try again.`,
-        tone: 'warning',
-      };
-    case 'TIMEOUT':
-      return {
-        text: 'No answer',
-        label: `${prefix} the service did not answer in time. Hover or press Enter to try again.`,
-        tone: 'warning',
-      };
-    case 'INVALID_RESPONSE':
-      return {
-        text: 'Unreadable',
-        label: `${prefix} the service answered with data that could not be verified, so nothing is shown.`,
-        tone: 'warning',
-      };
-    case 'FORBIDDEN_ORIGIN':
-      return {
-        text: 'Not enabled',
-        label: `${prefix} this service is not enabled in Compliance Lens settings, so nothing was sent to it.`,
-        tone: 'muted',
-      };
-    default:
-      return { text: 'Error', label: `${prefix} an unexpected error occurred (${view.code}).`, tone: 'warning' };
+    return { text: say(text, 'badge.error.rateLimited.text'), label: say(text, 'badge.error.rateLimited.label'), tone: 'warning' };
   }
+  const known = ERROR_STEMS[view.code];
+  if (known) {
+    const [stem, tone] = known;
+    return { text: say(text, `badge.error.${stem}.text`), label: say(text, `badge.error.${stem}.label`, { hint }), tone };
+  }
+  return { text: say(text, 'badge.error.unknown.text'), label: say(text, 'badge.error.unknown.label', { code: view.code }), tone: 'warning' };
 }

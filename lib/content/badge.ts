@@ -1,4 +1,4 @@
-import { describeBadge, type BadgeView } from './badge-view';
+import type { BadgeDescription, BadgeView } from './badge-view';
 
 export const BADGE_TAG = 'compliance-lens-badge';
 
@@ -69,11 +69,27 @@ export interface BadgeCallbacks {
 
 export interface Badge {
   readonly host: HTMLElement;
+  /** Sets the state attributes on the host now; the visible badge follows once it is drawn. */
   render(view: BadgeView, now: number): void;
+  /** Paints the current state again (the reader's language changed). */
+  repaint(): void;
+  /**
+   * Draws the badge (shadow root, styles, button), once. Until then the host is an empty inline
+   * element carrying only its state attributes: a page with hundreds of share links pays for the
+   * few on screen, and the rest are drawn as they come near the viewport or get keyboard focus.
+   */
+  draw(): void;
+  readonly drawn: boolean;
+  /** Draws the badge if needed, then focuses its button. */
   focus(): void;
   remove(): void;
-  /** For tests only: the closed shadow root's contents. */
+  /** For tests only: the closed shadow root's button (draws the badge). */
   readonly button: HTMLElement;
+}
+
+interface BadgeParts {
+  readonly button: HTMLElement;
+  readonly text: HTMLElement;
 }
 
 /**
@@ -81,45 +97,73 @@ export interface Badge {
  * `customElements` is unavailable in Chrome's content-script world, and an undefined element with a
  * valid custom-element name can still attach a shadow root.
  */
-export function createBadge(doc: Document, callbacks: BadgeCallbacks, locale?: string): Badge {
-  const host = doc.createElement(BADGE_TAG);
-  const shadow = host.attachShadow({ mode: 'closed' });
-  // Cloning one prepared tree is cheaper than building each badge (500 badges on a busy page).
-  shadow.append(badgeTemplate(doc).cloneNode(true));
-  const button = shadow.querySelector<HTMLElement>('.b');
-  const text = shadow.querySelector<HTMLElement>('.t');
-  if (!button || !text) throw new Error('badge template is incomplete');
+/** Words and tone for a state, in the reader's language (the annotator's `describeBadge` with its text). */
+export type DescribeBadge = (view: BadgeView, now: number) => BadgeDescription;
 
-  button.addEventListener('click', (event) => {
-    event.preventDefault();
-    event.stopPropagation();
-    callbacks.onActivate('click');
-  });
-  button.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' || event.key === ' ' || event.key === 'Spacebar') {
-      event.preventDefault(); // Space would scroll the page
+export function createBadge(doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge): Badge {
+  const host = doc.createElement(BADGE_TAG);
+  let parts: BadgeParts | null = null;
+  let shown: { view: BadgeView; now: number } = { view: { state: 'idle' }, now: 0 };
+
+  function paint({ button, text }: BadgeParts): void {
+    const description = describe(shown.view, shown.now);
+    button.setAttribute('aria-label', description.label);
+    button.setAttribute('aria-busy', String(shown.view.state === 'loading'));
+    button.dataset.tone = description.tone;
+    text.textContent = description.text;
+  }
+
+  function draw(): BadgeParts {
+    if (parts) return parts;
+    const shadow = host.attachShadow({ mode: 'closed' });
+    // Cloning one prepared tree is cheaper than building each badge.
+    shadow.append(badgeTemplate(doc).cloneNode(true));
+    const button = shadow.lastElementChild;
+    const text = button?.lastElementChild;
+    if (!(button instanceof HTMLElement) || !(text instanceof HTMLElement)) throw new Error('badge template is incomplete');
+    button.addEventListener('click', (event) => {
+      event.preventDefault();
       event.stopPropagation();
-      if (!event.repeat) callbacks.onActivate('keyboard');
-    } else if (event.key === 'Escape') {
-      callbacks.onEscape();
-    }
-  });
+      callbacks.onActivate('click');
+    });
+    button.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ' || event.key === 'Spacebar') {
+        event.preventDefault(); // Space would scroll the page
+        event.stopPropagation();
+        if (!event.repeat) callbacks.onActivate('keyboard');
+      } else if (event.key === 'Escape') {
+        callbacks.onEscape();
+      }
+    });
+    parts = { button, text };
+    paint(parts);
+    return parts;
+  }
 
   return {
     host,
-    button,
+    get button() {
+      return draw().button;
+    },
+    get drawn() {
+      return parts !== null;
+    },
+    draw() {
+      draw();
+    },
     render(view, now) {
-      const description = describeBadge(view, now, locale);
+      const previous = shown.view;
+      shown = { view, now };
       host.setAttribute('data-state', view.state);
       if (view.state === 'error') host.setAttribute('data-error-code', view.code);
-      else host.removeAttribute('data-error-code');
-      button.setAttribute('aria-label', description.label);
-      button.setAttribute('aria-busy', String(view.state === 'loading'));
-      button.dataset.tone = description.tone;
-      text.textContent = description.text;
+      else if (previous.state === 'error') host.removeAttribute('data-error-code');
+      if (parts) paint(parts);
+    },
+    repaint() {
+      if (parts) paint(parts);
     },
     focus() {
-      button.focus();
+      draw().button.focus();
     },
     remove() {
       host.remove();

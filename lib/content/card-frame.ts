@@ -1,5 +1,5 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { createIframeUi } from 'wxt/utils/content-script-ui/iframe';
+import { browser } from 'wxt/browser';
 import { CARD_MAX_WIDTH, parseCardFrameMessage } from './card-frame-messages';
 import { placeCard } from './position';
 import type { CardCloseReason, CardEvents, CardPresenter, SnapshotRequest } from './types';
@@ -25,7 +25,7 @@ export interface CardFrameDeps {
 }
 
 /**
- * The hover card: the extension page `card.html` in an iframe (WXT `createIframeUi`), inside a
+ * The hover card: the extension page `card.html` in an iframe (as WXT's `createIframeUi` makes one), inside a
  * shadow root so page CSS cannot restyle it, fixed next to its badge. Closed = removed from the DOM.
  */
 export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPresenter {
@@ -36,15 +36,19 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
   style.textContent = CARD_CSS;
   shadow.append(style);
 
-  const ui = createIframeUi(ctx, {
-    page: '/card.html',
-    position: 'inline',
-    anchor: host,
-    append: (_anchor, wrapper) => shadow.append(wrapper),
-  });
-  const iframe = ui.iframe;
+  // What WXT's createIframeUi does for us, in a few lines: its shared mounting code (auto-mount with
+  // element watching) would cost ~1 KB gzip of the 15 KB content-script budget (docs/design-changes.md).
+  const wrapper = document.createElement('div');
+  wrapper.className = 'frame';
+  const iframe = document.createElement('iframe');
+  iframe.src = browser.runtime.getURL('/card.html');
   iframe.title = 'Compliance snapshot';
-  ui.wrapper.className = 'frame';
+  wrapper.append(iframe);
+  const ui = {
+    mount: () => shadow.append(wrapper),
+    remove: () => wrapper.remove(),
+  };
+  ctx.onInvalidated(ui.remove);
 
   let current: SnapshotRequest | null = null;
   let anchorElement: Element | null = null;
@@ -60,8 +64,8 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
       width: document.documentElement.clientWidth || window.innerWidth,
       height: window.innerHeight,
     });
-    ui.wrapper.style.left = `${placement.left}px`;
-    ui.wrapper.style.top = `${placement.top}px`;
+    wrapper.style.left = `${placement.left}px`;
+    wrapper.style.top = `${placement.top}px`;
     iframe.style.width = `${size.width}px`;
     iframe.style.height = `${placement.height}px`;
   }

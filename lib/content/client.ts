@@ -14,6 +14,7 @@ import {
   isStringArray,
   isTimestamp,
 } from './guards';
+import type { BadgeText } from './badge-view';
 import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types';
 
 /**
@@ -22,7 +23,7 @@ import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types'
  * guards (see ./guards: zod would not fit the 15 KB budget). Anything malformed becomes INVALID_RESPONSE.
  */
 
-type ContentProtocol = Pick<ProtocolMap, 'getBadge' | 'getSettings'> &
+type ContentProtocol = Pick<ProtocolMap, 'getBadge' | 'getSettings' | 'getBadgeText'> &
   Pick<CardProtocolMap, 'peekBadges' | 'openCard' | 'closeCard'>;
 
 const messenger = defineExtensionMessaging<ContentProtocol>();
@@ -85,3 +86,29 @@ export const cardBinding = {
   open: (request: SnapshotRequest) => messenger.sendMessage('openCard', request),
   close: () => messenger.sendMessage('closeCard'),
 };
+
+/** Longest string the badge takes from the background (the catalog's are far shorter). */
+const MAX_BADGE_STRING = 1000;
+
+/** The badge strings the background sent: string values only; anything else is dropped (its key shows). */
+export function toBadgeText(value: unknown): BadgeText {
+  if (!isRecord(value) || !isString(value.locale) || !isRecord(value.strings)) {
+    throw new Error('getBadgeText answered in an unexpected shape');
+  }
+  const strings: Record<string, string> = {};
+  for (const [key, text] of Object.entries(value.strings)) {
+    if (isString(text) && text.length <= MAX_BADGE_STRING) strings[key] = text;
+  }
+  let locale = value.locale;
+  try {
+    new Intl.DateTimeFormat(locale); // a tag Intl refuses would break every date on the badges
+  } catch {
+    locale = 'en';
+  }
+  return { locale, strings };
+}
+
+/** The badge strings of the language the reader chose in the options (or the browser's). */
+export async function fetchBadgeText(): Promise<BadgeText> {
+  return toBadgeText(await messenger.sendMessage('getBadgeText'));
+}

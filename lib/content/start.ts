@@ -3,12 +3,18 @@ import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { createLinkRecognizer } from '../links/recognize';
 import { createAnnotator, type Annotator } from './annotator';
 import { createCardFrame } from './card-frame';
-import { cardBinding, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
+import type { BadgeText } from './badge-view';
+import { cardBinding, fetchBadgeText, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
 import type { BadgeSnapshotClient, Scheduler } from './types';
+
+/** storage.local key of the language preference (lib/i18n/preference.ts, not imported: it pulls zod in). */
+const LANGUAGE_KEY = 'language';
 
 export interface StartAnnotatorDeps {
   /** Defaults to the background's effective settings. */
   getSettings?: () => Promise<ContentSettings>;
+  /** Defaults to the background's badge strings for the reader's language. */
+  getBadgeText?: () => Promise<BadgeText>;
   client?: BadgeSnapshotClient;
   document?: Document;
 }
@@ -46,7 +52,8 @@ function contextScheduler(ctx: ContentScriptContext): Scheduler {
  */
 export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
   const getSettings = deps.getSettings ?? fetchContentSettings;
-  const settings = await getSettings();
+  const getBadgeText = deps.getBadgeText ?? fetchBadgeText;
+  const [settings, text] = await Promise.all([getSettings(), getBadgeText()]);
   if (ctx.isInvalid) return null;
 
   const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
@@ -57,14 +64,24 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
     createCard: (events) => createCardFrame({ ctx, binding: cardBinding, extensionOrigin }, events),
     scheduler: contextScheduler(ctx),
     hoverDelayMs: settings.hoverDelayMs,
-    locale: navigator.language,
+    text,
   });
   ctx.onInvalidated(() => annotator.stop());
   ctx.addEventListener(window, 'wxt:locationchange', () => annotator.rescan());
 
   // Services or hover delay edited in the options page: look at every link again.
   const onStorageChanged = (changes: Record<string, unknown>, area: string) => {
-    if (area !== 'local' || !('settings' in changes)) return;
+    if (area !== 'local') return;
+    // The language chosen in the options page: the badges are worded again.
+    if (LANGUAGE_KEY in changes) {
+      void getBadgeText().then(
+        (next) => {
+          if (ctx.isValid) annotator.setText(next);
+        },
+        () => undefined,
+      );
+    }
+    if (!('settings' in changes)) return;
     void getSettings().then(
       (next) => {
         if (ctx.isValid) annotator.rescan({ recognizer: createLinkRecognizer(next.services), hoverDelayMs: next.hoverDelayMs });

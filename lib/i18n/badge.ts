@@ -1,5 +1,6 @@
 import { badgeEn } from './en/badge';
 import { badgeFr } from './fr/badge';
+import { localeFor, resolveLanguage, type LanguagePreference } from './language';
 import type { Catalogs } from './translator';
 
 /**
@@ -7,3 +8,9 @@ import type { Catalogs } from './translator';
  * `createTranslator(badgeCatalogs, language, locale).t('badge.idle.label')`.
  */
 export const badgeCatalogs: Catalogs<typeof badgeEn> = { en: badgeEn, fr: badgeFr };
+
+/** The badge strings and formatting locale for a language preference (the background answers `getBadgeText`). */
+export function badgeTextFor(preference: LanguagePreference, uiLanguage: string | undefined): { locale: string; strings: Readonly<Record<string, string>> } {
+  const language = resolveLanguage(preference, uiLanguage);
+  return { locale: localeFor(language, uiLanguage), strings: badgeCatalogs[language] };
+}

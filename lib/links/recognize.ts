@@ -268,11 +268,11 @@ export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRe
     return typeof href === 'string' ? href : null; // SVG anchors: relative links are not resolved
   }
 
+  /** Whether relative links on a page with this base URL land on a configured origin (port included). */
   function baseIsConfigured(base: unknown): boolean {
     if (typeof base !== 'string') return false;
     if (lastBase?.base !== base) {
-      const hostname = quickHostname(base);
-      lastBase = { base, configured: hostname !== null && hostnames.has(hostname) };
+      lastBase = { base, configured: URL.canParse(base) && byOrigin.has(new URL(base).origin) };
     }
     return lastBase.configured;
   }

@@ -14,6 +14,7 @@ import { isValidTokenShape } from '../snapshot/token';
 import { ForbiddenSenderError, InvalidMessageError } from './handlers';
 import { noInputSchema } from './protocol';
 import { senderContext } from './sender';
+import { MAX_PEEK_BATCH } from './limits';
 
 /**
  * The hover card's binding to a tab (DESIGN decision 4). The card is a web-accessible page, so any
@@ -37,8 +38,7 @@ export interface CardProtocolMap {
   getCardForTab(): SnapshotRequest | null;
 }
 
-/** Most links one `peekSnapshots` message may ask about. */
-export const MAX_PEEK_BATCH = 100;
+export { MAX_PEEK_BATCH };
 
 export const cardProtocolSchemas = {
   peekSnapshots: { input: z.array(snapshotRequestSchema).max(MAX_PEEK_BATCH), output: z.array(peekResultSchema) },

@@ -5,7 +5,7 @@ import type { SnapshotService } from '../snapshot-service/service';
 import { toBadgeSummary, type SnapshotRequest, type SnapshotResult } from '../snapshot-service/result';
 import { describeIssues } from '../snapshot-service/http';
 import { isValidTokenShape } from '../snapshot/token';
-import { protocolSchemas, type MessageType, type ProtocolMap } from './protocol';
+import { protocolSchemas, type BadgeTextPayload, type MessageType, type ProtocolMap } from './protocol';
 import { senderContext, type SenderContext, type TabRequestLog } from './sender';
 
 /** A payload that does not match the protocol (forged or from a stale build). */
@@ -21,6 +21,8 @@ export class ForbiddenSenderError extends Error {
 export interface MessageHandlerDeps {
   service: SnapshotService;
   getSettings(): Promise<EffectiveSettings>;
+  /** The badge strings of the reader's language (lib/i18n/badge.ts `badgeTextFor`). */
+  getBadgeText(): Promise<BadgeTextPayload>;
   /** `browser.runtime.getURL('')` without the trailing slash. */
   extensionOrigin: string;
   /** Remembers which tab asked for which token (for the card iframe). */
@@ -93,6 +95,10 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       parseInput('getSettings', data);
       return deps.getSettings();
     },
+    async getBadgeText(data) {
+      parseInput('getBadgeText', data);
+      return deps.getBadgeText();
+    },
     async listCached(data, sender) {
       parseInput('listCached', data);
       requireExtensionPage('listCached', senderContext(sender, deps.extensionOrigin));
@@ -118,6 +124,7 @@ export function registerMessageHandlers(
     messenger.onMessage('refreshSnapshot', ({ data, sender }) => handlers.refreshSnapshot(data, sender)),
     messenger.onMessage('peekSnapshot', ({ data, sender }) => handlers.peekSnapshot(data, sender)),
     messenger.onMessage('getSettings', ({ data, sender }) => handlers.getSettings(data, sender)),
+    messenger.onMessage('getBadgeText', ({ data, sender }) => handlers.getBadgeText(data, sender)),
     messenger.onMessage('listCached', ({ data, sender }) => handlers.listCached(data, sender)),
     messenger.onMessage('clearCache', ({ data, sender }) => handlers.clearCache(data, sender)),
   ];

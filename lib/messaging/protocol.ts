@@ -33,6 +33,13 @@ export type ClearCacheResult = z.infer<typeof clearCacheResultSchema>;
 
 export const noInputSchema = z.undefined().or(z.null()).transform(() => undefined);
 
+/** Badge strings of the reader's language, for the content script (which bundles no catalog). */
+export const badgeTextSchema = z.object({
+  locale: z.string().min(2).max(35),
+  strings: z.record(z.string().max(100), z.string().max(1000)),
+});
+export type BadgeTextPayload = z.infer<typeof badgeTextSchema>;
+
 export interface ProtocolMap {
   /** Cached while fresh, else one budgeted fetch. Extension pages only (popup, side panel, card). */
   getSnapshot(request: SnapshotRequest): SnapshotResult;
@@ -44,6 +51,8 @@ export interface ProtocolMap {
   peekSnapshot(request: SnapshotRequest): PeekResult;
   /** Effective settings (user merged with managed policy, with locked flags). */
   getSettings(): EffectiveSettings;
+  /** The badge strings and locale of the language the reader chose. */
+  getBadgeText(): BadgeTextPayload;
   /** Extension pages only: everything in the active cache. */
   listCached(): CachedSummary[];
   /** Extension pages only. */
@@ -56,6 +65,7 @@ export const protocolSchemas = {
   refreshSnapshot: { input: snapshotRequestSchema, output: snapshotResultSchema },
   peekSnapshot: { input: snapshotRequestSchema, output: peekResultSchema },
   getSettings: { input: noInputSchema, output: effectiveSettingsSchema },
+  getBadgeText: { input: noInputSchema, output: badgeTextSchema },
   listCached: { input: noInputSchema, output: z.array(cachedSummarySchema) },
   clearCache: { input: clearCacheRequestSchema, output: clearCacheResultSchema },
 } satisfies Record<keyof ProtocolMap, { input: z.ZodType; output: z.ZodType }>;

@@ -1,7 +1,10 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
 import { createBadge } from '@/lib/content/badge';
-import { describeBadge, IDLE_LABEL, type BadgeView } from '@/lib/content/badge-view';
+import { describeBadge, type BadgeView } from '@/lib/content/badge-view';
+import { EN_TEXT, FR_TEXT } from './badge-text';
+
+const describeEn = (view: BadgeView, now: number) => describeBadge(view, now, EN_TEXT);
 
 const NOW = Date.parse('2026-11-22T08:00:00.000Z');
 
@@ -36,19 +39,36 @@ describe('badge texts and accessible names', () => {
   ];
 
   it.each(cases)('%s', (_name, view, text, label) => {
-    const description = describeBadge(view, NOW, 'en-GB');
+    const description = describeBadge(view, NOW, EN_TEXT);
     expect(description.text.replace(/\.$/, '')).toBe(text);
     expect(description.label).toMatch(label);
   });
 
   it('the idle name is the one the issue asks for', () => {
-    expect(describeBadge({ state: 'idle' }, NOW).label).toBe(IDLE_LABEL);
-    expect(IDLE_LABEL).toBe('Compliance snapshot — hover or press Enter to load (counts as a view)');
+    expect(describeBadge({ state: 'idle' }, NOW, EN_TEXT).label).toBe('Compliance snapshot — hover or press Enter to load (counts as a view)');
+  });
+
+  it('speaks French to a French reader: words, dates and relative times', () => {
+    const ready = describeBadge({ state: 'ready', score: 76, label: 'Good Standing', band: 'investor_ready' }, NOW, FR_TEXT);
+    expect(ready.text).toBe('76 · Investissable');
+    expect(ready.label).toMatch(/préparation 76 sur 100, En règle/);
+    const expired = describeBadge({ state: 'error', code: 'EXPIRED', expiredAt: '2026-11-20T10:00:00.000Z' }, NOW, FR_TEXT);
+    expect(expired.label).toMatch(/20 novembre 2026/);
+    const limited = describeBadge({ state: 'error', code: 'RATE_LIMITED', retryAt: NOW + 90_000 }, NOW, FR_TEXT);
+    expect(limited.label).toMatch(/dans 2 minutes/);
+    for (const view of [{ state: 'idle' }, { state: 'error', code: 'NOT_FOUND' }, { state: 'error', code: 'NETWORK' }] as const) {
+      expect(describeBadge(view, NOW, FR_TEXT).label).not.toBe(describeBadge(view, NOW, EN_TEXT).label);
+    }
+  });
+
+  it('a string the background did not send reads as its key, never as another language or undefined', () => {
+    const description = describeBadge({ state: 'idle' }, NOW, { locale: 'en-GB', strings: {} });
+    expect(description).toMatchObject({ text: 'badge.brand', label: 'badge.idle.label' });
   });
 
   it('colours ready badges by readiness label', () => {
     const tone = (label: 'Critical' | 'In Progress' | 'Good Standing' | 'Regulator Ready') =>
-      describeBadge({ state: 'ready', score: 50, label, band: 'high' }, NOW).tone;
+      describeBadge({ state: 'ready', score: 50, label, band: 'high' }, NOW, EN_TEXT).tone;
     expect([tone('Critical'), tone('In Progress'), tone('Good Standing'), tone('Regulator Ready')]).toEqual([
       'critical',
       'progress',
@@ -60,7 +80,7 @@ describe('badge texts and accessible names', () => {
 
 describe('badge element', () => {
   it('is a focusable role=button in a shadow root, with state on the host', () => {
-    const badge = createBadge(document, { onActivate: vi.fn(), onEscape: vi.fn() }, 'en-GB');
+    const badge = createBadge(document, { onActivate: vi.fn(), onEscape: vi.fn() }, describeEn);
     document.body.append(badge.host);
     badge.render({ state: 'error', code: 'EXPIRED', expiredAt: '2026-11-20T10:00:00.000Z' }, NOW);
 
@@ -82,7 +102,7 @@ describe('badge element', () => {
   it('Enter and Space activate (once, not on key repeat); Escape reports; click activates', () => {
     const onActivate = vi.fn();
     const onEscape = vi.fn();
-    const badge = createBadge(document, { onActivate, onEscape });
+    const badge = createBadge(document, { onActivate, onEscape }, describeEn);
     document.body.append(badge.host);
     const key = (k: string, repeat = false) =>
       badge.button.dispatchEvent(new KeyboardEvent('keydown', { key: k, repeat, bubbles: true, cancelable: true }));
@@ -98,7 +118,7 @@ describe('badge element', () => {
   });
 
   it('stops its spinner for reduced motion and adapts to dark mode (in its stylesheet)', () => {
-    const badge = createBadge(document, { onActivate: vi.fn(), onEscape: vi.fn() });
+    const badge = createBadge(document, { onActivate: vi.fn(), onEscape: vi.fn() }, describeEn);
     const css = badge.button.parentNode?.querySelector('style')?.textContent ?? '';
     expect(css).toMatch(/prefers-reduced-motion:reduce\)\{\.s\{animation:none/);
     expect(css).toMatch(/prefers-color-scheme:dark/);

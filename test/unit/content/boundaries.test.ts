@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/content/card-frame-messages';
-import { toBadgeResult, toContentSettings } from '@/lib/content/client';
+import { toBadgeResult, toBadgeText, toContentSettings } from '@/lib/content/client';
+import { badgeTextFor } from '@/lib/i18n/badge';
 import { placeCard } from '@/lib/content/position';
 import { createCardHandlers } from '@/lib/messaging/card';
 import { snapshotResultSchema, toBadgeSummary, type SnapshotResult } from '@/lib/snapshot-service/result';
 import type { StorageAreaAdapter } from '@/lib/snapshot-service/storage-area';
 import { buildSnapshot, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
+import { MAX_PEEK_BATCH } from '@/lib/messaging/limits';
 
 describe('toBadgeResult (content-script check of background answers)', () => {
   it('keeps only score, label and band of a valid ready result', () => {
@@ -55,6 +57,15 @@ describe('toBadgeResult (content-script check of background answers)', () => {
     });
     expect(settings.services.map((service) => service.id)).toEqual(['a']);
     expect(() => toContentSettings({ services: 'x' })).toThrow();
+  });
+
+  it('takes the badge strings the background sends, keeping only strings and a locale Intl accepts', () => {
+    const sent = badgeTextFor('fr', 'fr-SN');
+    expect(toBadgeText(sent)).toEqual({ locale: 'fr-SN', strings: sent.strings });
+    const odd = toBadgeText({ locale: 'not a locale!', strings: { 'badge.brand': 'CL', 'badge.hint': 42, long: 'x'.repeat(5000) } });
+    expect(odd).toEqual({ locale: 'en', strings: { 'badge.brand': 'CL' } });
+    expect(() => toBadgeText({ strings: {} })).toThrow();
+    expect(() => toBadgeText(null)).toThrow();
   });
 });
 
@@ -160,7 +171,7 @@ describe('card binding in the background', () => {
     const answers = await handlers.peekBadges([request, { origin: 'https://evil.example', token: FIXTURE_TOKEN }], contentScript(5));
     expect(answers).toEqual([null, null]);
     expect(seen).toHaveLength(2);
-    await expect(handlers.peekBadges(Array.from({ length: 101 }, () => request), contentScript(5))).rejects.toThrow(/Malformed/);
+    await expect(handlers.peekBadges(Array.from({ length: MAX_PEEK_BATCH + 1 }, () => request), contentScript(5))).rejects.toThrow(/Malformed/);
   });
 
   it('content scripts get badge summaries; full cached snapshots only go to extension pages', async () => {

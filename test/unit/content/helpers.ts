@@ -5,6 +5,7 @@ import type { BadgeResult, CardEvents, CardPresenter, Scheduler, SnapshotRequest
 import { createLinkRecognizer } from '@/lib/links';
 import type { ServiceConfig } from '@/lib/services';
 import { fixtureToken } from '@/test/fixtures/snapshot';
+import { EN_TEXT } from './badge-text';
 
 export const SERVICE: ServiceConfig = {
   id: 'test',
@@ -137,9 +138,11 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
     hoverDelayMs: 400,
     sliceBudgetMs: 1_000_000,
     now: () => Date.parse('2026-11-22T08:00:00.000Z'),
-    locale: 'en-GB',
+    text: EN_TEXT,
     // happy-dom events are all synthetic (isTrusted false); the real content script keeps the default.
     isUserEvent: () => true,
+    // Badges drawn at once, unless a test brings its own watcher (drawing.test.ts).
+    watchVisibility: null,
     createBadge: (...args) => {
       const badge = createBadge(...args);
       created.set(badge.host, badge);

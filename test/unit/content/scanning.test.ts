@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLinkRecognizer } from '@/lib/links';
+import { MAX_PEEK_BATCH } from '@/lib/messaging/limits';
 import { fixtureToken } from '@/test/fixtures/snapshot';
 import { apiUrl, badges, link, shareUrl, startHarness, SERVICE, type Harness } from './helpers';
 
@@ -59,13 +60,13 @@ describe('initial scan', () => {
     expect(h.get).not.toHaveBeenCalled();
   });
 
-  it('batches peeks for 500 new links into a few messages', async () => {
-    document.body.innerHTML = Array.from({ length: 500 }, (_, i) => `<a href="${shareUrl(i)}">${i}</a>`).join('');
+  it('batches peeks for 1,200 new links into one message per MAX_PEEK_BATCH', async () => {
+    document.body.innerHTML = Array.from({ length: 1200 }, (_, i) => `<a href="${shareUrl(i)}">${i}</a>`).join('');
     const h = start();
     h.scheduler.runAllFrames();
     for (let i = 0; i < 10; i += 1) await h.settle();
-    expect(h.peek).toHaveBeenCalledTimes(500);
-    expect(h.peekMany).toHaveBeenCalledTimes(5);
+    expect(h.peek).toHaveBeenCalledTimes(1200);
+    expect(h.peekMany.mock.calls.map(([batch]) => batch.length)).toEqual([MAX_PEEK_BATCH, MAX_PEEK_BATCH, 1200 - 2 * MAX_PEEK_BATCH]);
   });
 
   it('does not annotate links inside editable content (a draft would carry the badge)', () => {

@@ -51,6 +51,11 @@ describe('candidateSelector', () => {
     expect(recognizer.candidateSelector(`${COMPLY.origin}/demo`)).toBe('a[href]');
     expect(isCandidate(`/share/${TOKEN}`, `${COMPLY.origin}/demo`)).toBe(true);
     expect(isCandidate(`/share/${TOKEN}`)).toBe(false);
+    // Same host, another port or scheme: relative links land elsewhere.
+    const other = new URL(COMPLY.origin);
+    other.port = '8443';
+    expect(recognizer.candidateSelector(`${other.origin}/demo`)).not.toBe('a[href]');
+    expect(recognizer.candidateSelector(`${COMPLY.origin.replace('https:', 'http:')}/demo`)).not.toBe('a[href]');
   });
 
   it('is null when no service is configured (nothing can be a share link)', () => {

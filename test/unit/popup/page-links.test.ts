@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import type { ExtensionMessenger } from '@webext-core/messaging';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_PEEK_BATCH } from '@/lib/messaging/limits';
 import { createPeekBatcher, isScannableUrl, resolveTargetTab } from '@/components/page-links/api';
 import { sortRows, toRow } from '@/components/page-links/rows';
 import {
@@ -171,12 +172,13 @@ describe('target tab', () => {
 });
 
 describe('peek batcher', () => {
-  it('sends one message per 100 peeks made in the same tick', async () => {
+  it('sends one message per MAX_PEEK_BATCH peeks made in the same tick', async () => {
     const peekMany = vi.fn(async (requests: { origin: string; token: string }[]) => requests.map(() => null));
     const peek = createPeekBatcher(peekMany);
-    const results = await Promise.all(Array.from({ length: 150 }, (_, index) => peek({ origin: 'o', token: `t${index}` })));
-    expect(results).toHaveLength(150);
-    expect(peekMany.mock.calls.map(([batch]) => batch.length)).toEqual([100, 50]);
+    const count = MAX_PEEK_BATCH + 50;
+    const results = await Promise.all(Array.from({ length: count }, (_, index) => peek({ origin: 'o', token: `t${index}` })));
+    expect(results).toHaveLength(count);
+    expect(peekMany.mock.calls.map(([batch]) => batch.length)).toEqual([MAX_PEEK_BATCH, 50]);
   });
 });
 

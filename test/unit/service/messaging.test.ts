@@ -7,6 +7,7 @@ import { TabRequestLog, senderContext } from '@/lib/messaging/sender';
 import { createSettingsStore } from '@/lib/settings';
 import { FIXTURE_TOKEN, fixtureToken } from '@/test/fixtures/snapshot';
 import { ORIGIN, createHarness } from './helpers';
+import { badgeTextFor } from '@/lib/i18n/badge';
 
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
 const popupSender = { id: 'test-extension-id', url: `${EXTENSION_ORIGIN}/popup.html` };
@@ -18,6 +19,7 @@ function setup() {
   const handlers = createMessageHandlers({
     service: harness.service,
     getSettings: () => createSettingsStore().getEffectiveSettings(),
+    getBadgeText: async () => badgeTextFor('fr', undefined),
     extensionOrigin: EXTENSION_ORIGIN,
     tabLog,
   });
@@ -58,6 +60,15 @@ describe('handlers validate their inputs', () => {
   it('clearCache rejects a bad area', async () => {
     const { handlers } = setup();
     await expect(handlers.clearCache({ area: 'everything' }, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
+  });
+
+  it('getBadgeText gives a content script the badge strings of the chosen language, and takes no payload', async () => {
+    const { handlers } = setup();
+    const text = protocolSchemas.getBadgeText.output.parse(await handlers.getBadgeText(undefined, contentScriptSender));
+    expect(text.locale).toBe('fr-FR');
+    expect(text.strings['badge.error.notFound.text']).toBe(badgeTextFor('fr', undefined).strings['badge.error.notFound.text']);
+    expect(text.strings['badge.hint']).toMatch(/Entrée/);
+    await expect(handlers.getBadgeText({ language: 'en' }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
   });
 
   it('getSettings and listCached reject unexpected payloads', async () => {
@@ -145,7 +156,12 @@ describe('over the runtime messaging channel', () => {
   it('a garbage message gets a typed error back, not a crash; a valid one gets a result', async () => {
     const { service, fetch } = createHarness();
     unregister = registerMessageHandlers(
-      { service, getSettings: () => createSettingsStore().getEffectiveSettings(), extensionOrigin: EXTENSION_ORIGIN },
+      {
+        service,
+        getSettings: () => createSettingsStore().getEffectiveSettings(),
+        getBadgeText: async () => badgeTextFor('en', undefined),
+        extensionOrigin: EXTENSION_ORIGIN,
+      },
       messenger,
     );
     // A hostile sender speaks the wire format directly, bypassing the compile-time protocol types.
