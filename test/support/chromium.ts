@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-export const extensionPath = path.join(repoRoot, '.output/chrome-mv3');
+/** The built extension; `CL_EXTENSION_PATH` points the benchmarks at another build (e.g. main's) to compare. */
+export const extensionPath = process.env.CL_EXTENSION_PATH ?? path.join(repoRoot, '.output/chrome-mv3');
 
 /** Debian's Chromium (Playwright cannot download browsers here). Shared by e2e fixtures and benchmarks. */
 export const chromiumPath =
