@@ -177,7 +177,14 @@ function hostnameRuns(hostname: string): readonly string[] {
   return [...new Set(hostname.split(/[^a-z0-9]+/).filter((run) => run.length > 0))];
 }
 
-export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRecognizer {
+/** A path the URL parser keeps as written: `/` then letters, digits, `_`, `-` and `/`. */
+const PLAIN_PATH = /^\/[A-Za-z0-9_\-/]*$/;
+
+export function createLinkRecognizer(
+  services: readonly ServiceConfig[],
+  /** Tests turn the parser-free fast path off to compare it with the URL parser's answers. */
+  { fastPath = true }: { fastPath?: boolean } = {},
+): LinkRecognizer {
   const byOrigin = new Map<string, CompiledService[]>();
   const hostnames = new Set<string>();
   for (const service of services) {
@@ -223,6 +230,10 @@ export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRe
     if (url.pathname !== rawPath) return null; // dot segments, backslashes, re-encoded characters
     const candidates = byOrigin.get(url.origin);
     if (candidates === undefined) return null; // wrong scheme or port
+    return matchPath(candidates, rawPath);
+  }
+
+  function matchPath(candidates: readonly CompiledService[], rawPath: string): RecognizedLink | null {
     for (const candidate of candidates) {
       for (const template of candidate.templates) {
         const token = tokenFromPath(rawPath, template);
@@ -240,8 +251,29 @@ export function createLinkRecognizer(services: readonly ServiceConfig[]): LinkRe
     return null;
   }
 
+  const origins = [...byOrigin.entries()];
+
+  /**
+   * The common case without a URL parser: a configured origin exactly as configured (canonical), then a
+   * path of letters, digits, `_`, `-` and `/` only, and nothing else. The URL parser leaves such a
+   * string as it is (no dot segments, nothing to encode, no userinfo, query or fragment), so
+   * `matchTarget` would find exactly this origin and path; the test "the fast path agrees with the
+   * URL parser" holds that.
+   */
+  function matchDirect(href: string): RecognizedLink | null | undefined {
+    if (!fastPath || href.length > MAX_LINK_LENGTH) return undefined;
+    for (const [origin, candidates] of origins) {
+      if (href.startsWith(origin) && href.charCodeAt(origin.length) === 47 && PLAIN_PATH.test(href.slice(origin.length))) {
+        return matchPath(candidates, href.slice(origin.length));
+      }
+    }
+    return undefined;
+  }
+
   function recognizeHref(href: string): RecognizedLink | null {
     if (typeof href !== 'string') return null;
+    const direct = matchDirect(href);
+    if (direct !== undefined) return direct;
     const hostname = quickHostname(href);
     if (hostname === null) return null;
     if (hostnames.has(hostname)) return matchTarget(href);

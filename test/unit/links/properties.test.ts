@@ -42,7 +42,25 @@ const linkish = fc
     ).map((f) => f(parts.join(''))),
   );
 
+const parserOnly = createLinkRecognizer(SERVICES, { fastPath: false });
+const summary = (link: RecognizedLink | null) => (link === null ? null : { key: link.canonicalKey, kind: link.kind, api: link.apiUrl });
+
 describe('properties', () => {
+  it('the fast path agrees with the URL parser on every input', () => {
+    const pathChars = fc.constantFrom(...'aZ09_-/.%?#@:\\ é'.split(''), '/share/', '/api/v1/compliance-status/', TOKEN, '..', '//');
+    const direct = fc
+      .tuple(fc.constantFrom(...SERVICES.map((service) => service.origin), 'HTTPS://comply.example', 'https://comply.example:443'), fc.array(pathChars, { maxLength: 12 }))
+      .map(([origin, parts]) => origin + parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(direct, linkish, fc.string({ maxLength: 120 })), (href) => {
+        expect(summary(recognizer.recognizeHref(href))).toEqual(summary(parserOnly.recognizeHref(href)));
+      }),
+      { numRuns: 5_000 },
+    );
+    // and it does recognise the plain forms
+    for (const service of SERVICES) expect(recognizer.recognizeHref(`${service.origin}/share/${TOKEN}`)?.token).toBe(TOKEN);
+  });
+
   it('never throws on arbitrary strings and never returns an unconfigured origin', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (href) => {
