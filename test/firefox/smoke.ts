@@ -28,6 +28,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { FounderClient, startTestServer, type TestServer } from '../e2e/support/server';
+import { addServiceInExtension } from '../support/test-service';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const extensionPath = path.join(repoRoot, '.output/firefox-mv3');
@@ -173,23 +174,7 @@ async function configureService(browser: Browser, setupUrl: string, serviceOrigi
       (found) => found !== null,
     );
     assert(frame, 'no extension frame');
-    await frame.evaluate(async (origin) => {
-      const stored = await chrome.storage.local.get(['settings']);
-      const current: Record<string, unknown> =
-        typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
-      const services = Array.isArray(current.services) ? current.services : [];
-      current.services = [
-        ...services,
-        {
-          id: `ff-smoke-${new URL(origin).port}`,
-          name: 'Firefox smoke test server',
-          origin,
-          apiPathTemplate: '/api/v1/compliance-status/{token}',
-          sharePathTemplates: ['/share/{token}'],
-        },
-      ];
-      await chrome.storage.local.set({ settings: current, settings$: { v: 2 } });
-    }, serviceOrigin);
+    await frame.evaluate(addServiceInExtension, { id: `ff-smoke-${new URL(serviceOrigin).port}`, name: 'Firefox smoke test server', origin: serviceOrigin });
   } finally {
     await page.close();
   }

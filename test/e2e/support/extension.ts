@@ -1,4 +1,5 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { addServiceInExtension } from '../../support/test-service';
 
 /**
  * Adds the test server's origin (a random port) to the extension's configured services, the way the
@@ -7,24 +8,8 @@ import type { BrowserContext, Page, Worker } from '@playwright/test';
  */
 export async function configureTestService(serviceWorker: Worker, baseUrl: string): Promise<void> {
   const origin = new URL(baseUrl).origin;
-  await serviceWorker.evaluate(async (serviceOrigin) => {
-    const stored = await chrome.storage.local.get(['settings']);
-    const current: Record<string, unknown> =
-      typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
-    const services = Array.isArray(current.services) ? current.services : [];
-    current.services = [
-      ...services,
-      {
-        // One entry per server: a test may start its own (e.g. to move its clock).
-        id: `e2e-server-${new URL(serviceOrigin).port}`,
-        name: 'E2E test server',
-        origin: serviceOrigin,
-        apiPathTemplate: '/api/v1/compliance-status/{token}',
-        sharePathTemplates: ['/share/{token}'],
-      },
-    ];
-    await chrome.storage.local.set({ settings: current, settings$: { v: 2 } });
-  }, origin);
+  // One entry per server: a test may start its own (e.g. to move its clock).
+  await serviceWorker.evaluate(addServiceInExtension, { id: `e2e-server-${new URL(origin).port}`, name: 'E2E test server', origin });
 }
 
 /** An extension page to talk to the background from, as the popup does. */
