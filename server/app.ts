@@ -81,7 +81,7 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
 
   const limiter = createRateLimitMiddleware(deps.rateLimiter, {
     trustProxy: deps.config.trustProxy,
-    onLimited: (c) => (isSharePath(c) ? htmlErrorPage(c, 429) : sendError(c, 429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE)),
+    onLimited: (c) => (isHtmlPage(c) ? htmlErrorPage(c, 429) : sendError(c, 429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE)),
   });
   app.use('/api/v1/compliance-status/*', limiter);
   app.use('/share/*', limiter);

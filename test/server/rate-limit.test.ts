@@ -82,6 +82,8 @@ describe('rate limit: 60 requests per minute per client address', () => {
     expect(page.status).toBe(429);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('retry-after')).toMatch(/^\d+$/);
+    // A method no browser navigates with gets the JSON envelope, not the page (found by the fuzz test).
+    await expectError(await t.request(`/share/${link.token}`, { ip, method: 'DELETE' }), 429, 'RATE_LIMITED');
   });
 
   it('does not limit the founder API or health', async () => {
