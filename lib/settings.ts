@@ -287,15 +287,11 @@ async function readManagedStorage(): Promise<unknown> {
  * The last policy read, kept for the browser session. The first `storage.managed` read of a browser
  * session took ~2.6 s in Chromium on Linux (later reads ~10 ms), and the service worker restarts
  * often: a restarted worker answers from this copy at once and refreshes it behind.
- * Defined on first use, in the background only: defining a `session:` item reads it at once, and
- * Firefox gives extension pages framed in web pages (the card) no `storage.session` at all.
+ * Defined here, in the background only, not at module load: defining a `session:` item reads it at
+ * once, and Firefox gives extension pages framed in web pages (the card) no `storage.session` at all.
  */
-function defineManagedPolicyCache() {
-  return storage.defineItem<unknown>('session:managedPolicyCache', { fallback: null });
-}
-
 export function createManagedPolicyReader(read: () => Promise<unknown> = readManagedStorage) {
-  const managedPolicyCache = defineManagedPolicyCache();
+  const managedPolicyCache = storage.defineItem<unknown>('session:managedPolicyCache', { fallback: null });
   let current: Promise<ManagedSettings> | undefined;
   const loadFresh = async (): Promise<ManagedSettings> => {
     const policy = parseManagedSettings(await read());

@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
-import { cardMessenger, cardProtocolSchemas, MAX_PEEK_BATCH } from '@/lib/messaging/card';
+import { cardMessenger, cardProtocolSchemas } from '@/lib/messaging/card';
+import { MAX_PEEK_BATCH } from '@/lib/messaging/limits';
 import { listPageLinks, watchPageLinks, type PageLink } from '@/lib/messaging/page-links';
 import { backgroundClient } from '@/lib/messaging/protocol';
 import { siteMatchPattern } from '@/lib/content-registration';

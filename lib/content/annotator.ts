@@ -120,7 +120,6 @@ function isElement(node: Node): node is Element {
   return node.nodeType === 1;
 }
 
-
 export function createAnnotator(options: AnnotatorOptions): Annotator {
   const doc = options.document;
   const { scheduler, client } = options;
@@ -504,15 +503,6 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     return anchor ? (annotations.get(anchor) ?? null) : null;
   }
 
-  function startIntent(annotation: Annotation): void {
-    cancelIntent();
-    hovered = annotation;
-    cancelIntentTimer = scheduler.timeout(() => {
-      cancelIntentTimer = null;
-      activate(annotation, 'hover');
-    }, hoverDelayMs);
-  }
-
   function pointerLeftEverything(): void {
     cancelIntent();
     if (card?.isOpen && !cardSticky && !cancelCloseTimer) {
@@ -533,7 +523,12 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
         return; // its card is already showing
       }
       if (hovered === annotation) return;
-      startIntent(annotation);
+      cancelIntent();
+      hovered = annotation;
+      cancelIntentTimer = scheduler.timeout(() => {
+        cancelIntentTimer = null;
+        activate(annotation, 'hover');
+      }, hoverDelayMs);
       return;
     }
     if (card?.isOpen && event.target instanceof Node && card.contains(event.target)) {

@@ -92,14 +92,14 @@ interface BadgeParts {
   readonly text: HTMLElement;
 }
 
+/** Words and tone for a state, in the reader's language (the annotator's `describeBadge` with its text). */
+export type DescribeBadge = (view: BadgeView, now: number) => BadgeDescription;
+
 /**
  * A `<compliance-lens-badge>` host with a closed shadow root. Not a registered custom element:
  * `customElements` is unavailable in Chrome's content-script world, and an undefined element with a
  * valid custom-element name can still attach a shadow root.
  */
-/** Words and tone for a state, in the reader's language (the annotator's `describeBadge` with its text). */
-export type DescribeBadge = (view: BadgeView, now: number) => BadgeDescription;
-
 export function createBadge(doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge): Badge {
   const host = doc.createElement(BADGE_TAG);
   let parts: BadgeParts | null = null;

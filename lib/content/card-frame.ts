@@ -37,7 +37,7 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
   shadow.append(style);
 
   // What WXT's createIframeUi does for us, in a few lines: its shared mounting code (auto-mount with
-  // element watching) would cost ~1 KB gzip of the 15 KB content-script budget (docs/design-changes.md).
+  // element watching) measured ~1.9 KB gzip of the 15 KB content-script budget (docs/design-changes.md).
   const wrapper = document.createElement('div');
   wrapper.className = 'frame';
   const iframe = document.createElement('iframe');

@@ -14,6 +14,7 @@ import {
   isStringArray,
   isTimestamp,
 } from './guards';
+import { MAX_BADGE_STRING } from '../messaging/limits';
 import type { BadgeText } from './badge-view';
 import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types';
 
@@ -86,9 +87,6 @@ export const cardBinding = {
   open: (request: SnapshotRequest) => messenger.sendMessage('openCard', request),
   close: () => messenger.sendMessage('closeCard'),
 };
-
-/** Longest string the badge takes from the background (the catalog's are far shorter). */
-const MAX_BADGE_STRING = 1000;
 
 /** The badge strings the background sent: string values only; anything else is dropped (its key shows). */
 export function toBadgeText(value: unknown): BadgeText {

@@ -1,14 +1,12 @@
 import { browser } from 'wxt/browser';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
+import { LANGUAGE_ITEM_KEY } from '../i18n/language';
 import { createLinkRecognizer } from '../links/recognize';
 import { createAnnotator, type Annotator } from './annotator';
 import { createCardFrame } from './card-frame';
 import type { BadgeText } from './badge-view';
 import { cardBinding, fetchBadgeText, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
 import type { BadgeSnapshotClient, Scheduler } from './types';
-
-/** storage.local key of the language preference (lib/i18n/preference.ts, not imported: it pulls zod in). */
-const LANGUAGE_KEY = 'language';
 
 export interface StartAnnotatorDeps {
   /** Defaults to the background's effective settings. */
@@ -73,7 +71,7 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
   const onStorageChanged = (changes: Record<string, unknown>, area: string) => {
     if (area !== 'local') return;
     // The language chosen in the options page: the badges are worded again.
-    if (LANGUAGE_KEY in changes) {
+    if (LANGUAGE_ITEM_KEY in changes) {
       void getBadgeText().then(
         (next) => {
           if (ctx.isValid) annotator.setText(next);

@@ -11,6 +11,9 @@ export type LanguagePreference = (typeof LANGUAGE_PREFERENCES)[number];
 
 export const DEFAULT_LANGUAGE_PREFERENCE: LanguagePreference = 'auto';
 
+/** The storage.local key holding the preference (lib/i18n/preference.ts; content scripts watch it). */
+export const LANGUAGE_ITEM_KEY = 'language';
+
 /** Formatting locale when the browser's own locale is for another language. */
 const DEFAULT_LOCALE: Readonly<Record<Language, string>> = { en: 'en-GB', fr: 'fr-FR' };
 

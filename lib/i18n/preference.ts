@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { storage } from 'wxt/utils/storage';
-import { DEFAULT_LANGUAGE_PREFERENCE, LANGUAGE_PREFERENCES, type LanguagePreference } from './language';
+import { DEFAULT_LANGUAGE_PREFERENCE, LANGUAGE_ITEM_KEY, LANGUAGE_PREFERENCES, type LanguagePreference } from './language';
 
 /** The language the user chose in the options page (`auto` follows the browser). */
-export const LANGUAGE_STORAGE_KEY = 'local:language';
+export const LANGUAGE_STORAGE_KEY = `local:${LANGUAGE_ITEM_KEY}` as const;
 
 export const languagePreferenceSchema = z.enum(LANGUAGE_PREFERENCES).catch(DEFAULT_LANGUAGE_PREFERENCE);
 

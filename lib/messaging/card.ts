@@ -38,8 +38,6 @@ export interface CardProtocolMap {
   getCardForTab(): SnapshotRequest | null;
 }
 
-export { MAX_PEEK_BATCH };
-
 export const cardProtocolSchemas = {
   peekSnapshots: { input: z.array(snapshotRequestSchema).max(MAX_PEEK_BATCH), output: z.array(peekResultSchema) },
   peekBadges: { input: z.array(snapshotRequestSchema).max(MAX_PEEK_BATCH), output: z.array(badgeSummarySchema.nullable()) },

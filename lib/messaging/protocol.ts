@@ -1,5 +1,6 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { z } from 'zod';
+import { MAX_BADGE_STRING } from './limits';
 import { effectiveSettingsSchema, type EffectiveSettings } from '../settings';
 import {
   badgeSummarySchema,
@@ -36,7 +37,7 @@ export const noInputSchema = z.undefined().or(z.null()).transform(() => undefine
 /** Badge strings of the reader's language, for the content script (which bundles no catalog). */
 export const badgeTextSchema = z.object({
   locale: z.string().min(2).max(35),
-  strings: z.record(z.string().max(100), z.string().max(1000)),
+  strings: z.record(z.string().max(100), z.string().max(MAX_BADGE_STRING)),
 });
 export type BadgeTextPayload = z.infer<typeof badgeTextSchema>;
 

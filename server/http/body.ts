@@ -15,11 +15,6 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-/** `application/json`, `application/…+json`, with or without parameters. */
-export function isJsonContentType(contentType: string | undefined): boolean {
-  return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
-}
-
 /**
  * Reads and validates a JSON body. An empty body counts as `{}` (bodiless POSTs are fine); a non-JSON
  * content type is 415, unparsable JSON and schema failures are 400 VALIDATION_ERROR.
@@ -28,7 +23,8 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   const text = await c.req.text();
   let value: unknown = {};
   if (text.trim() !== '') {
-    if (!isJsonContentType(c.req.header('content-type'))) {
+    const contentType = c.req.header('content-type') ?? '';
+    if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType)) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json).');
     }
     try {
