@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SERVER_ERROR_CODES } from '../../server/http/errors';
 import type { Database } from '../../server/db/driver';
 import { MIGRATIONS, migrate } from '../../server/db/migrations';
-import { openTestDatabase, type TestDatabase } from './support/db';
-import { expectError, founderWithLink, makeApp, snapshotPath, type TestApp } from './support/harness';
+import { expectError, founderWithLink, makeApp, withSharedApp, snapshotPath, type TestApp } from './support/harness';
 
-let testDb: TestDatabase;
+let db: Database;
 let t: TestApp;
-
-beforeAll(async () => {
-  testDb = await openTestDatabase();
-  t = makeApp(testDb.db);
-});
-afterAll(async () => {
-  await testDb?.close();
+withSharedApp((app, database) => {
+  t = app;
+  db = database;
 });
 
 /** A database whose every query fails with an internal-looking message. */
@@ -43,7 +38,7 @@ describe('errors', () => {
   });
 
   it('server fault: 500 INTERNAL_ERROR without stack or detail, logged server-side', async () => {
-    const broken = makeApp(failingDb(testDb.db));
+    const broken = makeApp(failingDb(db));
     for (const [path, init] of [
       [snapshotPath('A'.repeat(43)), {}],
       ['/api/founder/organisations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","subscription_tier":"growth"}' }],
@@ -71,15 +66,15 @@ describe('errors', () => {
 
 describe('migrations', () => {
   it('are recorded and not applied twice', async () => {
-    expect(await migrate(testDb.db)).toEqual([]);
-    const applied = await testDb.db.query('SELECT id FROM schema_migrations ORDER BY id');
+    expect(await migrate(db)).toEqual([]);
+    const applied = await db.query('SELECT id FROM schema_migrations ORDER BY id');
     expect(applied.rows).toEqual(MIGRATIONS.map((m) => ({ id: m.id })));
   });
 });
 
 describe('dev API', () => {
   it('is 404 unless the server runs with --dev', async () => {
-    const prod = makeApp(testDb.db, { config: { dev: false } });
+    const prod = makeApp(db, { config: { dev: false } });
     for (const path of ['/api/dev/clock', '/api/dev/reset']) {
       await expectError(await prod.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":1}' }), 404, 'NOT_FOUND');
     }
@@ -123,11 +118,11 @@ describe('GET /api/health', () => {
         meta: z.object({}),
       })
       .parse(await response.json());
-    expect(body.data.database.driver).toBe(testDb.db.driver);
+    expect(body.data.database.driver).toBe(db.driver);
   });
 
   it('answers 503 degraded when the database fails', async () => {
-    const broken = makeApp(failingDb(testDb.db));
+    const broken = makeApp(failingDb(db));
     const response = await broken.request('/api/health');
     expect(response.status).toBe(503);
     const body = z.object({ success: z.literal(true), data: z.object({ status: z.literal('degraded'), database: z.object({ ok: z.literal(false) }) }) }).parse(await response.json());
@@ -173,7 +168,7 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('omits the dev API when not in dev mode', async () => {
-    const prod = makeApp(testDb.db, { config: { dev: false } });
+    const prod = makeApp(db, { config: { dev: false } });
     const doc = z.object({ paths: z.record(z.string(), z.unknown()) }).parse(await (await prod.request('/api/openapi.json')).json());
     expect(Object.keys(doc.paths)).not.toContain('/api/dev/clock');
   });

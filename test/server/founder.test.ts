@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { organisationSchema, packSchema, shareLinkSummarySchema } from '../../server/schemas';
 import { sha256Hex } from '../../server/tokens';
-import { openTestDatabase, type TestDatabase } from './support/db';
-import { GROWTH_PROFILE, expectError, founderWithLink, makeApp, signUp, snapshotPath, type TestApp } from './support/harness';
+import { GROWTH_PROFILE, expectError, founderWithLink, makeApp, withSharedApp, signUp, snapshotPath, type TestApp } from './support/harness';
+import type { Database } from '../../server/db/driver';
 
-let testDb: TestDatabase;
+let db: Database;
 let t: TestApp;
-
-beforeAll(async () => {
-  testDb = await openTestDatabase();
-  t = makeApp(testDb.db);
-});
-afterAll(async () => {
-  await testDb?.close();
+withSharedApp((app, database) => {
+  t = app;
+  db = database;
 });
 
 const signUpRaw = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
@@ -33,9 +29,9 @@ describe('POST /api/founder/organisations', () => {
     expect(org).toMatchObject({ name: 'Acme Pay', subscription_tier: 'growth', readiness_label: 'Good Standing', fundraise_risk_band: 'low', checklist_completion_pct: 77 });
     expect(org.last_score_calculated_at).toBe(t.clock.now().toISOString());
     expect(body.data.founder_key.length).toBeGreaterThanOrEqual(40);
-    const stored = await testDb.db.query('SELECT founder_key_hash FROM organisations WHERE id = $1', [org.id]);
+    const stored = await db.query('SELECT founder_key_hash FROM organisations WHERE id = $1', [org.id]);
     expect(stored.rows[0]).toEqual({ founder_key_hash: sha256Hex(body.data.founder_key) });
-    const anywhere = await testDb.db.query(`SELECT count(*)::int AS n FROM organisations o WHERE o::text LIKE $1`, [`%${body.data.founder_key}%`]);
+    const anywhere = await db.query(`SELECT count(*)::int AS n FROM organisations o WHERE o::text LIKE $1`, [`%${body.data.founder_key}%`]);
     expect(anywhere.rows[0]).toEqual({ n: 0 });
   });
 
@@ -160,9 +156,9 @@ describe('DD packs and share links', () => {
     expect(link.api_url).toBe(`http://lens.test/api/v1/compliance-status/${link.token}`);
     expect(link.share_url).toBe(`http://lens.test/share/${link.token}`);
     expect(Date.parse(link.expires_at) - t.clock.now().getTime()).toBe(7 * DAY);
-    const stored = await testDb.db.query('SELECT token_hash FROM share_links WHERE id = $1', [link.id]);
+    const stored = await db.query('SELECT token_hash FROM share_links WHERE id = $1', [link.id]);
     expect(stored.rows[0]).toEqual({ token_hash: sha256Hex(link.token) });
-    const anywhere = await testDb.db.query(`SELECT count(*)::int AS n FROM share_links s WHERE s::text LIKE $1`, [`%${link.token}%`]);
+    const anywhere = await db.query(`SELECT count(*)::int AS n FROM share_links s WHERE s::text LIKE $1`, [`%${link.token}%`]);
     expect(anywhere.rows[0]).toEqual({ n: 0 });
     const listed = z.object({ data: z.object({ share_links: z.array(shareLinkSummarySchema) }) }).parse(await (await founder.call('GET', '/api/founder/share-links')).json());
     expect(JSON.stringify(listed)).not.toContain(link.token);

@@ -4,22 +4,18 @@
  * marks them as cross-origin or (dev API) when they are "simple" requests that skip CORS preflight.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CROSS_ORIGIN_REQUEST_MESSAGE, HOST_NOT_ALLOWED_MESSAGE } from '../../server/http/errors';
 import { LOOPBACK_ONLY, allowedHostName, allowedHostsFor, hostChecker, type AllowedHosts } from '../../server/http/hosts';
-import { openTestDatabase, type TestDatabase } from './support/db';
-import { BASE, expectError, founderWithLink, makeApp, signUp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+import { BASE, expectError, founderWithLink, makeApp, withSharedApp, signUp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+import type { Database } from '../../server/db/driver';
 
-let testDb: TestDatabase;
+let db: Database;
 let t: TestApp;
-
-beforeAll(async () => {
-  testDb = await openTestDatabase();
-  t = makeApp(testDb.db);
-});
-afterAll(async () => {
-  await testDb?.close();
+withSharedApp((app, database) => {
+  t = app;
+  db = database;
 });
 
 /**
@@ -33,7 +29,7 @@ function asHost(app: TestApp, host: string | null, path: string, init: RequestIn
   return Promise.resolve(app.app.request(url, { ...init, headers }, { incoming: { socket: { remoteAddress: uniqueIp() } } }));
 }
 
-const appWith = (allowedHosts: AllowedHosts) => makeApp(testDb.db, { config: { allowedHosts } });
+const appWith = (allowedHosts: AllowedHosts) => makeApp(db, { config: { allowedHosts } });
 
 const viewCount = async (app: TestApp, token: string) =>
   z.object({ meta: z.object({ view_count: z.number() }) }).parse(await (await app.request(snapshotPath(token))).json()).meta.view_count;
@@ -104,7 +100,7 @@ describe('Host check (DNS rebinding)', () => {
   it('a rebinding page reads no seeded demo token from /demo', async () => {
     const token = 'D'.repeat(43);
     const demoLinks = () => [{ label: 'Seed', company: 'Demo Co', state: 'active' as const, apiUrl: `http://localhost/api/v1/compliance-status/${token}`, shareUrl: `http://localhost/share/${token}` }];
-    const seeded = makeApp(testDb.db, { config: { allowedHosts: LOOPBACK_ONLY, demoLinks } });
+    const seeded = makeApp(db, { config: { allowedHosts: LOOPBACK_ONLY, demoLinks } });
     expect(await (await asHost(seeded, 'localhost:8787', '/demo')).text()).toContain(token);
     expect(await expectHostRefusedPage(await asHost(seeded, 'attacker.example:8787', '/demo'))).not.toContain(token);
   });
@@ -298,13 +294,13 @@ describe('cross-site writes to the founder and dev APIs', () => {
   });
 
   it('behind a TLS proxy, an Origin equal to PUBLIC_BASE_URL is our own', async () => {
-    const proxied = makeApp(testDb.db, { config: { publicBaseUrl: 'https://comply.example/' } });
+    const proxied = makeApp(db, { config: { publicBaseUrl: 'https://comply.example/' } });
     expect((await proxied.request('/api/dev/reset', json({}, { origin: 'https://comply.example' }))).status).toBe(200);
     await expectError(await proxied.request('/api/dev/reset', json({}, { origin: 'https://evil.example' })), 403, 'CROSS_ORIGIN_REQUEST');
   });
 
   it('without --dev a cross-site dev POST is still the plain 404', async () => {
-    const prod = makeApp(testDb.db, { config: { dev: false } });
+    const prod = makeApp(db, { config: { dev: false } });
     await expectError(await prod.request('/api/dev/reset', { method: 'POST', headers: { origin: 'https://evil.example' } }), 404, 'NOT_FOUND');
   });
 });

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manualClock, type Clock } from '../../server/clock';
 import { MemoryRateLimitStore } from '../../server/rate-limit/memory-store';
 import { SqlRateLimitStore } from '../../server/rate-limit/sql-store';
-import { openTestDatabase, type TestDatabase } from './support/db';
-import { START, expectError, founderWithLink, makeApp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+import { START, expectError, founderWithLink, makeApp, withSharedApp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+import type { Database } from '../../server/db/driver';
 
-let testDb: TestDatabase;
+let db: Database;
 let t: TestApp;
-
-beforeAll(async () => {
-  testDb = await openTestDatabase();
-  t = makeApp(testDb.db);
-});
-afterAll(async () => {
-  await testDb?.close();
+withSharedApp((app, database) => {
+  t = app;
+  db = database;
 });
 
 const post = (path: string, body: unknown = {}) => ({
@@ -112,7 +108,7 @@ describe('rate limit: 60 requests per minute per client address', () => {
   });
 
   it('keys by the right-most X-Forwarded-For entry behind a trusted proxy', async () => {
-    const proxied = makeApp(testDb.db, { config: { trustProxy: true } });
+    const proxied = makeApp(db, { config: { trustProxy: true } });
     const { link } = await founderWithLink(proxied);
     const proxyIp = uniqueIp();
     const client = uniqueIp();
@@ -145,7 +141,7 @@ describe('rate limit: 60 requests per minute per client address', () => {
 
 describe.each([
   ['memory store', (clock: Clock) => new MemoryRateLimitStore(clock)],
-  ['SQL store', (clock: Clock) => new SqlRateLimitStore(testDb.db, clock)],
+  ['SQL store', (clock: Clock) => new SqlRateLimitStore(db, clock)],
 ] as const)('%s', (_name, makeStore) => {
   it('counts fixed windows on the injected clock and reports reset times in real time', async () => {
     const clock = manualClock(START);

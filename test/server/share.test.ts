@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { seedDemo, formatDemoLinks } from '../../server/seed';
 import { DEMO_ORGANISATIONS } from '../../server/seed-data';
-import { openTestDatabase, type TestDatabase } from './support/db';
-import { BASE, expectError, founderWithLink, makeApp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+import { BASE, expectError, founderWithLink, makeApp, withSharedApp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+import type { Database } from '../../server/db/driver';
 
-let testDb: TestDatabase;
+let db: Database;
 let t: TestApp;
-
-beforeAll(async () => {
-  testDb = await openTestDatabase();
-  t = makeApp(testDb.db);
-});
-afterAll(async () => {
-  await testDb?.close();
+withSharedApp((app, database) => {
+  t = app;
+  db = database;
 });
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -88,8 +84,8 @@ describe('--seed and /demo', () => {
   });
 
   it('seeds every demo organisation with working active, expired and revoked links, and reseeds cleanly', async () => {
-    const seedApp = makeApp(testDb.db);
-    const links = await seedDemo(testDb.db, seedApp.clock, BASE);
+    const seedApp = makeApp(db);
+    const links = await seedDemo(db, seedApp.clock, BASE);
     const expected = DEMO_ORGANISATIONS.flatMap((org) => org.links.map((l) => ({ company: org.name, label: l.label, state: l.state })));
     expect(links.map(({ company, label, state }) => ({ company, label, state }))).toEqual(expected);
 
@@ -102,15 +98,15 @@ describe('--seed and /demo', () => {
     const lines = formatDemoLinks(links);
     expect(lines[0]).toBe(`  ${links[0]?.state}  ${links[0]?.company} — ${links[0]?.label}: ${links[0]?.shareUrl}  (API: ${links[0]?.apiUrl})`);
 
-    const demoApp = makeApp(testDb.db, { config: { demoLinks: () => links } });
+    const demoApp = makeApp(db, { config: { demoLinks: () => links } });
     const page = await (await demoApp.request('/demo')).text();
     const active = links.find((l) => l.state === 'active');
     expect(page).toContain(active?.shareUrl);
 
     // Reseeding replaces the demo organisations: old demo tokens stop working, no duplicates.
-    const again = await seedDemo(testDb.db, seedApp.clock, BASE);
+    const again = await seedDemo(db, seedApp.clock, BASE);
     expect(again).toHaveLength(links.length);
-    const demoOrgs = await testDb.db.query('SELECT count(*)::int AS n FROM organisations WHERE is_demo');
+    const demoOrgs = await db.query('SELECT count(*)::int AS n FROM organisations WHERE is_demo');
     expect(demoOrgs.rows[0]).toEqual({ n: DEMO_ORGANISATIONS.length });
     if (active) expect((await seedApp.request(new URL(active.apiUrl).pathname)).status).toBe(404);
   });

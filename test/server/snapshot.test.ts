@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_VERSION, ARIP_STAGES, PRODUCT_CLASSIFICATIONS, RISK_BAND_MEANINGS } from '../../lib/snapshot/labels';
 import { snapshotSuccessEnvelopeSchema } from '../../lib/snapshot/schema';
 import { DISCLAIMER } from '../../server/snapshot';
-import { openTestDatabase, type TestDatabase } from './support/db';
+import type { Database } from '../../server/db/driver';
 import {
   BASE,
   expectError,
   founderWithLink,
   makeApp,
   signUp,
+  withSharedApp,
   snapshotPath,
   uniqueIp,
   type TestApp,
@@ -18,15 +19,11 @@ import {
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY = 24 * 60 * 60 * 1000;
 
-let testDb: TestDatabase;
+let db: Database;
 let t: TestApp;
-
-beforeAll(async () => {
-  testDb = await openTestDatabase();
-  t = makeApp(testDb.db);
-});
-afterAll(async () => {
-  await testDb?.close();
+withSharedApp((app, database) => {
+  t = app;
+  db = database;
 });
 
 async function getSnapshot(token: string, ip = uniqueIp()) {
@@ -240,7 +237,7 @@ describe('GET /api/v1/compliance-status/{token}', () => {
 
   it('loses no increment when two server instances share the database (100 concurrent, split)', async () => {
     const { link } = await founderWithLink(t);
-    const second = makeApp(testDb.db, { clock: t.clock });
+    const second = makeApp(db, { clock: t.clock });
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? t : second).request(snapshotPath(link.token), { ip: uniqueIp() })),
     );
@@ -347,7 +344,7 @@ describe('GET /api/v1/compliance-status/{token}', () => {
   });
 
   it('uses the configured public base URL for human_summary_url', async () => {
-    const other = makeApp(testDb.db, { config: { publicBaseUrl: 'https://comply.example/' } });
+    const other = makeApp(db, { config: { publicBaseUrl: 'https://comply.example/' } });
     const founder = await signUp(other);
     await founder.createPack();
     const link = await founder.createLink();

@@ -2,7 +2,7 @@
  * In-process test harness: an app over a shared per-file database with its own clock and limiter,
  * and small clients that talk to it through `app.request` with a chosen client address.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import type { Hono } from 'hono';
 import { createApp } from '../../../server/app';
@@ -13,6 +13,7 @@ import type { AllowedHosts } from '../../../server/http/hosts';
 import { SPEC_RATE_LIMIT } from '../../../server/rate-limit/middleware';
 import type { ClockedStore } from '../../../server/rate-limit/store';
 import { rateLimitStoreFor } from '../../../server/start';
+import { openTestDatabase, type TestDatabase } from './db';
 
 export const START = '2026-06-20T09:00:00.000Z';
 export const BASE = 'http://lens.test';
@@ -158,3 +159,18 @@ export async function founderWithLink(t: TestApp, body: Record<string, unknown> 
 }
 
 export const snapshotPath = (token: string) => `/api/v1/compliance-status/${token}`;
+
+/**
+ * One database and one app for a whole test file: opened before its tests, closed after. `onOpen`
+ * hands them to the file (`withSharedApp((app, database) => { t = app; db = database; })`).
+ */
+export function withSharedApp(onOpen: (app: TestApp, db: Database) => void): void {
+  let testDb: TestDatabase | undefined;
+  beforeAll(async () => {
+    testDb = await openTestDatabase();
+    onOpen(makeApp(testDb.db), testDb.db);
+  });
+  afterAll(async () => {
+    await testDb?.close();
+  });
+}
