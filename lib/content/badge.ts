@@ -4,10 +4,12 @@ export const BADGE_TAG = 'compliance-lens-badge';
 
 /**
  * Isolated from page CSS (`all: initial` on the host, everything else inside a closed shadow root).
- * Fixed height below a normal line box, so inserting a badge only adds its own width.
+ * The host's vertical margins cancel its 16px height: its margin box, which is what sizes a line box,
+ * is empty, so a badge never makes a line taller (even in 13px text), only wider. A taller line would
+ * move everything below it: on a long page that relayout cost a 60–115 ms frame.
  */
 const BADGE_CSS = `
-:host{all:initial!important;display:inline-flex!important;vertical-align:baseline!important;margin:0 0 0 4px!important;position:static!important}
+:host{all:initial!important;display:inline-flex!important;vertical-align:baseline!important;margin:-8px 0 -8px 4px!important;position:static!important}
 .b{display:inline-flex;align-items:center;gap:3px;box-sizing:border-box;height:16px;padding:0 6px;border:1px solid;border-radius:8px;
 font:600 11px/14px system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;letter-spacing:.01em;
 white-space:nowrap;cursor:pointer;user-select:none;font-variant-numeric:tabular-nums;
@@ -102,6 +104,8 @@ export type DescribeBadge = (view: BadgeView, now: number) => BadgeDescription;
  */
 export function createBadge(doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge): Badge {
   const host = doc.createElement(BADGE_TAG);
+  // Undrawn, the host takes no box at all: inserting hundreds of them costs the page no layout.
+  host.style.setProperty('display', 'none', 'important');
   let parts: BadgeParts | null = null;
   let shown: { view: BadgeView; now: number } = { view: { state: 'idle' }, now: 0 };
 
@@ -116,6 +120,7 @@ export function createBadge(doc: Document, callbacks: BadgeCallbacks, describe: 
   function draw(): BadgeParts {
     if (parts) return parts;
     const shadow = host.attachShadow({ mode: 'closed' });
+    host.removeAttribute('style');
     // Cloning one prepared tree is cheaper than building each badge.
     shadow.append(badgeTemplate(doc).cloneNode(true));
     const button = shadow.lastElementChild;

@@ -100,6 +100,31 @@ test('a page of 5,000 anchors with 500 share links: all annotated, no long task 
   expect(await founder.viewCount(link.id)).toBe(0);
 });
 
+test('a drawn badge makes no line taller: each paragraph is as tall as its twin with an ordinary link', async ({ context, server }) => {
+  const { link } = await founderWithLink(server.baseUrl);
+  await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
+  const page = await context.newPage();
+  await page.goto(`${PAGES_ORIGIN}/line-heights.html`);
+  const badges = page.locator('compliance-lens-badge');
+  await expect(badges).toHaveCount(5);
+  // Drawn (in view): each badge is a visible box of its own, 16 px tall.
+  for (const badge of await badges.all()) {
+    await expect(badge).toBeVisible();
+    expect((await badge.boundingBox())?.height).toBeCloseTo(16, 0);
+  }
+  const heights = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('p[data-pair]')].map((p) => ({
+      pair: p.dataset.pair,
+      share: p.hasAttribute('data-share'),
+      height: p.getBoundingClientRect().height,
+    })),
+  );
+  for (const pair of ['serif', 'small', 'mail', 'tight', 'large']) {
+    const [withBadge, twin] = [heights.find((h) => h.pair === pair && h.share), heights.find((h) => h.pair === pair && !h.share)];
+    expect(withBadge?.height, `${pair}: ${JSON.stringify(heights)}`).toBe(twin?.height);
+  }
+});
+
 test('hover intent: a pass-over costs nothing; resting opens the card with the disclaimer (one view); a second hover costs none', async ({
   context,
   server,
