@@ -28,7 +28,7 @@ export interface AnnotatorOptions {
   hoverDelayMs: number;
   /** WCAG 1.4.13: leaving link, badge and card for this long closes a hover-opened card. */
   closeDelayMs?: number;
-  /** Work per frame before yielding, so no task grows long on huge pages. */
+  /** Work per batch before yielding, so no task grows long on huge pages. */
   sliceBudgetMs?: number;
   /** Concurrent cache-peek messages, and links per message (each message costs main-thread time). */
   peekConcurrency?: number;
@@ -161,7 +161,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     if (annotation && live.has(annotation)) annotation.badge.draw();
   }
 
-  // ---- DOM work queue: batched per frame, sliced by time ----
+  // ---- DOM work queue: batched in idle periods, sliced by time ----
   const pendingRoots = new Set<Node>();
   const pendingRemoved: Node[] = [];
   let anchorQueue: Element[] = [];
@@ -170,7 +170,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
 
   function scheduleFlush(): void {
     if (cancelFlush || stopped) return;
-    cancelFlush = scheduler.frame(flush);
+    cancelFlush = scheduler.batch(flush);
   }
 
   function flush(): void {

@@ -17,9 +17,16 @@ export interface StartAnnotatorDeps {
   document?: Document;
 }
 
+/** How long a batch of DOM work may wait for an idle period on a busy page. */
+const BATCH_TIMEOUT_MS = 200;
+
 /** Frames when the tab is visible; a timeout keeps work going when frames are throttled. */
 function contextScheduler(ctx: ContentScriptContext): Scheduler {
   return {
+    batch(callback) {
+      const id = ctx.requestIdleCallback(() => callback(), { timeout: BATCH_TIMEOUT_MS });
+      return () => cancelIdleCallback(id);
+    },
     frame(callback) {
       let done = false;
       const run = () => {

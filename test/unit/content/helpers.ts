@@ -34,6 +34,11 @@ export class ManualScheduler implements Scheduler {
     };
   }
 
+  /** Batches of DOM work run with the frames, when the test says so. */
+  batch(callback: () => void): () => void {
+    return this.frame(callback);
+  }
+
   timeout(callback: () => void, ms: number): () => void {
     const id = setTimeout(callback, ms);
     return () => clearTimeout(id);
