@@ -622,6 +622,8 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       searchSelector = searchSelectorFor(recognizer); // new services, or a new base URL after navigation
       cancelIntent();
       closeCard('navigation');
+      // Annotated links first: the new selector may no longer pick them, and they must be let go.
+      for (const annotation of live) anchorQueue.push(annotation.anchor);
       pendingRoots.add(doc);
       scheduleFlush();
     },

@@ -258,4 +258,17 @@ describe('teardown', () => {
       expect(badges()).toHaveLength(1);
     });
   });
+
+  it('a rescan with a service removed takes the badges off its links (they are no longer even candidates)', async () => {
+    document.body.innerHTML = `<a id="ours" href="${shareUrl(0)}">x</a> <a id="other" href="https://other.example/share/${fixtureToken(1)}">y</a>`;
+    const { createLinkRecognizer } = await import('@/lib/links');
+    const other = { ...SERVICE, id: 'other', origin: 'https://other.example' };
+    const h = start({ recognizer: createLinkRecognizer([SERVICE, other]) });
+    h.scheduler.runAllFrames();
+    expect(badges().map((badge) => badge.previousElementSibling?.id)).toEqual(['ours', 'other']);
+    h.annotator.rescan({ recognizer: createLinkRecognizer([other]) });
+    h.scheduler.runAllFrames();
+    expect(badges().map((badge) => badge.previousElementSibling?.id)).toEqual(['other']);
+    expect(h.annotator.links().map((found) => found.origin)).toEqual(['https://other.example']);
+  });
 });
