@@ -32,6 +32,7 @@ export default defineBackground(() => {
     {
       service,
       getSettings: () => settings.getEffectiveSettings(),
+      getPageSettings: () => settings.getPageSettings(),
       getBadgeText: async () => badgeTextFor(await getLanguagePreference(), browser.i18n.getUILanguage()),
       extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
       tabLog,

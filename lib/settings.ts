@@ -8,6 +8,7 @@ import {
   serviceConfigSchema,
   type ServiceConfig,
 } from './services';
+import { LAST_POLICY_STORAGE_KEY, USER_SETTINGS_KEY } from './storage-keys';
 
 /**
  * User settings (storage.local, versioned) merged with administrator policy (storage.managed).
@@ -160,7 +161,7 @@ export function migrateSettingsV1ToV2(stored: unknown): UserSettings {
   });
 }
 
-export const SETTINGS_STORAGE_KEY = 'local:settings';
+export const SETTINGS_STORAGE_KEY = `local:${USER_SETTINGS_KEY}` as const;
 export const SETTINGS_VERSION = 2;
 
 /**
@@ -230,6 +231,10 @@ export const effectiveSettingsSchema = userSettingsSchema.extend({
 });
 export type EffectiveSettings = z.infer<typeof effectiveSettingsSchema>;
 
+/** Effective settings for a page; `settled: false` while the administrator policy is still being read. */
+export const pageSettingsSchema = effectiveSettingsSchema.extend({ settled: z.boolean() });
+export type PageSettings = z.infer<typeof pageSettingsSchema>;
+
 /** Managed values win over the user's and are marked locked. */
 export function mergeSettings(user: UserSettings, managed: ManagedSettings): EffectiveSettings {
   const managedServices: ConfiguredService[] = (managed.services ?? []).map((service) => ({
@@ -270,6 +275,11 @@ export interface SettingsStore {
   updateUserSettings(patch: Partial<UserSettings>): Promise<UserSettings>;
   getManagedSettings(): Promise<ManagedSettings>;
   getEffectiveSettings(): Promise<EffectiveSettings>;
+  /**
+   * For content scripts, without waiting for a slow first policy read: unsettled answers use the
+   * last policy seen (see `createManagedPolicyReader`). Never for decisions that gate a fetch.
+   */
+  getPageSettings(): Promise<PageSettings>;
   /** Called with the new effective settings when the user's settings change. */
   watch(onChange: (settings: EffectiveSettings) => void): () => void;
 }
@@ -289,13 +299,23 @@ async function readManagedStorage(): Promise<unknown> {
  * often: a restarted worker answers from this copy at once and refreshes it behind.
  * Defined here, in the background only, not at module load: defining a `session:` item reads it at
  * once, and Firefox gives extension pages framed in web pages (the card) no `storage.session` at all.
+ *
+ * A second copy in `storage.local` (LAST_POLICY_STORAGE_KEY) outlives the browser session, only for
+ * `provisional()`: pages opened while the first read is pending are annotated from it instead of
+ * waiting, and it is rewritten only when a fresh read differs, which tells content scripts to look
+ * again. Everything that gates a fetch uses `get()`, which never answers from that copy.
  */
 export function createManagedPolicyReader(read: () => Promise<unknown> = readManagedStorage) {
   const managedPolicyCache = storage.defineItem<unknown>('session:managedPolicyCache', { fallback: null });
+  const lastPolicy = storage.defineItem<unknown>(`local:${LAST_POLICY_STORAGE_KEY}`, { fallback: null });
   let current: Promise<ManagedSettings> | undefined;
+  let settled: ManagedSettings | null = null;
   const loadFresh = async (): Promise<ManagedSettings> => {
     const policy = parseManagedSettings(await read());
+    settled = policy;
     await managedPolicyCache.setValue(policy).catch(() => undefined);
+    const previous: unknown = await lastPolicy.getValue().catch(() => null);
+    if (JSON.stringify(previous) !== JSON.stringify(policy)) await lastPolicy.setValue(policy).catch(() => undefined);
     return policy;
   };
   const loadCachedThenFresh = async (): Promise<ManagedSettings> => {
@@ -308,12 +328,27 @@ export function createManagedPolicyReader(read: () => Promise<unknown> = readMan
       },
       () => undefined,
     );
-    return parseManagedSettings(cached);
+    settled ??= parseManagedSettings(cached);
+    return settled;
+  };
+  const get = (): Promise<ManagedSettings> => {
+    current ??= loadCachedThenFresh();
+    return current;
   };
   return {
-    get(): Promise<ManagedSettings> {
-      current ??= loadCachedThenFresh();
-      return current;
+    get,
+    /**
+     * Without waiting for a first read still pending: the policy `get()` would answer if it can
+     * (settled), otherwise the last policy seen in an earlier browser session, or none (unsettled).
+     */
+    async provisional(): Promise<{ policy: ManagedSettings; settled: boolean }> {
+      const pending = get();
+      if (settled) return { policy: settled, settled: true };
+      const cached: unknown = await managedPolicyCache.getValue().catch(() => null);
+      if (cached !== null) return { policy: await pending, settled: true };
+      if (settled) return { policy: settled, settled: true };
+      const last: unknown = await lastPolicy.getValue().catch(() => null);
+      return { policy: parseManagedSettings(last), settled: false };
     },
     /** The administrator changed the policy: read it again now. */
     reload(): Promise<ManagedSettings> {
@@ -338,6 +373,10 @@ export function createSettingsStore(item = defineSettingsItem()): SettingsStore 
     getUserSettings,
     getManagedSettings,
     getEffectiveSettings,
+    async getPageSettings() {
+      const [user, { policy, settled }] = await Promise.all([getUserSettings(), managedPolicy.provisional()]);
+      return { ...mergeSettings(user, policy), settled };
+    },
     async updateUserSettings(patch) {
       const next = userSettingsSchema.parse({ ...(await getUserSettings()), ...patch });
       const services = dedupeServices(next.services);

@@ -24,7 +24,7 @@ import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types'
  * guards (see ./guards: zod would not fit the 15 KB budget). Anything malformed becomes INVALID_RESPONSE.
  */
 
-type ContentProtocol = Pick<ProtocolMap, 'getBadge' | 'getSettings' | 'getBadgeText'> &
+type ContentProtocol = Pick<ProtocolMap, 'getBadge' | 'getSettings' | 'getPageSettings' | 'getBadgeText'> &
   Pick<CardProtocolMap, 'peekBadges' | 'openCard' | 'closeCard'>;
 
 const messenger = defineExtensionMessaging<ContentProtocol>();
@@ -59,6 +59,8 @@ export const messagingSnapshotClient: BadgeSnapshotClient = {
 export interface ContentSettings {
   services: ServiceConfig[];
   hoverDelayMs: number;
+  /** false: the administrator policy was still being read; the settled settings come later. */
+  settled: boolean;
 }
 
 function toService(value: unknown): ServiceConfig | null {
@@ -75,11 +77,16 @@ export function toContentSettings(value: unknown): ContentSettings {
   }
   // A malformed entry is dropped (the recognizer would never match it anyway).
   const services = value.services.map(toService).filter((service) => service !== null);
-  return { services, hoverDelayMs: Math.min(Math.max(value.hoverDelayMs, 100), 5000) };
+  return { services, hoverDelayMs: Math.min(Math.max(value.hoverDelayMs, 100), 5000), settled: value.settled !== false };
 }
 
-/** The settings the content script needs (services to recognise, hover delay). */
+/** The settings the content script needs (services to recognise, hover delay), without waiting for the policy. */
 export async function fetchContentSettings(): Promise<ContentSettings> {
+  return toContentSettings(await messenger.sendMessage('getPageSettings'));
+}
+
+/** The same once the administrator policy has been read (may take seconds just after browser start). */
+export async function fetchSettledContentSettings(): Promise<ContentSettings> {
   return toContentSettings(await messenger.sendMessage('getSettings'));
 }
 

@@ -1,16 +1,26 @@
 import { browser } from 'wxt/browser';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { LANGUAGE_ITEM_KEY } from '../i18n/language';
+import { LAST_POLICY_STORAGE_KEY, USER_SETTINGS_KEY } from '../storage-keys';
 import { createLinkRecognizer } from '../links/recognize';
 import { createAnnotator, type Annotator } from './annotator';
 import { createCardFrame } from './card-frame';
 import type { BadgeText } from './badge-view';
-import { cardBinding, fetchBadgeText, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
+import {
+  cardBinding,
+  fetchBadgeText,
+  fetchContentSettings,
+  fetchSettledContentSettings,
+  messagingSnapshotClient,
+  type ContentSettings,
+} from './client';
 import type { BadgeSnapshotClient, Scheduler } from './types';
 
 export interface StartAnnotatorDeps {
-  /** Defaults to the background's effective settings. */
+  /** Defaults to the background's effective settings, answered at once (possibly unsettled). */
   getSettings?: () => Promise<ContentSettings>;
+  /** Defaults to the background's effective settings once the administrator policy is read. */
+  getSettledSettings?: () => Promise<ContentSettings>;
   /** Defaults to the background's badge strings for the reader's language. */
   getBadgeText?: () => Promise<BadgeText>;
   client?: BadgeSnapshotClient;
@@ -24,6 +34,10 @@ const BATCH_TIMEOUT_MS = 200;
 function contextScheduler(ctx: ContentScriptContext): Scheduler {
   return {
     batch(callback) {
+      if (typeof requestIdleCallback !== 'function') {
+        const timer = ctx.setTimeout(callback, 0); // a browser without idle callbacks
+        return () => clearTimeout(timer);
+      }
       const id = ctx.requestIdleCallback(() => callback(), { timeout: BATCH_TIMEOUT_MS });
       return () => cancelIdleCallback(id);
     },
@@ -57,9 +71,11 @@ function contextScheduler(ctx: ContentScriptContext): Scheduler {
  */
 export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
   const getSettings = deps.getSettings ?? fetchContentSettings;
+  const getSettledSettings = deps.getSettledSettings ?? fetchSettledContentSettings;
   const getBadgeText = deps.getBadgeText ?? fetchBadgeText;
   const [settings, text] = await Promise.all([getSettings(), getBadgeText()]);
   if (ctx.isInvalid) return null;
+  let applied = settings;
 
   const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
   const annotator = createAnnotator({
@@ -74,7 +90,17 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
   ctx.onInvalidated(() => annotator.stop());
   ctx.addEventListener(window, 'wxt:locationchange', () => annotator.rescan());
 
-  // Services or hover delay edited in the options page: look at every link again.
+  /** New services or hover delay: every link is looked at again (only if something changed). */
+  const apply = (next: ContentSettings) => {
+    if (ctx.isInvalid || sameSettings(applied, next)) return;
+    applied = next;
+    annotator.rescan({ recognizer: createLinkRecognizer(next.services), hoverDelayMs: next.hoverDelayMs });
+  };
+  // Just after browser start the policy read can take seconds: the page was annotated from the last
+  // policy seen; the settled settings follow, and correct the badges if the policy changed.
+  if (!settings.settled) void getSettledSettings().then(apply, () => undefined);
+
+  // Services or hover delay edited in the options page, or a new administrator policy.
   const onStorageChanged = (changes: Record<string, unknown>, area: string) => {
     if (area !== 'local') return;
     // The language chosen in the options page: the badges are worded again.
@@ -86,15 +112,14 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
         () => undefined,
       );
     }
-    if (!('settings' in changes)) return;
-    void getSettings().then(
-      (next) => {
-        if (ctx.isValid) annotator.rescan({ recognizer: createLinkRecognizer(next.services), hoverDelayMs: next.hoverDelayMs });
-      },
-      () => undefined,
-    );
+    if (!(USER_SETTINGS_KEY in changes) && !(LAST_POLICY_STORAGE_KEY in changes)) return;
+    void getSettings().then(apply, () => undefined);
   };
   browser.storage.onChanged.addListener(onStorageChanged);
   ctx.onInvalidated(() => browser.storage.onChanged.removeListener(onStorageChanged));
   return annotator;
+}
+
+function sameSettings(a: ContentSettings, b: ContentSettings): boolean {
+  return a.hoverDelayMs === b.hoverDelayMs && JSON.stringify(a.services) === JSON.stringify(b.services);
 }

@@ -1,6 +1,6 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
 import type { z } from 'zod';
-import type { EffectiveSettings } from '../settings';
+import type { EffectiveSettings, PageSettings } from '../settings';
 import type { SnapshotService } from '../snapshot-service/service';
 import { toBadgeSummary, type SnapshotRequest, type SnapshotResult } from '../snapshot-service/result';
 import { describeIssues } from '../snapshot-service/http';
@@ -21,6 +21,7 @@ export class ForbiddenSenderError extends Error {
 export interface MessageHandlerDeps {
   service: SnapshotService;
   getSettings(): Promise<EffectiveSettings>;
+  getPageSettings(): Promise<PageSettings>;
   /** The badge strings of the reader's language (lib/i18n/badge.ts `badgeTextFor`). */
   getBadgeText(): Promise<BadgeTextPayload>;
   /** `browser.runtime.getURL('')` without the trailing slash. */
@@ -95,6 +96,10 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       parseInput('getSettings', data);
       return deps.getSettings();
     },
+    async getPageSettings(data) {
+      parseInput('getPageSettings', data);
+      return deps.getPageSettings();
+    },
     async getBadgeText(data) {
       parseInput('getBadgeText', data);
       return deps.getBadgeText();
@@ -124,6 +129,7 @@ export function registerMessageHandlers(
     messenger.onMessage('refreshSnapshot', ({ data, sender }) => handlers.refreshSnapshot(data, sender)),
     messenger.onMessage('peekSnapshot', ({ data, sender }) => handlers.peekSnapshot(data, sender)),
     messenger.onMessage('getSettings', ({ data, sender }) => handlers.getSettings(data, sender)),
+    messenger.onMessage('getPageSettings', ({ data, sender }) => handlers.getPageSettings(data, sender)),
     messenger.onMessage('getBadgeText', ({ data, sender }) => handlers.getBadgeText(data, sender)),
     messenger.onMessage('listCached', ({ data, sender }) => handlers.listCached(data, sender)),
     messenger.onMessage('clearCache', ({ data, sender }) => handlers.clearCache(data, sender)),

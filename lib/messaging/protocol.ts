@@ -1,7 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { z } from 'zod';
 import { MAX_BADGE_STRING } from './limits';
-import { effectiveSettingsSchema, type EffectiveSettings } from '../settings';
+import { effectiveSettingsSchema, pageSettingsSchema, type EffectiveSettings, type PageSettings } from '../settings';
 import {
   badgeSummarySchema,
   cachedSummarySchema,
@@ -52,6 +52,11 @@ export interface ProtocolMap {
   peekSnapshot(request: SnapshotRequest): PeekResult;
   /** Effective settings (user merged with managed policy, with locked flags). */
   getSettings(): EffectiveSettings;
+  /**
+   * The same for a content script, answered at once even while the browser's first read of the
+   * administrator policy is pending (then `settled: false`; ask `getSettings` for the settled ones).
+   */
+  getPageSettings(): PageSettings;
   /** The badge strings and locale of the language the reader chose. */
   getBadgeText(): BadgeTextPayload;
   /** Extension pages only: everything in the active cache. */
@@ -66,6 +71,7 @@ export const protocolSchemas = {
   refreshSnapshot: { input: snapshotRequestSchema, output: snapshotResultSchema },
   peekSnapshot: { input: snapshotRequestSchema, output: peekResultSchema },
   getSettings: { input: noInputSchema, output: effectiveSettingsSchema },
+  getPageSettings: { input: noInputSchema, output: pageSettingsSchema },
   getBadgeText: { input: noInputSchema, output: badgeTextSchema },
   listCached: { input: noInputSchema, output: z.array(cachedSummarySchema) },
   clearCache: { input: clearCacheRequestSchema, output: clearCacheResultSchema },

@@ -62,4 +62,51 @@ describe('managed policy reader', () => {
     expect(await reloaded).toEqual({ hoverDelayMs: 500 });
     expect(await reader.get()).toEqual({ hoverDelayMs: 500 });
   });
+
+  describe('provisional answers for content scripts (the first read of a browser session is slow)', () => {
+    it('while the first read is pending: the last policy seen in an earlier session, unsettled; then the read, settled', async () => {
+      await fakeBrowser.storage.local.set({ lastManagedPolicy: policy(90) });
+      const source = slowRead();
+      const reader = createManagedPolicyReader(source.read);
+      expect(await reader.provisional()).toEqual({ policy: { cacheTtlMinutes: 90 }, settled: false });
+      // What gates a fetch still waits for the real read.
+      let gated = false;
+      const gate = reader.get().then(() => (gated = true));
+      await Promise.resolve();
+      expect(gated).toBe(false);
+      source.answer(policy(120));
+      await gate;
+      expect(await reader.provisional()).toEqual({ policy: { cacheTtlMinutes: 120 }, settled: true });
+    });
+
+    it('with no policy ever seen: no policy, unsettled', async () => {
+      const reader = createManagedPolicyReader(slowRead().read);
+      expect(await reader.provisional()).toEqual({ policy: {}, settled: false });
+    });
+
+    it('a restarted worker with the session copy answers settled at once', async () => {
+      await fakeBrowser.storage.session.set({ managedPolicyCache: policy(60) });
+      const reader = createManagedPolicyReader(slowRead().read);
+      expect(await reader.provisional()).toEqual({ policy: { cacheTtlMinutes: 60 }, settled: true });
+    });
+
+    it('the last-policy copy is rewritten only when a read differs (content scripts look again on that change)', async () => {
+      await fakeBrowser.storage.local.set({ lastManagedPolicy: policy(90) });
+      const changes: unknown[] = [];
+      fakeBrowser.storage.local.onChanged.addListener((change) => {
+        if ('lastManagedPolicy' in change) changes.push(change.lastManagedPolicy?.newValue);
+      });
+      const source = slowRead();
+      const reader = createManagedPolicyReader(source.read);
+      const same = reader.get();
+      source.answer(policy(90));
+      await same;
+      expect(changes).toEqual([]);
+      const changed = reader.reload();
+      source.answer(policy(180));
+      await changed;
+      await expect.poll(() => changes).toEqual([{ cacheTtlMinutes: 180 }]);
+      expect(await fakeBrowser.storage.local.get('lastManagedPolicy')).toEqual({ lastManagedPolicy: { cacheTtlMinutes: 180 } });
+    });
+  });
 });

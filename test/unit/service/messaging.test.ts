@@ -19,6 +19,7 @@ function setup() {
   const handlers = createMessageHandlers({
     service: harness.service,
     getSettings: () => createSettingsStore().getEffectiveSettings(),
+    getPageSettings: () => createSettingsStore().getPageSettings(),
     getBadgeText: async () => badgeTextFor('fr', undefined),
     extensionOrigin: EXTENSION_ORIGIN,
     tabLog,
@@ -71,9 +72,10 @@ describe('handlers validate their inputs', () => {
     await expect(handlers.getBadgeText({ language: 'en' }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
   });
 
-  it('getSettings and listCached reject unexpected payloads', async () => {
+  it('getSettings, getPageSettings and listCached reject unexpected payloads', async () => {
     const { handlers } = setup();
     await expect(handlers.getSettings({ services: [] }, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(handlers.getPageSettings({ settled: true }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
     await expect(handlers.listCached('all', popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
   });
 
@@ -93,6 +95,7 @@ describe('handlers validate their inputs', () => {
       protocolSchemas.getBadge.output.parse({ status: 'ready', score: 68, label: 'In Progress', band: 'medium' }),
     );
     expect(protocolSchemas.getSettings.output.parse(await handlers.getSettings(undefined, contentScriptSender)).fetchMode).toBe('intent');
+    expect(protocolSchemas.getPageSettings.output.parse(await handlers.getPageSettings(undefined, contentScriptSender)).fetchMode).toBe('intent');
     expect(protocolSchemas.listCached.output.parse(await handlers.listCached(undefined, popupSender))).toHaveLength(1);
     expect(protocolSchemas.clearCache.output.parse(await handlers.clearCache(undefined, popupSender))).toEqual({ cleared: 1 });
   });
@@ -159,6 +162,7 @@ describe('over the runtime messaging channel', () => {
       {
         service,
         getSettings: () => createSettingsStore().getEffectiveSettings(),
+        getPageSettings: () => createSettingsStore().getPageSettings(),
         getBadgeText: async () => badgeTextFor('en', undefined),
         extensionOrigin: EXTENSION_ORIGIN,
       },

@@ -1,0 +1,10 @@
+/**
+ * `storage.local` keys that content scripts watch. Zod-free and dependency-free: the content script
+ * imports this module and must stay within its size budget.
+ */
+
+/** The user's settings (lib/settings.ts `defineSettingsItem`). */
+export const USER_SETTINGS_KEY = 'settings';
+
+/** The last administrator policy read (lib/settings.ts `createManagedPolicyReader`). */
+export const LAST_POLICY_STORAGE_KEY = 'lastManagedPolicy';
