@@ -85,9 +85,9 @@ export async function fetchContentSettings(): Promise<ContentSettings> {
   return toContentSettings(await messenger.sendMessage('getPageSettings'));
 }
 
-/** The same once the administrator policy has been read (may take seconds just after browser start). */
-export async function fetchSettledContentSettings(): Promise<ContentSettings> {
-  return toContentSettings(await messenger.sendMessage('getSettings'));
+/** Resolves once the background has read the administrator policy (seconds just after browser start). */
+export async function whenPolicyRead(): Promise<void> {
+  await messenger.sendMessage('getSettings');
 }
 
 export const cardBinding = {

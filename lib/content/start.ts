@@ -10,7 +10,7 @@ import {
   cardBinding,
   fetchBadgeText,
   fetchContentSettings,
-  fetchSettledContentSettings,
+  whenPolicyRead,
   messagingSnapshotClient,
   type ContentSettings,
 } from './client';
@@ -19,8 +19,8 @@ import type { BadgeSnapshotClient, Scheduler } from './types';
 export interface StartAnnotatorDeps {
   /** Defaults to the background's effective settings, answered at once (possibly unsettled). */
   getSettings?: () => Promise<ContentSettings>;
-  /** Defaults to the background's effective settings once the administrator policy is read. */
-  getSettledSettings?: () => Promise<ContentSettings>;
+  /** Resolves once the administrator policy is read (defaults to asking the background). */
+  whenPolicyRead?: () => Promise<unknown>;
   /** Defaults to the background's badge strings for the reader's language. */
   getBadgeText?: () => Promise<BadgeText>;
   client?: BadgeSnapshotClient;
@@ -30,7 +30,7 @@ export interface StartAnnotatorDeps {
 /** How long a batch of DOM work may wait for an idle period on a busy page. */
 const BATCH_TIMEOUT_MS = 200;
 
-/** Frames when the tab is visible; a timeout keeps work going when frames are throttled. */
+/** Idle periods for DOM work, frames for the card; timeouts keep both going in a throttled tab. */
 function contextScheduler(ctx: ContentScriptContext): Scheduler {
   return {
     batch(callback) {
@@ -71,7 +71,7 @@ function contextScheduler(ctx: ContentScriptContext): Scheduler {
  */
 export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
   const getSettings = deps.getSettings ?? fetchContentSettings;
-  const getSettledSettings = deps.getSettledSettings ?? fetchSettledContentSettings;
+  const policyRead = deps.whenPolicyRead ?? whenPolicyRead;
   const getBadgeText = deps.getBadgeText ?? fetchBadgeText;
   const [settings, text] = await Promise.all([getSettings(), getBadgeText()]);
   if (ctx.isInvalid) return null;
@@ -97,8 +97,13 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
     annotator.rescan({ recognizer: createLinkRecognizer(next.services), hoverDelayMs: next.hoverDelayMs });
   };
   // Just after browser start the policy read can take seconds: the page was annotated from the last
-  // policy seen; the settled settings follow, and correct the badges if the policy changed.
-  if (!settings.settled) void getSettledSettings().then(apply, () => undefined);
+  // policy seen. Once the read is done the page asks again (the user's settings may have changed
+  // meanwhile too) and its badges are corrected if anything differs.
+  if (!settings.settled) {
+    void policyRead()
+      .then(() => getSettings())
+      .then(apply, () => undefined);
+  }
 
   // Services or hover delay edited in the options page, or a new administrator policy.
   const onStorageChanged = (changes: Record<string, unknown>, area: string) => {

@@ -29,28 +29,27 @@ afterEach(() => ctx.abort());
 const badgedIds = () => badges().map((badge) => badge.previousElementSibling?.id);
 
 describe('startAnnotator settings', () => {
-  it('annotates from unsettled settings at once, then applies the settled ones when the policy is read', async () => {
-    let settle: (value: ContentSettings) => void = () => undefined;
-    const getSettledSettings = vi.fn(() => new Promise<ContentSettings>((resolve) => (settle = resolve)));
-    await startAnnotator(ctx, {
-      getSettings: async () => settings([SERVICE], false),
-      getSettledSettings,
-      getBadgeText: async () => EN_TEXT,
-      client,
-    });
+  it('annotates from unsettled settings at once, then asks again once the policy is read, and corrects its badges', async () => {
+    let settle: () => void = () => undefined;
+    const whenPolicyRead = vi.fn(() => new Promise<void>((resolve) => (settle = resolve)));
+    const getSettings = vi.fn(async () => settings([SERVICE], false));
+    await startAnnotator(ctx, { getSettings, whenPolicyRead, getBadgeText: async () => EN_TEXT, client });
     await vi.waitFor(() => expect(badgedIds()).toEqual(['a']));
-    expect(getSettledSettings).toHaveBeenCalledTimes(1);
+    expect(whenPolicyRead).toHaveBeenCalledTimes(1);
 
-    // The administrator's policy replaces the user's services with another one.
-    settle(settings([OTHER], true));
+    // The administrator's policy replaces the user's services with another one. The page asks for
+    // its settings again (the settled answer may predate a change the user made meanwhile).
+    getSettings.mockResolvedValue(settings([OTHER], true));
+    settle();
     await vi.waitFor(() => expect(badgedIds()).toEqual(['b']));
+    expect(getSettings).toHaveBeenCalledTimes(2);
   });
 
   it('settled settings at start: no second request', async () => {
-    const getSettledSettings = vi.fn(async () => settings([OTHER], true));
-    await startAnnotator(ctx, { getSettings: async () => settings([SERVICE], true), getSettledSettings, getBadgeText: async () => EN_TEXT, client });
+    const whenPolicyRead = vi.fn(async () => undefined);
+    await startAnnotator(ctx, { getSettings: async () => settings([SERVICE], true), whenPolicyRead, getBadgeText: async () => EN_TEXT, client });
     await vi.waitFor(() => expect(badgedIds()).toEqual(['a']));
-    expect(getSettledSettings).not.toHaveBeenCalled();
+    expect(whenPolicyRead).not.toHaveBeenCalled();
   });
 
   it('a new policy copy or new user settings in storage make it look again; other keys do not', async () => {
