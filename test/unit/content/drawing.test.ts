@@ -63,15 +63,14 @@ describe('badges are drawn on demand', () => {
     expect(watcher.observed.size).toBe(5);
   });
 
-  it('an undrawn host takes no box (display: none), so inserting it costs the page no layout; drawing shows it', () => {
+  it('an undrawn host takes no box (hidden), so inserting it costs the page no layout; drawing shows it', () => {
     const { h, watcher } = start();
     const host = badgeAfter('l1');
-    expect(host.style.getPropertyValue('display')).toBe('none');
-    expect(host.style.getPropertyPriority('display')).toBe('important');
+    expect(host.hidden).toBe(true);
     watcher.show(anchorOf('l1'));
     expect(h.badgeOf(host).drawn).toBe(true);
-    expect(host.hasAttribute('style')).toBe(false);
-    expect(badgeAfter('l0').style.getPropertyValue('display')).toBe('none');
+    expect(host.hasAttribute('hidden')).toBe(false);
+    expect(badgeAfter('l0').hidden).toBe(true);
   });
 
   it('draws the badge with the state the host already carries', async () => {
