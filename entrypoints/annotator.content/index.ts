@@ -13,6 +13,6 @@ export default defineContentScript({
       if (ctx.isValid) console.debug('[Compliance Lens] annotator not started:', error);
     });
     // The popup and side panel list what was found here (`listPageLinks`, `pageLinksChanged`).
-    ctx.onInvalidated(servePageLinks({ source: annotator.catch(() => null), document }));
+    ctx.onInvalidated(servePageLinks({ source: annotator.catch(() => null) }));
   },
 });

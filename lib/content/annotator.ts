@@ -87,6 +87,8 @@ export interface Annotator {
   readonly pendingWork: number;
   /** The share links annotated now, one per canonical key, in the order they were found. */
   links(): AnnotatableLink[];
+  /** Calls `listener` (synchronously, keep it cheap) whenever `links()` may have changed. */
+  watchLinks(listener: () => void): () => void;
 }
 
 interface KeyState {
@@ -150,6 +152,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
    */
   let seen = new WeakMap<Element, string | null>();
   const keys = new Map<string, KeyState>();
+  const linkListeners = new Set<() => void>();
+  const linksChanged = () => {
+    for (const listener of linkListeners) listener();
+  };
   /** Badges are drawn when their link comes near the viewport; null: drawn at once. */
   const visibility = (options.watchVisibility === undefined ? intersectionWatcher(doc) : options.watchVisibility)?.(
     (anchor) => drawBadgeOf(anchor),
@@ -242,6 +248,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       if (existing.link.canonicalKey !== link.canonicalKey) {
         existing.key.annotations.delete(existing);
         existing.link = link;
+        linksChanged();
         existing.key = keyStateFor(link);
         existing.key.annotations.add(existing);
         existing.badge.render(existing.key.view, now());
@@ -275,6 +282,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     annotations.set(anchor, annotation);
     badgeOwners.set(annotation.badge.host, annotation);
     live.add(annotation);
+    linksChanged();
     key.annotations.add(annotation);
     annotation.badge.render(key.view, now());
     anchor.after(annotation.badge.host);
@@ -294,6 +302,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     annotation.badge.remove();
     annotations.delete(annotation.anchor);
     live.delete(annotation);
+    linksChanged();
     annotation.key.annotations.delete(annotation);
     if (hovered === annotation) cancelIntent();
     if (cardFor === annotation) closeCard('replaced');
@@ -602,6 +611,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   return {
     get pendingWork() {
       return pendingRoots.size + pendingRemoved.length + (anchorQueue.length - anchorIndex);
+    },
+    watchLinks(listener) {
+      linkListeners.add(listener);
+      return () => linkListeners.delete(listener);
     },
     links() {
       const found = new Map<string, AnnotatableLink>();

@@ -100,13 +100,13 @@ export interface PageLinksSource {
   links(): readonly { origin: string; token: string; canonicalKey: string; kind?: unknown }[];
   /** Work still queued; the list is complete once this is 0. */
   readonly pendingWork: number;
+  /** Calls `listener` whenever the list may have changed. Returns an unsubscribe function. */
+  watchLinks(listener: () => void): () => void;
 }
 
 export interface ServePageLinksOptions {
   /** The engine, once started (null: not started, so nothing found). */
   source: Promise<PageLinksSource | null>;
-  /** Watched for changes (subtree), to announce `pageLinksChanged`. */
-  document: Document;
   messenger?: ExtensionMessenger<PageLinksProtocolMap>;
   debounceMs?: number;
   /** Longest an answer waits for queued DOM work (a huge page) before answering with what it has. */
@@ -123,9 +123,11 @@ function toPageLinks(source: PageLinksSource): PageLink[] {
 }
 
 /**
- * Answers `listPageLinks` from the engine and announces changes. A mutation arms one timer; when it
- * fires, the list is compared with the last one announced, so a busy page (a ticking clock) costs
- * one comparison per `debounceMs`, and only a real change sends a message. Returns a stop function.
+ * Answers `listPageLinks` from the engine and announces changes. A change the engine reports arms one
+ * timer; when it fires, the list is compared with the last one announced, so a burst of changes costs
+ * one comparison per `debounceMs`, and only a real change sends a message. (No DOM observer of its
+ * own: the engine already watches the page, and a second observer made every page mutation cost twice.)
+ * Returns a stop function.
  */
 export function servePageLinks(options: ServePageLinksOptions): () => void {
   const messenger = options.messenger ?? pageLinksMessenger;
@@ -160,18 +162,17 @@ export function servePageLinks(options: ServePageLinksOptions): () => void {
     if (timer === undefined && !stopped) timer = setTimeout(() => check(source), debounceMs);
   }
 
-  let observer: MutationObserver | undefined;
+  let unwatch: (() => void) | undefined;
   void options.source.then((source) => {
     if (!source || stopped) return;
-    observer = new MutationObserver(() => arm(source));
-    observer.observe(options.document, { childList: true, subtree: true });
+    unwatch = source.watchLinks(() => arm(source));
     arm(source);
   });
 
   return () => {
     stopped = true;
     clearTimeout(timer);
-    observer?.disconnect();
+    unwatch?.();
     removeHandler();
   };
 }

@@ -259,6 +259,37 @@ describe('teardown', () => {
     });
   });
 
+  it('watchLinks reports annotated, retargeted and dropped links (the popup list follows), not other DOM churn', async () => {
+    document.body.innerHTML = `<a id="x" href="${shareUrl(0)}">x</a>`;
+    const h = start();
+    const reports = vi.fn();
+    const unwatch = h.annotator.watchLinks(reports);
+    h.scheduler.runAllFrames();
+    expect(reports).toHaveBeenCalledTimes(1);
+
+    document.body.append(document.createElement('div'));
+    await h.settle();
+    h.scheduler.runAllFrames();
+    expect(reports).toHaveBeenCalledTimes(1);
+
+    document.getElementById('x')!.setAttribute('href', shareUrl(1));
+    await h.settle();
+    h.scheduler.runAllFrames();
+    expect(reports).toHaveBeenCalledTimes(2);
+
+    document.getElementById('x')!.setAttribute('href', 'https://example.org/');
+    await h.settle();
+    h.scheduler.runAllFrames();
+    expect(reports).toHaveBeenCalledTimes(3);
+    expect(h.annotator.links()).toEqual([]);
+
+    unwatch();
+    document.body.append(link(shareUrl(2)));
+    await h.settle();
+    h.scheduler.runAllFrames();
+    expect(reports).toHaveBeenCalledTimes(3);
+  });
+
   it('a rescan with a service removed takes the badges off its links (they are no longer even candidates)', async () => {
     document.body.innerHTML = `<a id="ours" href="${shareUrl(0)}">x</a> <a id="other" href="https://other.example/share/${fixtureToken(1)}">y</a>`;
     const { createLinkRecognizer } = await import('@/lib/links');

@@ -41,13 +41,23 @@ function fakeMessenger() {
 function fakeSource(initial: PageLinksSource['links'] extends () => infer R ? R : never) {
   let links = initial;
   let pending = 0;
+  const listeners = new Set<() => void>();
   return {
     links: () => links,
     get pendingWork() {
       return pending;
     },
+    watchLinks(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** The engine reports that its list may have changed. */
+    changed: () => listeners.forEach((listener) => listener()),
     set: (next: typeof links) => (links = next),
     setPending: (value: number) => (pending = value),
+    get watchers() {
+      return listeners.size;
+    },
   };
 }
 
@@ -60,7 +70,7 @@ describe('servePageLinks (content-script side)', () => {
   it('answers listPageLinks with the engine’s links, kind defaulting to share', async () => {
     const { messenger, ask } = fakeMessenger();
     const source = fakeSource([kobo, sahel]);
-    const stop = servePageLinks({ source: Promise.resolve(source), document, messenger });
+    const stop = servePageLinks({ source: Promise.resolve(source), messenger });
     expect(await ask('listPageLinks')).toEqual([
       { origin: kobo.origin, token: kobo.token, canonicalKey: 'k1', kind: 'api' },
       { origin: sahel.origin, token: sahel.token, canonicalKey: 'k2', kind: 'share' },
@@ -70,38 +80,39 @@ describe('servePageLinks (content-script side)', () => {
 
   it('answers an empty list when the engine did not start', async () => {
     const { messenger, ask } = fakeMessenger();
-    servePageLinks({ source: Promise.resolve(null), document, messenger })();
+    servePageLinks({ source: Promise.resolve(null), messenger })();
     const again = fakeMessenger();
-    servePageLinks({ source: Promise.resolve(null), document, messenger: again.messenger });
+    servePageLinks({ source: Promise.resolve(null), messenger: again.messenger });
     expect(await again.ask('listPageLinks')).toEqual([]);
     expect(await ask('listPageLinks')).toBeUndefined(); // stopped: the handler is gone
   });
 
-  it('announces pageLinksChanged once per real change, debounced, not for unrelated DOM churn', async () => {
+  it('announces pageLinksChanged once per real change, debounced, not for reports that change nothing', async () => {
     vi.useFakeTimers();
     const { messenger, sent } = fakeMessenger();
     const source = fakeSource([kobo]);
-    const stop = servePageLinks({ source: Promise.resolve(source), document, messenger, debounceMs: 500 });
+    const stop = servePageLinks({ source: Promise.resolve(source), messenger, debounceMs: 500 });
     await vi.advanceTimersByTimeAsync(500);
     expect(sent).toEqual(['pageLinksChanged']); // the first list found
 
-    // DOM churn without a change in links: nothing sent.
-    document.body.append(document.createElement('div'));
+    // A report without a change in links: nothing sent.
+    source.changed();
     await vi.advanceTimersByTimeAsync(600);
     expect(sent).toHaveLength(1);
 
     // Links change while the engine still works: wait for it, then one message.
     source.set([kobo, sahel]);
     source.setPending(3);
-    document.body.append(document.createElement('div'));
+    source.changed();
     await vi.advanceTimersByTimeAsync(600);
     expect(sent).toHaveLength(1);
     source.setPending(0);
     await vi.advanceTimersByTimeAsync(600);
     expect(sent).toHaveLength(2);
     stop();
+    expect(source.watchers).toBe(0);
     source.set([sahel]);
-    document.body.append(document.createElement('div'));
+    source.changed();
     await vi.advanceTimersByTimeAsync(600);
     expect(sent).toHaveLength(2);
   });
