@@ -238,7 +238,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       return;
     }
     seen.set(anchor, href);
-    let link = recognizer.recognizeAnchor(anchor);
+    let link = recognizer.recognizeAnchor(anchor, href);
     if (link && anchor.closest(EDITABLE_SELECTOR)) link = null;
     if (!link) {
       if (existing) dropAnnotation(existing);
@@ -248,10 +248,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       if (existing.link.canonicalKey !== link.canonicalKey) {
         existing.key.annotations.delete(existing);
         existing.link = link;
-        linksChanged();
         existing.key = keyStateFor(link);
         existing.key.annotations.add(existing);
         existing.badge.render(existing.key.view, now());
+        linksChanged();
       }
       ensureBadgePlaced(existing);
       return;

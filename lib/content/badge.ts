@@ -76,9 +76,9 @@ export interface Badge {
   /** Paints the current state again (the reader's language changed). */
   repaint(): void;
   /**
-   * Draws the badge (shadow root, styles, button), once. Until then the host is an empty inline
-   * element carrying only its state attributes: a page with hundreds of share links pays for the
-   * few on screen, and the rest are drawn as they come near the viewport or get keyboard focus.
+   * Draws the badge (shadow root, styles, button), once. Until then the host is `hidden` and carries
+   * only its state attributes: a page with hundreds of share links pays for the few on screen, and
+   * the rest are drawn as they come near the viewport or get keyboard focus.
    */
   draw(): void;
   readonly drawn: boolean;

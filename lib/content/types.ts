@@ -14,7 +14,11 @@ export interface AnnotatableLink {
 }
 
 export interface AnchorRecognizer {
-  recognizeAnchor(anchor: { getAttribute(name: string): string | null; readonly href?: unknown }): AnnotatableLink | null;
+  /** `rawHref`: the anchor's `href` attribute, when the caller has just read it (read once per look). */
+  recognizeAnchor(
+    anchor: { getAttribute(name: string): string | null; readonly href?: unknown },
+    rawHref?: string | null,
+  ): AnnotatableLink | null;
   /**
    * Which anchors are worth a look on a page with this base URL, as a CSS selector (null: none).
    * Without it every `a[href]` is looked at. lib/links' recognizer provides it.

@@ -61,8 +61,11 @@ export interface LinkRecognizer {
   recognize(input: LinkInput): RecognizedLink | null;
   /** Recognises one URL string (unwrapping wrappers). */
   recognizeHref(href: string): RecognizedLink | null;
-  /** Fast path for the content script: reads `href`, and the Gmail attribute only for hits. */
-  recognizeAnchor(anchor: AnchorLike): RecognizedLink | null;
+  /**
+   * Fast path for the content script: reads `href` (unless the caller already read it and passes it
+   * as `rawHref`), and the Gmail attribute only for hits.
+   */
+  recognizeAnchor(anchor: AnchorLike, rawHref?: string | null): RecognizedLink | null;
   /**
    * A CSS selector for the anchors of a page (with this base URL) that `recognizeAnchor` could accept,
    * or null when none could. The content script's first cut: the browser's selector engine passes
@@ -267,9 +270,9 @@ export function createLinkRecognizer(
   function matchDirect(href: string): RecognizedLink | null | undefined {
     if (!fastPath || href.length > MAX_LINK_LENGTH) return undefined;
     for (const [origin, candidates] of origins) {
-      if (href.startsWith(origin) && href.charCodeAt(origin.length) === 47 && PLAIN_PATH.test(href.slice(origin.length))) {
-        return matchPath(candidates, href.slice(origin.length));
-      }
+      if (!href.startsWith(origin) || href.charCodeAt(origin.length) !== 47) continue;
+      const path = href.slice(origin.length);
+      if (PLAIN_PATH.test(path)) return matchPath(candidates, path);
     }
     return undefined;
   }
@@ -339,8 +342,8 @@ export function createLinkRecognizer(
       // On a service's own pages a relative href may be a share link: every link is a candidate.
       return baseIsConfigured(baseURI) ? 'a[href]' : hostSelector;
     },
-    recognizeAnchor(anchor: AnchorLike): RecognizedLink | null {
-      const raw = anchor.getAttribute('href');
+    recognizeAnchor(anchor: AnchorLike, rawHref?: string | null): RecognizedLink | null {
+      const raw = rawHref === undefined ? anchor.getAttribute('href') : rawHref;
       if (raw === null) return null;
       const href = httpSchemeEnd(raw) !== -1 ? raw : resolvedHref(anchor, raw);
       if (href === null) return null;

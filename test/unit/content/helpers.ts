@@ -127,7 +127,7 @@ export interface Harness {
 
 export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness {
   const recognizer = createLinkRecognizer([SERVICE]);
-  const recognize = vi.fn((anchor: HTMLAnchorElement) => recognizer.recognizeAnchor(anchor));
+  const recognize = vi.fn((anchor: HTMLAnchorElement, rawHref?: string | null) => recognizer.recognizeAnchor(anchor, rawHref));
   const peek = vi.fn(async (_request: SnapshotRequest): Promise<BadgeResult | null> => null);
   const peekMany = vi.fn((requests: SnapshotRequest[]) => Promise.all(requests.map((request) => peek(request))));
   const get = vi.fn(async (_request: SnapshotRequest): Promise<BadgeResult> => READY);

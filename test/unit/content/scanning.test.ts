@@ -123,7 +123,7 @@ describe('mutations', () => {
   it('without a candidate selector every link is read once, and only once', async () => {
     document.body.innerHTML = `<div id="list">${ordinaryLinks(990)}${Array.from({ length: 10 }, (_, i) => `<a href="${shareUrl(i)}">s</a>`).join('')}</div>`;
     const recognizer = createLinkRecognizer([SERVICE]);
-    const recognize = vi.fn((anchor: HTMLAnchorElement) => recognizer.recognizeAnchor(anchor));
+    const recognize = vi.fn((anchor: HTMLAnchorElement, rawHref?: string | null) => recognizer.recognizeAnchor(anchor, rawHref));
     const h = start({ recognizer: { recognizeAnchor: recognize } });
     h.scheduler.runAllFrames();
     expect(recognize).toHaveBeenCalledTimes(1000);

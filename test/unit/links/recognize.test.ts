@@ -173,6 +173,16 @@ describe('Gmail data-saferedirecturl', () => {
 });
 
 describe('recognizeAnchor', () => {
+  it('uses the href the caller already read instead of reading the attribute again', () => {
+    const anchor = new FakeAnchor(shareUrl(C));
+    expect(recognizer.recognizeAnchor(anchor, shareUrl(C))?.canonicalKey).toBe(KEY);
+    expect(anchor.reads).not.toContain('href');
+    expect(recognizer.recognizeAnchor(new FakeAnchor(shareUrl(C)), null)).toBeNull(); // no href attribute
+    const unread = new FakeAnchor(shareUrl(C));
+    expect(recognizer.recognizeAnchor(unread)?.canonicalKey).toBe(KEY);
+    expect(unread.reads).toContain('href');
+  });
+
   it('judges the href, never the visible text', () => {
     const anchor = new FakeAnchor('https://evil.test/phish', {}, shareUrl(C));
     expect(recognizer.recognizeAnchor(anchor)).toBeNull();
