@@ -310,6 +310,9 @@ export function createManagedPolicyReader(read: () => Promise<unknown> = readMan
   const lastPolicy = storage.defineItem<unknown>(`local:${LAST_POLICY_STORAGE_KEY}`, { fallback: null });
   let current: Promise<ManagedSettings> | undefined;
   let settled: ManagedSettings | null = null;
+  /** The session copy, read once per worker (by `get()` and `provisional()` alike). */
+  let sessionCopy: Promise<unknown> | undefined;
+  const readSessionCopy = () => (sessionCopy ??= managedPolicyCache.getValue().catch(() => null));
   const loadFresh = async (): Promise<ManagedSettings> => {
     const policy = parseManagedSettings(await read());
     settled = policy;
@@ -320,7 +323,7 @@ export function createManagedPolicyReader(read: () => Promise<unknown> = readMan
   };
   const loadCachedThenFresh = async (): Promise<ManagedSettings> => {
     const fresh = loadFresh();
-    const cached: unknown = await managedPolicyCache.getValue().catch(() => null);
+    const cached: unknown = await readSessionCopy();
     if (cached === null) return fresh;
     fresh.then(
       (policy) => {
@@ -344,8 +347,7 @@ export function createManagedPolicyReader(read: () => Promise<unknown> = readMan
     async provisional(): Promise<{ policy: ManagedSettings; settled: boolean }> {
       const pending = get();
       if (settled) return { policy: settled, settled: true };
-      const cached: unknown = await managedPolicyCache.getValue().catch(() => null);
-      if (cached !== null) return { policy: await pending, settled: true };
+      if ((await readSessionCopy()) !== null) return { policy: await pending, settled: true };
       if (settled) return { policy: settled, settled: true };
       const last: unknown = await lastPolicy.getValue().catch(() => null);
       return { policy: parseManagedSettings(last), settled: false };
