@@ -1,5 +1,5 @@
 import { MAX_PEEK_BATCH } from '../messaging/limits';
-import { createBadge, BADGE_TAG, type Badge } from './badge';
+import { createBadge, BADGE_TAG, type Badge, type BadgeCallbacks } from './badge';
 import { describeBadge, viewFromResult, type BadgeText, type BadgeView } from './badge-view';
 import type {
   ActivationSource,
@@ -259,25 +259,21 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     annotate(anchor, link);
   }
 
+  /** One callbacks object for every badge: the badge says which one it is. */
+  const badgeCallbacks: BadgeCallbacks = {
+    onActivate(badge, source) {
+      const annotation = badgeOwners.get(badge.host);
+      if (annotation) activate(annotation, source);
+    },
+    onEscape(badge) {
+      if (card?.isOpen) closeCard('escape');
+      badge.focus();
+    },
+  };
+
   function annotate(anchor: HTMLAnchorElement, link: AnnotatableLink): void {
     const key = keyStateFor(link);
-    const annotation: Annotation = {
-      anchor,
-      link,
-      key,
-      repairs: 0,
-      badge: makeBadge(
-        doc,
-        {
-          onActivate: (source) => activate(annotation, source),
-          onEscape: () => {
-            if (card?.isOpen) closeCard('escape');
-            annotation.badge.focus();
-          },
-        },
-        describe,
-      ),
-    };
+    const annotation: Annotation = { anchor, link, key, repairs: 0, badge: makeBadge(doc, badgeCallbacks, describe) };
     ownNodes.add(annotation.badge.host);
     annotations.set(anchor, annotation);
     badgeOwners.set(annotation.badge.host, annotation);

@@ -38,12 +38,17 @@ color:#334155;background:#f8fafc;border-color:#cbd5e1}
 .b[data-tone=warning]{color:#fed7aa;background:#431407;border-color:#c2410c}
 }`;
 
-const templates = new WeakMap<Document, DocumentFragment>();
+const templates = new WeakMap<Document, { host: HTMLElement; shadow: DocumentFragment }>();
 
-function badgeTemplate(doc: Document): DocumentFragment {
+/** The prepared host (hidden, idle) and shadow tree of a document, cloned for each badge. */
+function badgeTemplate(doc: Document): { host: HTMLElement; shadow: DocumentFragment } {
   let template = templates.get(doc);
   if (!template) {
-    template = doc.createDocumentFragment();
+    const host = doc.createElement(BADGE_TAG);
+    // Undrawn, the host takes no box at all: inserting hundreds of them costs the page no layout.
+    host.hidden = true;
+    host.setAttribute('data-state', 'idle');
+    const shadow = doc.createDocumentFragment();
     const style = doc.createElement('style');
     style.textContent = BADGE_CSS;
     const button = doc.createElement('span');
@@ -57,16 +62,21 @@ function badgeTemplate(doc: Document): DocumentFragment {
     text.className = 't';
     text.setAttribute('aria-hidden', 'true');
     button.append(spinner, text);
-    template.append(style, button);
+    shadow.append(style, button);
+    template = { host, shadow };
     templates.set(doc, template);
   }
   return template;
 }
 
+/**
+ * What a badge reports, with the badge itself: one callbacks object serves every badge of a page
+ * (no closures per badge, which matters with hundreds of share links on a page).
+ */
 export interface BadgeCallbacks {
   /** Enter, Space or a click on the badge. */
-  onActivate(source: 'keyboard' | 'click'): void;
-  onEscape(): void;
+  onActivate(badge: Badge, source: 'keyboard' | 'click'): void;
+  onEscape(badge: Badge): void;
 }
 
 export interface Badge {
@@ -89,90 +99,111 @@ export interface Badge {
   readonly button: HTMLElement;
 }
 
-interface BadgeParts {
-  readonly button: HTMLElement;
-  readonly text: HTMLElement;
-}
-
 /** Words and tone for a state, in the reader's language (the annotator's `describeBadge` with its text). */
 export type DescribeBadge = (view: BadgeView, now: number) => BadgeDescription;
+
+const IDLE: BadgeView = { state: 'idle' };
+
+function onButtonClick(this: ShadowBadge, event: MouseEvent): void {
+  event.preventDefault();
+  event.stopPropagation();
+  this.callbacks.onActivate(this, 'click');
+}
+
+function onButtonKeyDown(this: ShadowBadge, event: KeyboardEvent): void {
+  if (event.key === 'Enter' || event.key === ' ' || event.key === 'Spacebar') {
+    event.preventDefault(); // Space would scroll the page
+    event.stopPropagation();
+    if (!event.repeat) this.callbacks.onActivate(this, 'keyboard');
+  } else if (event.key === 'Escape') {
+    this.callbacks.onEscape(this);
+  }
+}
 
 /**
  * A `<compliance-lens-badge>` host with a closed shadow root. Not a registered custom element:
  * `customElements` is unavailable in Chrome's content-script world, and an undefined element with a
- * valid custom-element name can still attach a shadow root.
+ * valid custom-element name can still attach a shadow root. A class, not a closure bag: a badge
+ * costs one object until it is drawn.
  */
-export function createBadge(doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge): Badge {
-  const host = doc.createElement(BADGE_TAG);
-  // Undrawn, the host takes no box at all: inserting hundreds of them costs the page no layout.
-  // (`hidden` is cheaper to set than an inline style; the drawn host's `:host` rule would win anyway.)
-  host.hidden = true;
-  let parts: BadgeParts | null = null;
-  let shown: { view: BadgeView; now: number } = { view: { state: 'idle' }, now: 0 };
+class ShadowBadge implements Badge {
+  readonly host: HTMLElement;
+  private parts: { readonly button: HTMLElement; readonly text: HTMLElement } | null = null;
+  private view: BadgeView = IDLE;
+  private at = 0;
 
-  function paint({ button, text }: BadgeParts): void {
-    const description = describe(shown.view, shown.now);
+  constructor(
+    private readonly doc: Document,
+    readonly callbacks: BadgeCallbacks,
+    private readonly describe: DescribeBadge,
+  ) {
+    // Hidden and idle, in one native call.
+    const host = badgeTemplate(doc).host.cloneNode(false);
+    if (!(host instanceof HTMLElement)) throw new Error('badge template is not an element');
+    this.host = host;
+  }
+
+  get drawn(): boolean {
+    return this.parts !== null;
+  }
+
+  get button(): HTMLElement {
+    return this.ensureDrawn().button;
+  }
+
+  draw(): void {
+    this.ensureDrawn();
+  }
+
+  private ensureDrawn(): { readonly button: HTMLElement; readonly text: HTMLElement } {
+    if (this.parts) return this.parts;
+    const shadow = this.host.attachShadow({ mode: 'closed' });
+    this.host.hidden = false;
+    // Cloning one prepared tree is cheaper than building each badge.
+    shadow.append(badgeTemplate(this.doc).shadow.cloneNode(true));
+    const button = shadow.lastElementChild;
+    const text = button?.lastElementChild;
+    if (!(button instanceof HTMLElement) || !(text instanceof HTMLElement)) throw new Error('badge template is incomplete');
+    button.addEventListener('click', onButtonClick.bind(this));
+    button.addEventListener('keydown', onButtonKeyDown.bind(this));
+    this.parts = { button, text };
+    this.paint();
+    return this.parts;
+  }
+
+  private paint(): void {
+    if (!this.parts) return;
+    const { button, text } = this.parts;
+    const description = this.describe(this.view, this.at);
     button.setAttribute('aria-label', description.label);
-    button.setAttribute('aria-busy', String(shown.view.state === 'loading'));
+    button.setAttribute('aria-busy', String(this.view.state === 'loading'));
     button.dataset.tone = description.tone;
     text.textContent = description.text;
   }
 
-  function draw(): BadgeParts {
-    if (parts) return parts;
-    const shadow = host.attachShadow({ mode: 'closed' });
-    host.hidden = false;
-    // Cloning one prepared tree is cheaper than building each badge.
-    shadow.append(badgeTemplate(doc).cloneNode(true));
-    const button = shadow.lastElementChild;
-    const text = button?.lastElementChild;
-    if (!(button instanceof HTMLElement) || !(text instanceof HTMLElement)) throw new Error('badge template is incomplete');
-    button.addEventListener('click', (event) => {
-      event.preventDefault();
-      event.stopPropagation();
-      callbacks.onActivate('click');
-    });
-    button.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' || event.key === ' ' || event.key === 'Spacebar') {
-        event.preventDefault(); // Space would scroll the page
-        event.stopPropagation();
-        if (!event.repeat) callbacks.onActivate('keyboard');
-      } else if (event.key === 'Escape') {
-        callbacks.onEscape();
-      }
-    });
-    parts = { button, text };
-    paint(parts);
-    return parts;
+  render(view: BadgeView, now: number): void {
+    const previous = this.view;
+    this.view = view;
+    this.at = now;
+    if (view.state !== previous.state) this.host.setAttribute('data-state', view.state);
+    if (view.state === 'error') this.host.setAttribute('data-error-code', view.code);
+    else if (previous.state === 'error') this.host.removeAttribute('data-error-code');
+    this.paint();
   }
 
-  return {
-    host,
-    get button() {
-      return draw().button;
-    },
-    get drawn() {
-      return parts !== null;
-    },
-    draw() {
-      draw();
-    },
-    render(view, now) {
-      const previous = shown.view;
-      shown = { view, now };
-      host.setAttribute('data-state', view.state);
-      if (view.state === 'error') host.setAttribute('data-error-code', view.code);
-      else if (previous.state === 'error') host.removeAttribute('data-error-code');
-      if (parts) paint(parts);
-    },
-    repaint() {
-      if (parts) paint(parts);
-    },
-    focus() {
-      draw().button.focus();
-    },
-    remove() {
-      host.remove();
-    },
-  };
+  repaint(): void {
+    this.paint();
+  }
+
+  focus(): void {
+    this.ensureDrawn().button.focus();
+  }
+
+  remove(): void {
+    this.host.remove();
+  }
+}
+
+export function createBadge(doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge): Badge {
+  return new ShadowBadge(doc, callbacks, describe);
 }

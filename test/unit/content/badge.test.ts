@@ -99,6 +99,32 @@ describe('badge element', () => {
     badge.remove();
   });
 
+  it('starts hidden and idle, each badge its own element; drawing shows it; states come and go', () => {
+    const callbacks = { onActivate: vi.fn(), onEscape: vi.fn() };
+    const first = createBadge(document, callbacks, describeEn);
+    const second = createBadge(document, callbacks, describeEn);
+    document.body.append(first.host, second.host);
+    expect(first.host).not.toBe(second.host);
+    for (const badge of [first, second]) {
+      expect(badge.host.hidden).toBe(true);
+      expect(badge.host.getAttribute('data-state')).toBe('idle');
+      expect(badge.drawn).toBe(false);
+    }
+
+    first.render({ state: 'loading' }, NOW);
+    expect(first.host.getAttribute('data-state')).toBe('loading');
+    expect(second.host.getAttribute('data-state')).toBe('idle');
+    first.render({ state: 'idle' }, NOW);
+    expect(first.host.getAttribute('data-state')).toBe('idle');
+
+    second.draw();
+    expect(second.drawn).toBe(true);
+    expect(second.host.hidden).toBe(false);
+    expect(first.host.hidden).toBe(true);
+    first.remove();
+    second.remove();
+  });
+
   it('Enter and Space activate (once, not on key repeat); Escape reports; click activates', () => {
     const onActivate = vi.fn();
     const onEscape = vi.fn();
@@ -112,8 +138,13 @@ describe('badge element', () => {
     key('Enter', true);
     key('Escape');
     badge.button.click();
-    expect(onActivate.mock.calls).toEqual([['keyboard'], ['keyboard'], ['click']]);
-    expect(onEscape).toHaveBeenCalledTimes(1);
+    // The badge names itself: one callbacks object serves every badge of a page.
+    expect(onActivate.mock.calls).toEqual([
+      [badge, 'keyboard'],
+      [badge, 'keyboard'],
+      [badge, 'click'],
+    ]);
+    expect(onEscape.mock.calls).toEqual([[badge]]);
     badge.remove();
   });
 
