@@ -94,7 +94,8 @@ export interface Annotator {
 interface KeyState {
   readonly request: SnapshotRequest;
   view: BadgeView;
-  readonly annotations: Set<Annotation>;
+  /** Usually one: an array is a fraction of a Set's size, and hundreds of keys are made per page. */
+  readonly annotations: Annotation[];
   fetching: boolean;
   cancelRetryTimer: (() => void) | null;
 }
@@ -116,6 +117,11 @@ const EDITABLE_SELECTOR = '[contenteditable]:not([contenteditable="false"])';
 
 function isAnchor(node: Node): node is HTMLAnchorElement {
   return node.nodeType === 1 && (node as Element).localName === 'a';
+}
+
+function removeFrom<T>(list: T[], item: T): void {
+  const index = list.indexOf(item);
+  if (index !== -1) list.splice(index, 1);
 }
 
 function isElement(node: Node): node is Element {
@@ -141,11 +147,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   let stopped = false;
 
   const annotations = new WeakMap<Element, Annotation>();
-  const badgeOwners = new WeakMap<Element, Annotation>();
+  /** Our badge hosts (their mutations are not page changes), with the annotation each belongs to. */
+  const badgeOwners = new WeakMap<Node, Annotation>();
   /** Strong references, for teardown; pruned when anchors leave the page. */
   const live = new Set<Annotation>();
-  /** Our own hosts (badges, card): mutations of these are not page changes. */
-  const ownNodes = new WeakSet<Node>();
   /**
    * Every anchor looked at, with the `href` it had: each link is recognised once per change. A change
    * of `data-saferedirecturl` (the other attribute recognition reads) forgets the entry instead.
@@ -204,7 +209,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   }
 
   function expandRoot(root: Node): void {
-    if (!root.isConnected || ownNodes.has(root)) return;
+    if (!root.isConnected || badgeOwners.has(root)) return;
     if (isAnchor(root)) {
       anchorQueue.push(root);
       return;
@@ -217,7 +222,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     const found = (root as ParentNode).querySelectorAll(searchSelector);
     for (const element of found) {
       if (element.localName === BADGE_TAG) {
-        if (!ownNodes.has(element)) element.remove();
+        if (!badgeOwners.has(element)) element.remove();
       } else {
         anchorQueue.push(element);
       }
@@ -246,10 +251,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     }
     if (existing) {
       if (existing.link.canonicalKey !== link.canonicalKey) {
-        existing.key.annotations.delete(existing);
+        removeFrom(existing.key.annotations, existing);
         existing.link = link;
         existing.key = keyStateFor(link);
-        existing.key.annotations.add(existing);
+        existing.key.annotations.push(existing);
         existing.badge.render(existing.key.view, now());
         linksChanged();
       }
@@ -274,12 +279,11 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   function annotate(anchor: HTMLAnchorElement, link: AnnotatableLink): void {
     const key = keyStateFor(link);
     const annotation: Annotation = { anchor, link, key, repairs: 0, badge: makeBadge(doc, badgeCallbacks, describe) };
-    ownNodes.add(annotation.badge.host);
     annotations.set(anchor, annotation);
     badgeOwners.set(annotation.badge.host, annotation);
     live.add(annotation);
     linksChanged();
-    key.annotations.add(annotation);
+    key.annotations.push(annotation);
     annotation.badge.render(key.view, now());
     anchor.after(annotation.badge.host);
     if (visibility) visibility.observe(anchor);
@@ -299,7 +303,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     annotations.delete(annotation.anchor);
     live.delete(annotation);
     linksChanged();
-    annotation.key.annotations.delete(annotation);
+    removeFrom(annotation.key.annotations, annotation);
     if (hovered === annotation) cancelIntent();
     if (cardFor === annotation) closeCard('replaced');
   }
@@ -339,7 +343,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
         continue;
       }
       for (const node of record.addedNodes) {
-        if (node.nodeType === 1 && !ownNodes.has(node)) {
+        if (node.nodeType === 1 && !badgeOwners.has(node)) {
           pendingRoots.add(node);
           changed = true;
         }
@@ -366,7 +370,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       state = {
         request: { origin: link.origin, token: link.token },
         view: { state: 'idle' },
-        annotations: new Set(),
+        annotations: [],
         fetching: false,
         cancelRetryTimer: null,
       };
