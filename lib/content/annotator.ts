@@ -94,8 +94,11 @@ export interface Annotator {
 interface KeyState {
   readonly request: SnapshotRequest;
   view: BadgeView;
-  /** Usually one: an array is a fraction of a Set's size, and hundreds of keys are made per page. */
-  readonly annotations: Annotation[];
+  /**
+   * Usually one: an array is a fraction of a Set's size, and hundreds of keys are made per page. The
+   * first annotation replaces the empty array (`push` onto an empty one reserves room for 17).
+   */
+  annotations: Annotation[];
   fetching: boolean;
   cancelRetryTimer: (() => void) | null;
 }
@@ -220,7 +223,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       return;
     }
     const found = (root as ParentNode).querySelectorAll(searchSelector);
-    for (const element of found) {
+    // Indexed, not for-of: no iterator objects (hundreds of candidates on a long page).
+    for (let index = 0; index < found.length; index += 1) {
+      const element = found[index];
+      if (element === undefined) continue;
       if (element.localName === BADGE_TAG) {
         if (!badgeOwners.has(element)) element.remove();
       } else {
@@ -254,7 +260,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
         removeFrom(existing.key.annotations, existing);
         existing.link = link;
         existing.key = keyStateFor(link);
-        existing.key.annotations.push(existing);
+        addAnnotation(existing.key, existing);
         existing.badge.render(existing.key.view, now());
         linksChanged();
       }
@@ -283,7 +289,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     badgeOwners.set(annotation.badge.host, annotation);
     live.add(annotation);
     linksChanged();
-    key.annotations.push(annotation);
+    addAnnotation(key, annotation);
     annotation.badge.render(key.view, now());
     anchor.after(annotation.badge.host);
     if (visibility) visibility.observe(anchor);
@@ -342,15 +348,20 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
         }
         continue;
       }
-      for (const node of record.addedNodes) {
-        if (node.nodeType === 1 && !badgeOwners.has(node)) {
+      // Indexed loops: each of our badge insertions is a record too, and iterators would allocate.
+      const added = record.addedNodes;
+      for (let index = 0; index < added.length; index += 1) {
+        const node = added[index];
+        if (node !== undefined && node.nodeType === 1 && !badgeOwners.has(node)) {
           pendingRoots.add(node);
           changed = true;
         }
       }
       if (live.size > 0) {
-        for (const node of record.removedNodes) {
-          if (node.nodeType === 1) {
+        const removed = record.removedNodes;
+        for (let index = 0; index < removed.length; index += 1) {
+          const node = removed[index];
+          if (node !== undefined && node.nodeType === 1) {
             pendingRemoved.push(node);
             changed = true;
           }
@@ -363,6 +374,11 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   // ---- Snapshot state per (origin, token), shared by every badge of that link ----
   const peekQueue: KeyState[] = [];
   let peeksInFlight = 0;
+
+  function addAnnotation(state: KeyState, annotation: Annotation): void {
+    if (state.annotations.length === 0) state.annotations = [annotation];
+    else state.annotations.push(annotation);
+  }
 
   function keyStateFor(link: AnnotatableLink): KeyState {
     let state = keys.get(link.canonicalKey);
