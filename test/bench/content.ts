@@ -22,6 +22,8 @@ export interface ContentMeasurement {
   share_percent: number;
   share_links: number;
   condition: 'extension' | 'baseline';
+  /** Which browser pair measured it (see `benchContent`). */
+  instance?: number;
   /** navigationStart → load event. */
   load_ms: number;
   /** navigationStart → every badge present (extension only). */
@@ -187,31 +189,38 @@ export interface ContentBenchResult {
   notes: string[];
 }
 
-/** `repeats` loads per case and condition; `repeatsFor` may ask for more on a case (the budget's). */
+/**
+ * `instances` pairs of browsers (with and without the extension), one after the other; in each,
+ * `repeatsFor(kase)` loads per case and condition. Loads in one browser instance are correlated
+ * (one instance's loads were 10-15 ms apart from another's for the same build), so the medians pool
+ * several instances instead of taking many loads from one.
+ */
 export async function benchContent(
   cases: ContentCase[],
-  repeats: number,
-  repeatsFor: (kase: ContentCase) => number = () => repeats,
+  instances: number,
+  repeatsFor: (kase: ContentCase) => number,
 ): Promise<ContentBenchResult> {
-  const withExtension = await launch(true, BENCH_VIEWPORT);
-  const baseline = await launch(false, BENCH_VIEWPORT);
   const measurements: ContentMeasurement[] = [];
-  try {
-    // Warm both browsers (first navigation pays for process start-up).
-    await measure(withExtension.context, { anchors: 100, sharePercent: 10 }, 'extension');
-    await measure(baseline.context, { anchors: 100, sharePercent: 10 }, 'baseline');
-    for (const kase of cases) {
-      for (let r = 0; r < repeatsFor(kase); r++) {
-        // Alternate the order so drift on this shared machine hits both conditions alike.
-        const pair =
-          r % 2 === 0
-            ? [await measure(withExtension.context, kase, 'extension'), await measure(baseline.context, kase, 'baseline')]
-            : [await measure(baseline.context, kase, 'baseline'), await measure(withExtension.context, kase, 'extension')];
-        measurements.push(...pair);
+  for (let instance = 0; instance < instances; instance++) {
+    const withExtension = await launch(true, BENCH_VIEWPORT);
+    const baseline = await launch(false, BENCH_VIEWPORT);
+    try {
+      // Warm both browsers (first navigation pays for process start-up).
+      await measure(withExtension.context, { anchors: 100, sharePercent: 10 }, 'extension');
+      await measure(baseline.context, { anchors: 100, sharePercent: 10 }, 'baseline');
+      for (const kase of cases) {
+        for (let r = 0; r < repeatsFor(kase); r++) {
+          // Alternate the order so drift on this shared machine hits both conditions alike.
+          const pair =
+            (r + instance) % 2 === 0
+              ? [await measure(withExtension.context, kase, 'extension'), await measure(baseline.context, kase, 'baseline')]
+              : [await measure(baseline.context, kase, 'baseline'), await measure(withExtension.context, kase, 'extension')];
+          measurements.push(...pair.map((m) => ({ ...m, instance })));
+        }
       }
+    } finally {
+      await Promise.all([withExtension.close(), baseline.close()]);
     }
-  } finally {
-    await Promise.all([withExtension.close(), baseline.close()]);
   }
 
   const median = (values: number[]) => {
@@ -235,6 +244,13 @@ export async function benchContent(
         .map((m) => Math.round(m.script_ms - median(base.map((b) => b.script_ms))))
         .sort((a, b) => a - b)
         .join(' '),
+      // The same delta per browser pair: how far apart instances are.
+      'extension script, per instance (ms)': [...new Set(ext.map((m) => m.instance ?? 0))]
+        .map((instance) => {
+          const of = (list: ContentMeasurement[]) => list.filter((m) => (m.instance ?? 0) === instance).map((m) => m.script_ms);
+          return Math.round(median(of(ext)) - median(of(base)));
+        })
+        .join(' / '),
       'extension task (ms)': delta('task_ms'),
       'extension layout+style (ms)': delta('layout_style_ms'),
       'long tasks ext/base (max ms)': `${median(ext.map((m) => m.long_tasks))}/${median(base.map((m) => m.long_tasks))} (${median(ext.map((m) => m.long_task_max_ms))}/${median(base.map((m) => m.long_task_max_ms))})`,
