@@ -135,6 +135,17 @@ function compileService(service: ServiceConfig): { compiled: CompiledService; ho
   };
 }
 
+function linkTo(candidate: CompiledService, template: CompiledTemplate, token: string): RecognizedLink {
+  return {
+    service: candidate.service,
+    origin: candidate.origin,
+    token,
+    kind: template.kind,
+    apiUrl: `${candidate.origin}${candidate.apiPrefix}${token}${candidate.apiSuffix}`,
+    canonicalKey: `${candidate.origin}|${token}`,
+  };
+}
+
 function tokenFromPath(path: string, template: CompiledTemplate): string | null {
   const { prefix, suffix } = template;
   if (!path.startsWith(prefix)) return null;
@@ -252,15 +263,7 @@ export function createLinkRecognizer(
     for (const candidate of candidates) {
       for (const template of candidate.templates) {
         const token = tokenFromPath(rawPath, template);
-        if (token === null) continue;
-        return {
-          service: candidate.service,
-          origin: candidate.origin,
-          token,
-          kind: template.kind,
-          apiUrl: `${candidate.origin}${candidate.apiPrefix}${token}${candidate.apiSuffix}`,
-          canonicalKey: `${candidate.origin}|${token}`,
-        };
+        if (token !== null) return linkTo(candidate, template, token);
       }
     }
     return null;
@@ -300,16 +303,7 @@ export function createLinkRecognizer(
     for (let group = 1; group < match.length; group += 1) {
       const token = match[group];
       const route = exactRoutes[group - 1];
-      if (token === undefined || route === undefined) continue;
-      const { candidate, template } = route;
-      return {
-        service: candidate.service,
-        origin: candidate.origin,
-        token,
-        kind: template.kind,
-        apiUrl: `${candidate.origin}${candidate.apiPrefix}${token}${candidate.apiSuffix}`,
-        canonicalKey: `${candidate.origin}|${token}`,
-      };
+      if (token !== undefined && route !== undefined) return linkTo(route.candidate, route.template, token);
     }
     return null;
   }
