@@ -264,7 +264,7 @@ export async function benchContent(
     measurements,
     cost,
     notes: [
-      'script/task/layout: CDP Performance.getMetrics (ScriptDuration, TaskDuration, LayoutDuration+RecalcStyleDuration) of the page renderer, navigation until settled; the extension row minus the baseline row (same page, no extension), medians over repeats.',
+      'script/task/layout: CDP Performance.getMetrics (ScriptDuration, TaskDuration, LayoutDuration+RecalcStyleDuration) of the page renderer, navigation until settled; the extension row minus the baseline row (same page, no extension), medians over every load of every browser instance (per instance: the same delta within one pair of browsers).',
       'The harness does not poll the page while script time is measured: the page records when its badges are complete (a mutation observer that only runs when nodes are added); both conditions wait the same 1.5 s. The extension figures include the content script start-up (evaluation, settings message, recogniser). Budget (DESIGN): 5,000 anchors with 500 share links within 50 ms of script time.',
       'heap: JSHeapUsedSize after HeapProfiler.collectGarbage. Content-script isolated worlds share the renderer V8 isolate with the page, so the delta is the content script heap plus its DOM wrappers; it excludes the service worker and native DOM memory (badge hosts and shadow roots).',
       'long tasks: PerformanceObserver `longtask` after DOMContentLoaded (page parsing excluded); a long task is attributed to nobody, so compare with the baseline count.',
