@@ -1,6 +1,6 @@
 import { MAX_PEEK_BATCH } from '../messaging/limits';
 import { createBadge, BADGE_TAG, type Badge, type BadgeCallbacks } from './badge';
-import { describeBadge, viewFromResult, type BadgeText, type BadgeView } from './badge-view';
+import { describeBadge, IDLE_VIEW, viewFromResult, type BadgeText, type BadgeView } from './badge-view';
 import type {
   ActivationSource,
   AnchorRecognizer,
@@ -161,9 +161,8 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   let seen = new WeakMap<Element, string | null>();
   const keys = new Map<string, KeyState>();
   const linkListeners = new Set<() => void>();
-  const linksChanged = () => {
-    for (const listener of linkListeners) listener();
-  };
+  /** Set while a slice changes the link list; listeners hear once per slice, not once per link. */
+  let linksDirty = false;
   /** Badges are drawn when their link comes near the viewport; null: drawn at once. */
   const visibility = (options.watchVisibility === undefined ? intersectionWatcher(doc) : options.watchVisibility)?.(
     (anchor) => drawBadgeOf(anchor),
@@ -208,6 +207,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       anchorIndex = 0;
     } else {
       scheduleFlush();
+    }
+    if (linksDirty) {
+      linksDirty = false;
+      for (const listener of linkListeners) listener();
     }
   }
 
@@ -262,7 +265,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
         existing.key = keyStateFor(link);
         addAnnotation(existing.key, existing);
         existing.badge.render(existing.key.view, now());
-        linksChanged();
+        linksDirty = true;
       }
       ensureBadgePlaced(existing);
       return;
@@ -288,7 +291,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     annotations.set(anchor, annotation);
     badgeOwners.set(annotation.badge.host, annotation);
     live.add(annotation);
-    linksChanged();
+    linksDirty = true;
     addAnnotation(key, annotation);
     annotation.badge.render(key.view, now());
     anchor.after(annotation.badge.host);
@@ -308,7 +311,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     annotation.badge.remove();
     annotations.delete(annotation.anchor);
     live.delete(annotation);
-    linksChanged();
+    linksDirty = true;
     removeFrom(annotation.key.annotations, annotation);
     if (hovered === annotation) cancelIntent();
     if (cardFor === annotation) closeCard('replaced');
@@ -385,7 +388,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     if (!state) {
       state = {
         request: { origin: link.origin, token: link.token },
-        view: { state: 'idle' },
+        view: IDLE_VIEW,
         annotations: [],
         fetching: false,
         cancelRetryTimer: null,
@@ -441,7 +444,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       // Once the pause is over, the badge invites a new try instead of showing a stale countdown.
       state.cancelRetryTimer = scheduler.timeout(() => {
         state.cancelRetryTimer = null;
-        if (state.view === view) setView(state, { state: 'idle' });
+        if (state.view === view) setView(state, IDLE_VIEW);
       }, view.retryAt - at);
     }
   }

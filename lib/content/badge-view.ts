@@ -11,6 +11,9 @@ export type BadgeView =
   | { state: 'ready'; score: number; label: ReadinessLabel; band: RiskBand }
   | { state: 'error'; code: string; retryAt?: number | undefined; expiredAt?: string | undefined };
 
+/** The state of every badge before anything is known (shared: views are never mutated). */
+export const IDLE_VIEW: BadgeView = { state: 'idle' };
+
 /** Colour family of the badge; the words always carry the meaning too (never colour alone). */
 export type BadgeTone = 'neutral' | 'critical' | 'progress' | 'good' | 'ready' | 'muted' | 'warning';
 

@@ -1,4 +1,4 @@
-import type { BadgeDescription, BadgeView } from './badge-view';
+import { IDLE_VIEW, type BadgeDescription, type BadgeView } from './badge-view';
 
 export const BADGE_TAG = 'compliance-lens-badge';
 
@@ -102,8 +102,6 @@ export interface Badge {
 /** Words and tone for a state, in the reader's language (the annotator's `describeBadge` with its text). */
 export type DescribeBadge = (view: BadgeView, now: number) => BadgeDescription;
 
-const IDLE: BadgeView = { state: 'idle' };
-
 function onButtonClick(this: ShadowBadge, event: MouseEvent): void {
   event.preventDefault();
   event.stopPropagation();
@@ -129,11 +127,11 @@ function onButtonKeyDown(this: ShadowBadge, event: KeyboardEvent): void {
 class ShadowBadge implements Badge {
   readonly host: HTMLElement;
   private parts: { readonly button: HTMLElement; readonly text: HTMLElement } | null = null;
-  private view: BadgeView = IDLE;
+  private view: BadgeView = IDLE_VIEW;
   private at = 0;
 
   constructor(
-    private readonly doc: Document,
+    doc: Document,
     readonly callbacks: BadgeCallbacks,
     private readonly describe: DescribeBadge,
   ) {
@@ -160,7 +158,7 @@ class ShadowBadge implements Badge {
     const shadow = this.host.attachShadow({ mode: 'closed' });
     this.host.hidden = false;
     // Cloning one prepared tree is cheaper than building each badge.
-    shadow.append(badgeTemplate(this.doc).shadow.cloneNode(true));
+    shadow.append(badgeTemplate(this.host.ownerDocument).shadow.cloneNode(true));
     const button = shadow.lastElementChild;
     const text = button?.lastElementChild;
     if (!(button instanceof HTMLElement) || !(text instanceof HTMLElement)) throw new Error('badge template is incomplete');

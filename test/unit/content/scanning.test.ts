@@ -290,6 +290,16 @@ describe('teardown', () => {
     expect(reports).toHaveBeenCalledTimes(3);
   });
 
+  it('watchLinks hears once per slice of DOM work, however many links it annotated', () => {
+    document.body.innerHTML = [0, 1, 2, 3, 4].map((i) => `<a href="${shareUrl(i)}">x</a>`).join(' ');
+    const h = start();
+    const reports = vi.fn();
+    h.annotator.watchLinks(reports);
+    h.scheduler.runAllFrames();
+    expect(h.annotator.links()).toHaveLength(5);
+    expect(reports).toHaveBeenCalledTimes(1);
+  });
+
   it('a rescan with a service removed takes the badges off its links (they are no longer even candidates)', async () => {
     document.body.innerHTML = `<a id="ours" href="${shareUrl(0)}">x</a> <a id="other" href="https://other.example/share/${fixtureToken(1)}">y</a>`;
     const { createLinkRecognizer } = await import('@/lib/links');
