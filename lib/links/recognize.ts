@@ -10,7 +10,7 @@
  * with a token of valid shape (an optional trailing slash is allowed; query and hash are ignored).
  */
 import type { ServiceConfig } from '../services';
-import { isValidTokenShape } from '../snapshot/token';
+import { isValidTokenShape, TOKEN_PATTERN_BODY } from '../snapshot/token';
 import {
   authorityEnd,
   httpSchemeEnd,
@@ -195,8 +195,6 @@ function hostnameRuns(hostname: string): readonly string[] {
 const PLAIN_PATH = /^\/[A-Za-z0-9_\-/]*$/;
 /** Part of such a path (a template's prefix or suffix around its token). */
 const PLAIN_PATH_PART = /^[A-Za-z0-9_\-/]*$/;
-/** `TOKEN_PATTERN` without its anchors, to embed in a larger expression. */
-const TOKEN_IN_PATH = '([A-Za-z0-9_-]{16,128})';
 
 function escapeForRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -272,63 +270,53 @@ export function createLinkRecognizer(
   const origins = [...byOrigin.entries()];
 
   /**
-   * The commonest share link as one regular expression: a configured origin exactly as configured,
-   * an API or share path of plain characters around a token, an optional trailing slash. A page's
-   * first scan runs cold, and cold one `exec` costs a fraction of the step-by-step checks of
-   * `matchDirect` (500 links in Chromium: ~1 ms against ~8 ms). Every hit is a plain path that
-   * `matchDirect` would answer the same way: same origin, and alternatives in the order `matchPath`
-   * tries services and templates (the property test compares both with the URL parser).
+   * The common case without a URL parser: a configured origin exactly as configured (canonical), then
+   * a path of letters, digits, `_`, `-` and `/` only, and nothing else. The URL parser leaves such a
+   * string as it is (no dot segments, nothing to encode, no userinfo, query or fragment), so
+   * `matchTarget` would find exactly this origin and path; the test "the fast path agrees with the
+   * URL parser" holds that.
+   * Such links are matched by one regular expression: per service and template (in the order
+   * `matchPath` tries them), origin and prefix, a token, suffix, an optional trailing slash. A page's
+   * first scan runs cold, and cold one `exec` costs a fraction of step-by-step checks (500 links in
+   * Chromium: ~1 ms against ~8 ms). A template with other characters can never match a plain path.
    */
-  const exactRoutes: { readonly candidate: CompiledService; readonly template: CompiledTemplate }[] = [];
-  const exactAlternatives: string[] = [];
+  const plainRoutes: { readonly candidate: CompiledService; readonly template: CompiledTemplate }[] = [];
+  const plainAlternatives: string[] = [];
   for (const [origin, candidates] of origins) {
     for (const candidate of candidates) {
       for (const template of candidate.templates) {
-        // A template with other characters can never match a plain path: `matchDirect` skips it too.
         if (!PLAIN_PATH.test(template.prefix) || !PLAIN_PATH_PART.test(template.suffix)) continue;
         const trailingSlash = template.suffix.endsWith('/') ? '' : '/?';
-        exactRoutes.push({ candidate, template });
-        exactAlternatives.push(
-          `${escapeForRegExp(origin + template.prefix)}${TOKEN_IN_PATH}${escapeForRegExp(template.suffix)}${trailingSlash}`,
+        plainRoutes.push({ candidate, template });
+        plainAlternatives.push(
+          `${escapeForRegExp(origin + template.prefix)}(${TOKEN_PATTERN_BODY})${escapeForRegExp(template.suffix)}${trailingSlash}`,
         );
       }
     }
   }
-  const exactPattern = exactAlternatives.length > 0 ? new RegExp(`^(?:${exactAlternatives.join('|')})$`) : null;
+  const plainLink = plainAlternatives.length > 0 ? new RegExp(`^(?:${plainAlternatives.join('|')})$`) : null;
 
-  function matchExact(href: string): RecognizedLink | null {
-    if (!fastPath || exactPattern === null || href.length > MAX_LINK_LENGTH) return null;
-    const match = exactPattern.exec(href);
-    if (match === null) return null;
-    for (let group = 1; group < match.length; group += 1) {
-      const token = match[group];
-      const route = exactRoutes[group - 1];
-      if (token !== undefined && route !== undefined) return linkTo(route.candidate, route.template, token);
-    }
-    return null;
-  }
-
-  /**
-   * The common case without a URL parser: a configured origin exactly as configured (canonical), then a
-   * path of letters, digits, `_`, `-` and `/` only, and nothing else. The URL parser leaves such a
-   * string as it is (no dot segments, nothing to encode, no userinfo, query or fragment), so
-   * `matchTarget` would find exactly this origin and path; the test "the fast path agrees with the
-   * URL parser" holds that.
-   */
+  /** The link, null when this plain link is no share link, undefined when it is not plain (ask the parser). */
   function matchDirect(href: string): RecognizedLink | null | undefined {
     if (!fastPath || href.length > MAX_LINK_LENGTH) return undefined;
-    for (const [origin, candidates] of origins) {
-      if (!href.startsWith(origin) || href.charCodeAt(origin.length) !== 47) continue;
-      const path = href.slice(origin.length);
-      if (PLAIN_PATH.test(path)) return matchPath(candidates, path);
+    const match = plainLink?.exec(href) ?? null;
+    if (match !== null) {
+      for (let group = 1; group < match.length; group += 1) {
+        const token = match[group];
+        const route = plainRoutes[group - 1];
+        if (token !== undefined && route !== undefined) return linkTo(route.candidate, route.template, token);
+      }
+    }
+    for (const [origin] of origins) {
+      if (href.startsWith(origin) && href.charCodeAt(origin.length) === 47 && PLAIN_PATH.test(href.slice(origin.length))) {
+        return null; // plain, on a configured origin, and no template took it
+      }
     }
     return undefined;
   }
 
   function recognizeHref(href: string): RecognizedLink | null {
     if (typeof href !== 'string') return null;
-    const exact = matchExact(href);
-    if (exact !== null) return exact;
     const direct = matchDirect(href);
     if (direct !== undefined) return direct;
     const hostname = quickHostname(href);

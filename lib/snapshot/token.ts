@@ -4,6 +4,9 @@
  */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
+/** The same shape unanchored, to embed in a larger expression (the link recogniser's fast path). */
+export const TOKEN_PATTERN_BODY = TOKEN_PATTERN.source.slice(1, -1);
+
 export function isValidTokenShape(token: string): boolean {
   return TOKEN_PATTERN.test(token);
 }
