@@ -1,6 +1,6 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
-import { CARD_PAGE } from './lib/content/matches';
+import { CARD_PAGE } from './lib/core/content-scripts';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { SnapshotRequest, SnapshotResult } from '@/lib/snapshot-service/result';
+import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 import { useI18n } from './i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { Snapshot, SnapshotMeta } from '@/lib/snapshot/schema';
-import { formatDateTime, formatPercent, formatRelative } from '@/lib/format';
+import type { Snapshot, SnapshotMeta } from '@/lib/core/schemas/snapshot';
+import { formatDateTime, formatPercent, formatRelative } from '@/lib/core/format';
 import { useI18n } from './i18n';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE, SEVERITY_TONE } from './tones';
 

@@ -1,5 +1,5 @@
-import { formatDateTime, formatRelative } from '@/lib/format';
-import type { AppTranslator } from '@/lib/i18n';
+import { formatDateTime, formatRelative } from '@/lib/core/format';
+import type { AppTranslator } from '@/lib/core/i18n';
 import { useI18n } from './i18n';
 
 export interface SnapshotErrorProps {

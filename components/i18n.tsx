@@ -1,8 +1,8 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { browser } from 'wxt/browser';
-import { appTranslator, type AppTranslator } from '@/lib/i18n';
-import { localeFor, resolveLanguage, type Language, type LanguagePreference } from '@/lib/i18n/language';
-import { getLanguagePreference, watchLanguagePreference } from '@/lib/i18n/preference';
+import { appTranslator, type AppTranslator } from '@/lib/core/i18n';
+import { localeFor, resolveLanguage, type Language, type LanguagePreference } from '@/lib/core/i18n/language';
+import { getLanguagePreference, watchLanguagePreference } from '@/lib/extension/language-preference';
 
 /** English until a provider says otherwise, so components work without one. */
 const I18nContext = createContext<AppTranslator>(appTranslator('en'));

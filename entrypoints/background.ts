@@ -1,14 +1,14 @@
 import { browser } from 'wxt/browser';
-import { startContentRegistration } from '@/lib/content-registration';
-import { badgeTextFor } from '@/lib/i18n/badge';
-import { getLanguagePreference } from '@/lib/i18n/preference';
-import { registerCardHandlers } from '@/lib/messaging/card';
-import { registerMessageHandlers } from '@/lib/messaging/handlers';
-import { messenger } from '@/lib/messaging/protocol';
-import { TabRequestLog } from '@/lib/messaging/sender';
-import { hasServicePermission } from '@/lib/permissions';
-import { createSettingsStore } from '@/lib/settings';
-import { createSnapshotService } from '@/lib/snapshot-service';
+import { startContentRegistration } from '@/lib/background/content-registration';
+import { badgeTextFor } from '@/lib/core/i18n/badge';
+import { getLanguagePreference } from '@/lib/extension/language-preference';
+import { registerCardHandlers } from '@/lib/protocol/card';
+import { registerMessageHandlers } from '@/lib/background/messages';
+import { messenger } from '@/lib/protocol/pages';
+import { TabRequestLog } from '@/lib/background/sender';
+import { hasServicePermission } from '@/lib/extension/permissions';
+import { createSettingsStore } from '@/lib/extension/settings';
+import { createSnapshotService } from '@/lib/background/snapshot-service';
 
 // Wiring only: the logic lives in lib/ (settings, snapshot service, messaging).
 export default defineBackground(() => {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { profileOfRow, profileRowShape } from './db/rows';
-import { checklistCompletionPct, readinessLabelFor, riskBandFor } from '../lib/snapshot/labels';
+import { checklistCompletionPct, readinessLabelFor, riskBandFor } from '../lib/core/labels';
 import type { Database, Queryable } from './db/driver';
 import { ApiError } from './http/errors';
 import {

@@ -5,8 +5,8 @@
  */
 import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { API_VERSION } from '../lib/snapshot/labels';
-import { snapshotSuccessEnvelopeSchema } from '../lib/snapshot/schema';
+import { API_VERSION } from '../lib/core/labels';
+import { snapshotSuccessEnvelopeSchema } from '../lib/core/schemas/snapshot';
 import { SERVER_ERROR_CODES, type ServerErrorCode } from './http/errors';
 import {
   createOrganisationBody,

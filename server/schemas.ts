@@ -3,15 +3,15 @@
  * lib/snapshot/schema.ts; both sets feed request validation and the OpenAPI document.
  */
 import { z } from 'zod';
-import { API_ERROR_CODES } from '../lib/api/errors';
+import { API_ERROR_CODES } from '../lib/core/api-errors';
 import {
   ARIP_STAGE_CODES,
   GAP_SEVERITIES,
   PRODUCT_CLASSIFICATION_CODES,
   READINESS_LABELS,
   RISK_BANDS,
-} from '../lib/snapshot/labels';
-import { gapSchema, timestampSchema } from '../lib/snapshot/schema';
+} from '../lib/core/labels';
+import { gapSchema, timestampSchema } from '../lib/core/schemas/snapshot';
 
 export const SUBSCRIPTION_TIERS = ['starter', 'growth', 'scale'] as const;
 export type SubscriptionTier = (typeof SUBSCRIPTION_TIERS)[number];

@@ -5,7 +5,7 @@
  * organisation is on a tier that can create share links. `test/server/views.test.ts` enforces this.
  */
 
-import type { AripStage, GapSeverity, ProductClassification } from '../lib/snapshot/labels';
+import type { AripStage, GapSeverity, ProductClassification } from '../lib/core/labels';
 
 export type DemoOrganisation = {
   name: string;

@@ -12,10 +12,10 @@ import {
   checklistCompletionPct,
   readinessLabelFor,
   riskBandFor,
-} from '../lib/snapshot/labels';
-import type { Gap, SnapshotSuccessEnvelope } from '../lib/snapshot/schema';
+} from '../lib/core/labels';
+import type { Gap, SnapshotSuccessEnvelope } from '../lib/core/schemas/snapshot';
 import { profileOfRow, profileRowShape } from './db/rows';
-import { isValidTokenShape } from '../lib/snapshot/token';
+import { isValidTokenShape } from '../lib/core/token';
 import type { Queryable } from './db/driver';
 import { sha256Hex } from './tokens';
 

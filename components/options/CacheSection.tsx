@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EffectiveSettings } from '@/lib/settings';
-import type { AppTranslator } from '@/lib/i18n';
+import type { EffectiveSettings } from '@/lib/extension/settings';
+import type { AppTranslator } from '@/lib/core/i18n';
 import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';
 import { optionsKeys, optionsQueries, useUpdateSettings } from './queries';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { FETCH_MODES, SETTINGS_LIMITS, type EffectiveSettings, type FetchMode } from '@/lib/settings';
+import { FETCH_MODES, SETTINGS_LIMITS, type EffectiveSettings, type FetchMode } from '@/lib/extension/settings';
 import { useI18n } from '../i18n';
 import { useUpdateSettings } from './queries';
 import {

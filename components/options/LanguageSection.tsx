@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { LANGUAGE_PREFERENCES, resolveLanguage, type LanguagePreference } from '@/lib/i18n/language';
+import { LANGUAGE_PREFERENCES, resolveLanguage, type LanguagePreference } from '@/lib/core/i18n/language';
 import { browserUiLanguage, useI18n, useLanguagePreference } from '../i18n';
 import { useOptionsApi } from './context';
 import { errorReason, errorTextClass, hintClass, inputClass, Section } from './ui';

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
-import { hostPermissionPattern } from '@/lib/permissions';
-import type { ServiceConfig } from '@/lib/services';
-import type { ConfiguredService } from '@/lib/settings';
-import type { AppTranslator } from '@/lib/i18n';
+import { hostPermissionPattern } from '@/lib/extension/permissions';
+import type { ServiceConfig } from '@/lib/core/schemas/service';
+import type { ConfiguredService } from '@/lib/extension/settings';
+import type { AppTranslator } from '@/lib/core/i18n';
 import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';
 import {

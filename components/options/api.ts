@@ -1,8 +1,8 @@
 import { browser } from 'wxt/browser';
-import { backgroundClient } from '@/lib/messaging/protocol';
-import { createSettingsStore, type EffectiveSettings, type SettingsStore, type UserSettings } from '@/lib/settings';
-import type { LanguagePreference } from '@/lib/i18n/language';
-import { getLanguagePreference, setLanguagePreference } from '@/lib/i18n/preference';
+import { backgroundClient } from '@/lib/protocol/pages';
+import { createSettingsStore, type EffectiveSettings, type SettingsStore, type UserSettings } from '@/lib/extension/settings';
+import type { LanguagePreference } from '@/lib/core/i18n/language';
+import { getLanguagePreference, setLanguagePreference } from '@/lib/extension/language-preference';
 
 /**
  * Everything the options page reads and writes, behind one interface so component tests can swap

@@ -1,5 +1,5 @@
-import { enabledSiteSchema, SETTINGS_LIMITS, type ConfiguredService } from '@/lib/settings';
-import { API_PATH_TEMPLATE, SHARE_PATH_TEMPLATE, serviceConfigSchema, type ServiceConfig } from '@/lib/services';
+import { enabledSiteSchema, SETTINGS_LIMITS, type ConfiguredService } from '@/lib/extension/settings';
+import { API_PATH_TEMPLATE, SHARE_PATH_TEMPLATE, serviceConfigSchema, type ServiceConfig } from '@/lib/core/schemas/service';
 
 /**
  * Form validation for the options page (framework-free). Errors are data, translated where they are

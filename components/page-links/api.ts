@@ -1,11 +1,11 @@
 import { browser } from 'wxt/browser';
-import { cardMessenger, cardProtocolSchemas } from '@/lib/messaging/card';
-import { MAX_PEEK_BATCH } from '@/lib/messaging/limits';
-import { listPageLinks, watchPageLinks, type PageLink } from '@/lib/messaging/page-links';
-import { backgroundClient } from '@/lib/messaging/protocol';
-import { siteMatchPattern } from '@/lib/content-registration';
-import { createSettingsStore, type EffectiveSettings, type SettingsStore } from '@/lib/settings';
-import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/snapshot-service/result';
+import { cardMessenger, cardProtocolSchemas } from '@/lib/protocol/card';
+import { MAX_PEEK_BATCH } from '@/lib/core/limits';
+import { listPageLinks, watchPageLinks, type PageLink } from '@/lib/protocol/page-links';
+import { backgroundClient } from '@/lib/protocol/pages';
+import { siteMatchPattern } from '@/lib/background/content-registration';
+import { createSettingsStore, type EffectiveSettings, type SettingsStore } from '@/lib/extension/settings';
+import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 
 /**
  * Everything the popup and side panel read and do, behind one interface so component tests can swap

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
-import type { AppKey } from '@/lib/i18n';
-import { formatDateTime, formatRelative } from '@/lib/format';
-import type { SnapshotErrorCode } from '@/lib/snapshot-service/result';
+import type { AppKey } from '@/lib/core/i18n';
+import { formatDateTime, formatRelative } from '@/lib/core/format';
+import type { SnapshotErrorCode } from '@/lib/core/schemas/results';
 import { useI18n } from '../i18n';
 import { focusRing, primaryButtonClass, secondaryButtonClass } from '../options/ui';
 import { Disclaimer, SnapshotCard } from '../SnapshotCard';

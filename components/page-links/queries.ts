@@ -1,7 +1,7 @@
 import { queryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { PageLink } from '@/lib/messaging/page-links';
-import { snapshotError, type PeekResult, type SnapshotRequest, type SnapshotResult } from '@/lib/snapshot-service/result';
+import type { PageLink } from '@/lib/protocol/page-links';
+import { snapshotError, type PeekResult, type SnapshotRequest, type SnapshotResult } from '@/lib/core/schemas/results';
 import type { PageLinksApi, TargetTab } from './api';
 import { usePageLinksApi } from './context';
 import { toRow, type LinkRow } from './rows';

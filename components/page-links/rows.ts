@@ -1,6 +1,6 @@
-import type { PageLink } from '@/lib/messaging/page-links';
-import type { PeekResult, SnapshotError, SnapshotReady } from '@/lib/snapshot-service/result';
-import type { ReadinessLabel, RiskBand } from '@/lib/snapshot/labels';
+import type { PageLink } from '@/lib/protocol/page-links';
+import type { PeekResult, SnapshotError, SnapshotReady } from '@/lib/core/schemas/results';
+import type { ReadinessLabel, RiskBand } from '@/lib/core/labels';
 
 /** One link on the page as the list and table show it. Framework-free, so sorting and CSV are testable. */
 export interface LinkRow {

@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { parseUserInput, type UserInputProblem } from '@/lib/links';
-import type { AppKey } from '@/lib/i18n';
-import { snapshotError, type SnapshotRequest, type SnapshotResult } from '@/lib/snapshot-service/result';
+import { parseUserInput, type UserInputProblem } from '@/lib/core/links';
+import type { AppKey } from '@/lib/core/i18n';
+import { snapshotError, type SnapshotRequest, type SnapshotResult } from '@/lib/core/schemas/results';
 import { useI18n } from '../i18n';
 import { describedBy, errorTextClass, hintClass, inputClass } from '../options/ui';
 import { usePageLinksApi } from '../page-links/context';

@@ -1,5 +1,5 @@
-import { CSV_BOM, toCsv, type CsvCell } from '@/lib/csv';
-import type { AppTranslator } from '@/lib/i18n';
+import { CSV_BOM, toCsv, type CsvCell } from '@/lib/core/csv';
+import type { AppTranslator } from '@/lib/core/i18n';
 import { READINESS_LABEL_KEY, RISK_BAND_KEY } from '../tones';
 import type { LinkRow } from '../page-links/rows';
 

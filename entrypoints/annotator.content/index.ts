@@ -1,6 +1,6 @@
-import { ANNOTATOR_MATCHES } from '@/lib/content/matches';
+import { ANNOTATOR_MATCHES } from '@/lib/core/content-scripts';
 import { startAnnotator } from '@/lib/content/start';
-import { servePageLinks } from '@/lib/messaging/page-links';
+import { servePageLinks } from '@/lib/protocol/page-links';
 
 // Wiring only: the engine lives in lib/content, the page-links protocol in lib/messaging.
 export default defineContentScript({

@@ -3,9 +3,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HoverCard } from '@/components/HoverCard';
 import { StoredLanguageProvider } from '@/components/i18n';
-import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/content/card-frame-messages';
-import { cardClient } from '@/lib/messaging/card';
-import { backgroundClient } from '@/lib/messaging/protocol';
+import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/card-frame';
+import { cardClient } from '@/lib/protocol/card';
+import { backgroundClient } from '@/lib/protocol/pages';
 import '@/assets/tailwind.css';
 
 // Wiring only. The link comes from the background, bound to this tab (never from this page's URL).

@@ -1,4 +1,4 @@
-import { MAX_PEEK_BATCH } from '../messaging/limits';
+import { MAX_PEEK_BATCH } from '../core/limits';
 import { createBadge, BADGE_TAG, type Badge, type BadgeCallbacks } from './badge';
 import { describeBadge, IDLE_VIEW, viewFromResult, type BadgeText, type BadgeView } from './badge-view';
 import type {

@@ -1,6 +1,6 @@
-import type { ReadinessLabel, RiskBand } from '../snapshot/labels';
-import type { badgeEn } from '../i18n/en/badge';
-import { interpolate } from '../i18n/translator';
+import type { ReadinessLabel, RiskBand } from '../core/labels';
+import type { badgeEn } from '../core/i18n/en/badge';
+import { interpolate } from '../core/i18n/translator';
 import type { BadgeResult } from './types';
 
 export type BadgeState = 'idle' | 'loading' | 'ready' | 'error';

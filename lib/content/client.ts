@@ -1,7 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
-import type { CardProtocolMap } from '../messaging/card';
-import type { ProtocolMap } from '../messaging/protocol';
-import type { ServiceConfig } from '../services';
+import type { CardProtocolMap } from '../protocol/card';
+import type { ProtocolMap } from '../protocol/pages';
+import type { ServiceConfig } from '../core/schemas/service';
 import {
   isEpochMs,
   isErrorCode,
@@ -14,7 +14,7 @@ import {
   isStringArray,
   isTimestamp,
 } from './guards';
-import { MAX_BADGE_STRING } from '../messaging/limits';
+import { MAX_BADGE_STRING } from '../core/limits';
 import type { BadgeText } from './badge-view';
 import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types';
 

@@ -1,5 +1,5 @@
-import { READINESS_LABELS, RISK_BANDS, type ReadinessLabel, type RiskBand } from '../snapshot/labels';
-import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../snapshot-service/error-codes';
+import { READINESS_LABELS, RISK_BANDS, type ReadinessLabel, type RiskBand } from '../core/labels';
+import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../core/result-codes';
 
 /**
  * Hand-written, strict checks for the few shapes the content script receives. Not zod: zod/mini alone

@@ -1,8 +1,8 @@
 import { browser } from 'wxt/browser';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { LANGUAGE_ITEM_KEY } from '../i18n/language';
-import { LAST_POLICY_STORAGE_KEY, USER_SETTINGS_KEY } from '../storage-keys';
-import { createLinkRecognizer } from '../links/recognize';
+import { LANGUAGE_ITEM_KEY } from '../core/i18n/language';
+import { LAST_POLICY_STORAGE_KEY, USER_SETTINGS_KEY } from '../core/storage-keys';
+import { createLinkRecognizer } from '../core/links/recognize';
 import { createAnnotator, type Annotator } from './annotator';
 import { createCardFrame } from './card-frame';
 import type { BadgeText } from './badge-view';

@@ -1,4 +1,4 @@
-import type { ReadinessLabel, RiskBand } from '../snapshot/labels';
+import type { ReadinessLabel, RiskBand } from '../core/labels';
 
 /**
  * What the content-script engine needs from its surroundings. Everything is injected so the engine

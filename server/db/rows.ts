@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { gapSchema } from '../../lib/snapshot/schema';
+import { gapSchema } from '../../lib/core/schemas/snapshot';
 import { profileSchema, type Profile } from '../schemas';
 
 /** The organisation profile columns (plus its gaps) as queries return them; shared by row schemas. */

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { API_ERROR_CODES } from '../../lib/api/errors';
-import type { ErrorEnvelope } from '../../lib/snapshot/schema';
+import { API_ERROR_CODES } from '../../lib/core/api-errors';
+import type { ErrorEnvelope } from '../../lib/core/schemas/snapshot';
 
 /**
  * Codes that only the bundled server's local defences answer with (docs/security.md section 5): the

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { API_VERSION } from '../../lib/snapshot/labels';
+import { API_VERSION } from '../../lib/core/labels';
 import type { AppDeps, AppEnv } from '../app-types';
 import { allowOnly } from '../http/methods';
 

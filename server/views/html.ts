@@ -6,8 +6,8 @@
  * so every page is a single self-contained document: inline CSS only, no scripts, no external resources.
  */
 
-import { formatDateTime } from '../../lib/format';
-import type { GapSeverity, ReadinessLabel, RiskBand } from '../../lib/snapshot/labels';
+import { formatDateTime } from '../../lib/core/format';
+import type { GapSeverity, ReadinessLabel, RiskBand } from '../../lib/core/labels';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',

@@ -2,7 +2,7 @@
  * The human-readable investor view of one snapshot (`GET /share/{token}`). Pure: envelope in, HTML out.
  */
 
-import type { Gap, SnapshotSuccessEnvelope } from '../../lib/snapshot/schema';
+import type { Gap, SnapshotSuccessEnvelope } from '../../lib/core/schemas/snapshot';
 import {
   READINESS_LABEL_TONE,
   RISK_BAND_TONE,

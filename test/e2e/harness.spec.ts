@@ -1,4 +1,4 @@
-import { snapshotResultSchema } from '../../lib/snapshot-service/result';
+import { snapshotResultSchema } from '../../lib/core/schemas/results';
 import { expect, test } from './support/fixtures';
 import { configureTestService, openExtensionPage, sendToBackground } from './support/extension';
 import { FounderClient } from './support/server';

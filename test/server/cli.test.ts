@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-import { snapshotSuccessEnvelopeSchema } from '../../lib/snapshot/schema';
+import { snapshotSuccessEnvelopeSchema } from '../../lib/core/schemas/snapshot';
 import { TEST_DATABASE_URL } from './support/db';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');

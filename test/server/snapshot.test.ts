@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { API_VERSION, ARIP_STAGES, PRODUCT_CLASSIFICATIONS, RISK_BAND_MEANINGS } from '../../lib/snapshot/labels';
-import { snapshotSuccessEnvelopeSchema } from '../../lib/snapshot/schema';
+import { API_VERSION, ARIP_STAGES, PRODUCT_CLASSIFICATIONS, RISK_BAND_MEANINGS } from '../../lib/core/labels';
+import { snapshotSuccessEnvelopeSchema } from '../../lib/core/schemas/snapshot';
 import { DISCLAIMER } from '../../server/snapshot';
 import type { Database } from '../../server/db/driver';
 import {

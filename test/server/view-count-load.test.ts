@@ -8,7 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { snapshotSuccessEnvelopeSchema } from '../../lib/snapshot/schema';
+import { snapshotSuccessEnvelopeSchema } from '../../lib/core/schemas/snapshot';
 import { openTestDatabase, type TestDatabase } from './support/db';
 import { founderWithLink, makeApp, snapshotPath, type TestApp } from './support/harness';
 

@@ -13,8 +13,8 @@ import {
   checklistCompletionPct,
   readinessLabelFor,
   riskBandFor,
-} from '../../lib/snapshot/labels';
-import { snapshotSuccessEnvelopeSchema, type SnapshotSuccessEnvelope } from '../../lib/snapshot/schema';
+} from '../../lib/core/labels';
+import { snapshotSuccessEnvelopeSchema, type SnapshotSuccessEnvelope } from '../../lib/core/schemas/snapshot';
 import { renderSharePage } from '../../server/views/share-page';
 import { ERROR_PAGE_COPY, renderErrorPage, type ErrorPageStatus } from '../../server/views/error-page';
 import { renderDemoPage, type DemoLink } from '../../server/views/demo-page';

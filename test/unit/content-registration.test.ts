@@ -8,9 +8,9 @@ import {
   syncContentScripts,
   type ContentScriptingApi,
   type RegisteredScript,
-} from '@/lib/content-registration';
-import { ANNOTATOR_MATCHES } from '@/lib/content/matches';
-import { DEFAULT_USER_SETTINGS, mergeSettings, type EffectiveSettings } from '@/lib/settings';
+} from '@/lib/background/content-registration';
+import { ANNOTATOR_MATCHES } from '@/lib/core/content-scripts';
+import { DEFAULT_USER_SETTINGS, mergeSettings, type EffectiveSettings } from '@/lib/extension/settings';
 
 /** An in-memory `browser.scripting` with the browser's own rules (duplicate id, unknown id). */
 function fakeScripting() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, toCsv } from '@/lib/csv';
+import { csvField, toCsv } from '@/lib/core/csv';
 
 describe('csvField', () => {
   it.each([

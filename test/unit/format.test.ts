@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatPercent, formatRelative } from '@/lib/format';
+import { formatDate, formatDateTime, formatPercent, formatRelative } from '@/lib/core/format';
 
 describe('format', () => {
   const now = Date.parse('2026-11-22T10:00:00.000Z');

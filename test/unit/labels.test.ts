@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checklistCompletionPct, readinessLabelFor, riskBandFor } from '@/lib/snapshot/labels';
+import { checklistCompletionPct, readinessLabelFor, riskBandFor } from '@/lib/core/labels';
 
 describe('readinessLabelFor', () => {
   it.each([

@@ -1,6 +1,6 @@
 import type { BadgeText } from '@/lib/content/badge-view';
-import { badgeEn } from '@/lib/i18n/en/badge';
-import { badgeFr } from '@/lib/i18n/fr/badge';
+import { badgeEn } from '@/lib/core/i18n/en/badge';
+import { badgeFr } from '@/lib/core/i18n/fr/badge';
 
 /** What the background sends a content script for English and French readers (`badgeTextFor`). */
 export const EN_TEXT: BadgeText = { locale: 'en-GB', strings: badgeEn };

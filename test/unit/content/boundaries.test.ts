@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/content/card-frame-messages';
+import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/protocol/card-frame';
 import { toBadgeResult, toBadgeText, toContentSettings } from '@/lib/content/client';
-import { badgeTextFor } from '@/lib/i18n/badge';
+import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { placeCard } from '@/lib/content/position';
-import { createCardHandlers } from '@/lib/messaging/card';
-import { snapshotResultSchema, toBadgeSummary, type SnapshotResult } from '@/lib/snapshot-service/result';
-import type { StorageAreaAdapter } from '@/lib/snapshot-service/storage-area';
+import { createCardHandlers } from '@/lib/protocol/card';
+import { snapshotResultSchema, toBadgeSummary, type SnapshotResult } from '@/lib/core/schemas/results';
+import type { StorageAreaAdapter } from '@/lib/background/snapshot-service/storage-area';
 import { buildSnapshot, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
-import { MAX_PEEK_BATCH } from '@/lib/messaging/limits';
+import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 
 describe('toBadgeResult (content-script check of background answers)', () => {
   it('keeps only score, label and band of a valid ready result', () => {

@@ -2,8 +2,8 @@ import { vi } from 'vitest';
 import { createBadge, type Badge } from '@/lib/content/badge';
 import { createAnnotator, type Annotator, type AnnotatorOptions } from '@/lib/content/annotator';
 import type { BadgeResult, CardEvents, CardPresenter, Scheduler, SnapshotRequest } from '@/lib/content/types';
-import { createLinkRecognizer } from '@/lib/links';
-import type { ServiceConfig } from '@/lib/services';
+import { createLinkRecognizer } from '@/lib/core/links';
+import type { ServiceConfig } from '@/lib/core/schemas/service';
 import { fixtureToken } from '@/test/fixtures/snapshot';
 import { EN_TEXT } from './badge-text';
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLinkRecognizer } from '@/lib/links';
-import { MAX_PEEK_BATCH } from '@/lib/messaging/limits';
+import { createLinkRecognizer } from '@/lib/core/links';
+import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 import { fixtureToken } from '@/test/fixtures/snapshot';
 import { apiUrl, badges, link, shareUrl, startHarness, SERVICE, type Harness } from './helpers';
 
@@ -250,7 +250,7 @@ describe('teardown', () => {
     const h = start();
     h.scheduler.runAllFrames();
     expect(badges()).toHaveLength(0);
-    return import('@/lib/links').then(({ createLinkRecognizer }) => {
+    return import('@/lib/core/links').then(({ createLinkRecognizer }) => {
       h.annotator.rescan({
         recognizer: createLinkRecognizer([SERVICE, { ...SERVICE, id: 'other', origin: 'https://other.example' }]),
       });
@@ -302,7 +302,7 @@ describe('teardown', () => {
 
   it('a rescan with a service removed takes the badges off its links (they are no longer even candidates)', async () => {
     document.body.innerHTML = `<a id="ours" href="${shareUrl(0)}">x</a> <a id="other" href="https://other.example/share/${fixtureToken(1)}">y</a>`;
-    const { createLinkRecognizer } = await import('@/lib/links');
+    const { createLinkRecognizer } = await import('@/lib/core/links');
     const other = { ...SERVICE, id: 'other', origin: 'https://other.example' };
     const h = start({ recognizer: createLinkRecognizer([SERVICE, other]) });
     h.scheduler.runAllFrames();

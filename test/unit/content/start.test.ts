@@ -10,7 +10,7 @@ import { ContentScriptContext } from 'wxt/utils/content-script-context';
 import type { ContentSettings } from '@/lib/content/client';
 import { startAnnotator } from '@/lib/content/start';
 import type { BadgeSnapshotClient } from '@/lib/content/types';
-import type { ServiceConfig } from '@/lib/services';
+import type { ServiceConfig } from '@/lib/core/schemas/service';
 import { EN_TEXT } from './badge-text';
 import { badges, SERVICE, shareUrl } from './helpers';
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { en, fr } from '@/lib/i18n';
-import { badgeCatalogs } from '@/lib/i18n/badge';
-import { badgeEn } from '@/lib/i18n/en/badge';
-import { optionsEn } from '@/lib/i18n/en/options';
-import { popupEn } from '@/lib/i18n/en/popup';
-import { snapshotEn } from '@/lib/i18n/en/snapshot';
+import { en, fr } from '@/lib/core/i18n';
+import { badgeCatalogs } from '@/lib/core/i18n/badge';
+import { badgeEn } from '@/lib/core/i18n/en/badge';
+import { optionsEn } from '@/lib/core/i18n/en/options';
+import { popupEn } from '@/lib/core/i18n/en/popup';
+import { snapshotEn } from '@/lib/core/i18n/en/snapshot';
 
 /** Keys whose French text is rightly the same as the English: names, codes, units, language names. */
 const SAME_IN_BOTH = new Set<string>([

@@ -5,7 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { I18nProvider, StoredLanguageProvider, useI18n } from '@/components/i18n';
 import { SnapshotCard } from '@/components/SnapshotCard';
 import { SnapshotError } from '@/components/SnapshotError';
-import { setLanguagePreference } from '@/lib/i18n/preference';
+import { setLanguagePreference } from '@/lib/extension/language-preference';
 import { buildSnapshot, FIXTURE_NOW } from '../../fixtures/snapshot';
 
 beforeEach(() => fakeBrowser.reset());

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { getLanguagePreference, setLanguagePreference, watchLanguagePreference } from '@/lib/i18n/preference';
+import { getLanguagePreference, setLanguagePreference, watchLanguagePreference } from '@/lib/extension/language-preference';
 
 beforeEach(() => fakeBrowser.reset());
 

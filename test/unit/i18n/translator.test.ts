@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { appTranslator, createTranslator, translate } from '@/lib/i18n';
-import { badgeCatalogs } from '@/lib/i18n/badge';
-import { localeFor, resolveLanguage } from '@/lib/i18n/language';
+import { appTranslator, createTranslator, translate } from '@/lib/core/i18n';
+import { badgeCatalogs } from '@/lib/core/i18n/badge';
+import { localeFor, resolveLanguage } from '@/lib/core/i18n/language';
 
 const normalizeSpaces = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 

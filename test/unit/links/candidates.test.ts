@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLinkRecognizer, unwrapUrl } from '@/lib/links';
-import type { ServiceConfig } from '@/lib/services';
-import { API_PATH_TEMPLATE, SHARE_PATH_TEMPLATE } from '@/lib/services';
+import { createLinkRecognizer, unwrapUrl } from '@/lib/core/links';
+import type { ServiceConfig } from '@/lib/core/schemas/service';
+import { API_PATH_TEMPLATE, SHARE_PATH_TEMPLATE } from '@/lib/core/schemas/service';
 import { COMPLY, SERVICES, TOKEN, WRAPPERS, apiUrl, shareUrl } from './helpers';
 
 const recognizer = createLinkRecognizer(SERVICES);

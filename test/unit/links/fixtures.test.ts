@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLinkRecognizer, percentDecode, unwrapUrl, unwrapUrlTrace } from '@/lib/links';
-import type { WrapperFormat } from '@/lib/links';
-import { LOCAL_SERVICES } from '@/lib/services';
+import { createLinkRecognizer, percentDecode, unwrapUrl, unwrapUrlTrace } from '@/lib/core/links';
+import type { WrapperFormat } from '@/lib/core/links';
+import { LOCAL_SERVICES } from '@/lib/core/schemas/service';
 
 const FIXTURE_URL = new URL('../../../../shared/fixtures/wrapped-links.json', import.meta.url);
 

@@ -1,6 +1,6 @@
 /** Shared services, tokens and wrapper encoders for the link-recognition tests. */
-import type { ServiceConfig } from '@/lib/services';
-import { API_PATH_TEMPLATE, LOCAL_SERVICES, SHARE_PATH_TEMPLATE } from '@/lib/services';
+import type { ServiceConfig } from '@/lib/core/schemas/service';
+import { API_PATH_TEMPLATE, LOCAL_SERVICES, SHARE_PATH_TEMPLATE } from '@/lib/core/schemas/service';
 
 export const COMPLY: ServiceConfig = {
   id: 'comply',

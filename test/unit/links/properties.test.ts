@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLinkRecognizer, unwrapUrl } from '@/lib/links';
-import type { RecognizedLink } from '@/lib/links';
-import type { ServiceConfig } from '@/lib/services';
-import { isValidTokenShape } from '@/lib/snapshot/token';
+import { createLinkRecognizer, unwrapUrl } from '@/lib/core/links';
+import type { RecognizedLink } from '@/lib/core/links';
+import type { ServiceConfig } from '@/lib/core/schemas/service';
+import { isValidTokenShape } from '@/lib/core/token';
 import { CONFIGURED_ORIGINS, SERVICES, TOKEN, WRAPPERS } from './helpers';
 
 const recognizer = createLinkRecognizer(SERVICES);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLinkRecognizer, recognizeAnchor, recognizeLink } from '@/lib/links';
-import type { ServiceConfig } from '@/lib/services';
-import { LOCAL_SERVICES } from '@/lib/services';
+import { createLinkRecognizer, recognizeAnchor, recognizeLink } from '@/lib/core/links';
+import type { ServiceConfig } from '@/lib/core/schemas/service';
+import { LOCAL_SERVICES } from '@/lib/core/schemas/service';
 import {
   apiUrl,
   COMPLY,

@@ -1,6 +1,6 @@
 /** Things that look like share links and are not (DESIGN decision 3). Each row must yield null. */
 import { describe, expect, it } from 'vitest';
-import { createLinkRecognizer } from '@/lib/links';
+import { createLinkRecognizer } from '@/lib/core/links';
 import { SERVICES, shareUrl, TOKEN, wrapper } from './helpers';
 
 const recognizer = createLinkRecognizer(SERVICES);

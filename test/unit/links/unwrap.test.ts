@@ -18,7 +18,7 @@ import {
   unwrapOnce,
   unwrapUrl,
   unwrapUrlTrace,
-} from '@/lib/links';
+} from '@/lib/core/links';
 import { SERVICES, shareUrl, TOKEN, wrapper, WRAPPERS } from './helpers';
 
 const SHARE = shareUrl('https://comply.example');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUserInput } from '@/lib/links';
+import { parseUserInput } from '@/lib/core/links';
 import { SERVICES, shareUrl, TOKEN, wrapper } from './helpers';
 
 const C = 'https://comply.example';

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createBrowserOptionsApi } from '@/components/options/api';
-import { createSettingsStore } from '@/lib/settings';
+import { createSettingsStore } from '@/lib/extension/settings';
 import { fakeBrowserParts, renderOptions } from './helpers';
 
 beforeEach(() => fakeBrowser.reset());

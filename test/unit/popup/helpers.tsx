@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
 import { vi } from 'vitest';
 import type { PageLinksApi, PageScan, TargetTab } from '@/components/page-links/api';
-import type { PageLink } from '@/lib/messaging/page-links';
-import { DEFAULT_USER_SETTINGS, mergeSettings, type EffectiveSettings } from '@/lib/settings';
-import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/snapshot-service/result';
+import type { PageLink } from '@/lib/protocol/page-links';
+import { DEFAULT_USER_SETTINGS, mergeSettings, type EffectiveSettings } from '@/lib/extension/settings';
+import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 import { buildSnapshot, FIXTURE_NOW, fixtureToken } from '../../fixtures/snapshot';
 
 export const SERVICE_ORIGIN = 'http://localhost:8787';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import type { ExtensionMessenger } from '@webext-core/messaging';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_PEEK_BATCH } from '@/lib/messaging/limits';
+import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 import { createPeekBatcher, isScannableUrl, resolveTargetTab } from '@/components/page-links/api';
 import { sortRows, toRow } from '@/components/page-links/rows';
 import {
@@ -10,7 +10,7 @@ import {
   servePageLinks,
   type PageLinksProtocolMap,
   type PageLinksSource,
-} from '@/lib/messaging/page-links';
+} from '@/lib/protocol/page-links';
 import { pageLink, readyResult } from './helpers';
 
 /** Records handlers and sent messages; `ask` calls the registered handler as the browser would. */

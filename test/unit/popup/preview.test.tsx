@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { PopupApp } from '@/components/popup/PopupApp';
-import { DEFAULT_USER_SETTINGS, mergeSettings } from '@/lib/settings';
+import { DEFAULT_USER_SETTINGS, mergeSettings } from '@/lib/extension/settings';
 import { FIXTURE_NOW, FIXTURE_TOKEN } from '../../fixtures/snapshot';
 import { fakeApi, readyResult, testQueryClient, type FakeApiOptions } from './helpers';
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ARIP_STAGE_CODES, GAP_SEVERITIES, PRODUCT_CLASSIFICATION_CODES } from '@/lib/snapshot/labels';
-import { snapshotResponseSchema, snapshotSuccessEnvelopeSchema } from '@/lib/snapshot/schema';
-import { fetchSnapshot, type HttpOptions } from '@/lib/snapshot-service/http';
-import { snapshotResultSchema } from '@/lib/snapshot-service/result';
+import { ARIP_STAGE_CODES, GAP_SEVERITIES, PRODUCT_CLASSIFICATION_CODES } from '@/lib/core/labels';
+import { snapshotResponseSchema, snapshotSuccessEnvelopeSchema } from '@/lib/core/schemas/snapshot';
+import { fetchSnapshot, type HttpOptions } from '@/lib/background/snapshot-service/http';
+import { snapshotResultSchema } from '@/lib/core/schemas/results';
 import { FIXTURE_NOW, buildSuccessEnvelope } from '@/test/fixtures/snapshot';
 
 /**

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toBadgeResult, toContentSettings } from '@/lib/content/client';
-import { parseCardFrameMessage } from '@/lib/content/card-frame-messages';
-import { READINESS_LABELS, RISK_BANDS } from '@/lib/snapshot/labels';
-import { SNAPSHOT_ERROR_CODES, badgeSummarySchema } from '@/lib/snapshot-service/result';
+import { parseCardFrameMessage } from '@/lib/protocol/card-frame';
+import { READINESS_LABELS, RISK_BANDS } from '@/lib/core/labels';
+import { SNAPSHOT_ERROR_CODES, badgeSummarySchema } from '@/lib/core/schemas/results';
 import { FIXTURE_NOW } from '@/test/fixtures/snapshot';
 
 /**

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { buildSnapshotUrl } from '@/lib/snapshot-service';
-import { LOCAL_SERVICES } from '@/lib/services';
+import { buildSnapshotUrl } from '@/lib/background/snapshot-service';
+import { LOCAL_SERVICES } from '@/lib/core/schemas/service';
 import { FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
 import { ORIGIN, createHarness } from './helpers';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { cacheKey } from '@/lib/snapshot-service';
+import { cacheKey } from '@/lib/background/snapshot-service';
 import { FIXTURE_NOW, FIXTURE_TOKEN, buildErrorEnvelope, fixtureToken } from '@/test/fixtures/snapshot';
 import { ORIGIN, createHarness, jsonResponse, okResponse } from './helpers';
 

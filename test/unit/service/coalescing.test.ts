@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { snapshotResultSchema } from '@/lib/snapshot-service';
+import { snapshotResultSchema } from '@/lib/background/snapshot-service';
 import { FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
 import { ORIGIN, createHarness, flush, okResponse } from './helpers';
 

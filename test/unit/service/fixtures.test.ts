@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isValidTokenShape } from '@/lib/snapshot/token';
-import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '@/lib/snapshot/schema';
+import { isValidTokenShape } from '@/lib/core/token';
+import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '@/lib/core/schemas/snapshot';
 import {
   FIXTURE_TOKEN,
   buildErrorEnvelope,

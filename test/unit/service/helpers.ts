@@ -1,14 +1,14 @@
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { LOCAL_SERVICES } from '@/lib/services';
-import { PRODUCTION_SERVICE } from '@/lib/settings';
+import { LOCAL_SERVICES } from '@/lib/core/schemas/service';
+import { PRODUCTION_SERVICE } from '@/lib/extension/settings';
 import {
   createSnapshotService,
   type FetchLike,
   type SnapshotService,
   type SnapshotServiceDeps,
   type SnapshotServiceSettings,
-} from '@/lib/snapshot-service';
+} from '@/lib/background/snapshot-service';
 import { FIXTURE_NOW, buildSuccessEnvelope } from '@/test/fixtures/snapshot';
 
 export const ORIGIN = 'http://localhost:8787';

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { API_VERSION } from '@/lib/snapshot/labels';
-import { DEFAULT_MAX_BODY_BYTES } from '@/lib/snapshot-service';
+import { API_VERSION } from '@/lib/core/labels';
+import { DEFAULT_MAX_BODY_BYTES } from '@/lib/background/snapshot-service';
 import { FIXTURE_TOKEN, buildErrorEnvelope, buildSuccessEnvelope } from '@/test/fixtures/snapshot';
 import { ORIGIN, createHarness, jsonResponse, okResponse } from './helpers';
 

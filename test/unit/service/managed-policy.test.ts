@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createManagedPolicyReader } from '@/lib/settings';
+import { createManagedPolicyReader } from '@/lib/extension/settings';
 
 const policy = (minutes: number) => ({ cacheTtlMinutes: minutes });
 

@@ -1,13 +1,13 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ForbiddenSenderError, InvalidMessageError, createMessageHandlers, registerMessageHandlers } from '@/lib/messaging/handlers';
-import { protocolSchemas, type ProtocolMap } from '@/lib/messaging/protocol';
-import { TabRequestLog, senderContext } from '@/lib/messaging/sender';
-import { createSettingsStore } from '@/lib/settings';
+import { ForbiddenSenderError, InvalidMessageError, createMessageHandlers, registerMessageHandlers } from '@/lib/background/messages';
+import { protocolSchemas, type ProtocolMap } from '@/lib/protocol/pages';
+import { TabRequestLog, senderContext } from '@/lib/background/sender';
+import { createSettingsStore } from '@/lib/extension/settings';
 import { FIXTURE_TOKEN, fixtureToken } from '@/test/fixtures/snapshot';
 import { ORIGIN, createHarness } from './helpers';
-import { badgeTextFor } from '@/lib/i18n/badge';
+import { badgeTextFor } from '@/lib/core/i18n/badge';
 
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
 const popupSender = { id: 'test-extension-id', url: `${EXTENSION_ORIGIN}/popup.html` };

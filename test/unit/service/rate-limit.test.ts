@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { DEFAULT_RETRY_AFTER_MS, MAX_RETRY_AFTER_MS, retryAtFrom, type SnapshotResult } from '@/lib/snapshot-service';
+import { DEFAULT_RETRY_AFTER_MS, MAX_RETRY_AFTER_MS, retryAtFrom, type SnapshotResult } from '@/lib/background/snapshot-service';
 import { FIXTURE_NOW, buildErrorEnvelope, fixtureToken } from '@/test/fixtures/snapshot';
 import { ORIGIN, createHarness, flush, jsonResponse, okResponse } from './helpers';
 

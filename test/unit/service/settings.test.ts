@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ZodError } from 'zod';
-import { LOCAL_SERVICES } from '@/lib/services';
+import { LOCAL_SERVICES } from '@/lib/core/schemas/service';
 import {
   DEFAULT_USER_SETTINGS,
   PRODUCTION_SERVICE,
@@ -11,7 +11,7 @@ import {
   effectiveSettingsSchema,
   mergeSettings,
   parseManagedSettings,
-} from '@/lib/settings';
+} from '@/lib/extension/settings';
 
 const STORAGE_KEY = 'settings';
 

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { SidePanelApp } from '@/components/sidepanel/SidePanelApp';
-import { setLanguagePreference } from '@/lib/i18n/preference';
+import { setLanguagePreference } from '@/lib/extension/language-preference';
 import { DISCLAIMER, FIXTURE_NOW } from '../../fixtures/snapshot';
 import { fakeApi, pageLink, readyResult, testQueryClient, type FakeApiOptions } from '../popup/helpers';
 

@@ -1,6 +1,6 @@
 import { defineExtensionMessaging, type ExtensionMessenger } from '@webext-core/messaging';
 import { z } from 'zod';
-import { isValidTokenShape } from '../snapshot/token';
+import { isValidTokenShape } from '../core/token';
 
 /**
  * Which share links a tab's content script found, for the popup and the side panel.

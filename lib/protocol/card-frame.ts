@@ -1,4 +1,4 @@
-import { isFiniteNumber, isRecord } from './guards';
+import { isFiniteNumber, isRecord } from '../content/guards';
 
 /**
  * postMessages from the card page (extension origin) to the content script in the page that frames

@@ -1,7 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { z } from 'zod';
-import { MAX_BADGE_STRING } from './limits';
-import { effectiveSettingsSchema, pageSettingsSchema, type EffectiveSettings, type PageSettings } from '../settings';
+import { MAX_BADGE_STRING } from '../core/limits';
+import { effectiveSettingsSchema, pageSettingsSchema, type EffectiveSettings, type PageSettings } from '../extension/settings';
 import {
   badgeSummarySchema,
   cachedSummarySchema,
@@ -13,7 +13,7 @@ import {
   type PeekResult,
   type SnapshotRequest,
   type SnapshotResult,
-} from '../snapshot-service/result';
+} from '../core/schemas/results';
 
 /**
  * The one protocol between extension contexts and the background worker. Every payload is parsed

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cachedSummarySchema, type CachedSummary } from './result';
+import { cachedSummarySchema, type CachedSummary } from '../../core/schemas/results';
 import { KeyedMutex, type StorageAreaAdapter } from './storage-area';
 
 export const CACHE_KEY_PREFIX = 'snapshotCache:';

@@ -1,11 +1,11 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
 import type { z } from 'zod';
-import type { EffectiveSettings, PageSettings } from '../settings';
-import type { SnapshotService } from '../snapshot-service/service';
-import { toBadgeSummary, type SnapshotRequest, type SnapshotResult } from '../snapshot-service/result';
-import { describeIssues } from '../snapshot-service/http';
-import { isValidTokenShape } from '../snapshot/token';
-import { protocolSchemas, type BadgeTextPayload, type MessageType, type ProtocolMap } from './protocol';
+import type { EffectiveSettings, PageSettings } from '../extension/settings';
+import type { SnapshotService } from './snapshot-service/service';
+import { toBadgeSummary, type SnapshotRequest, type SnapshotResult } from '../core/schemas/results';
+import { describeIssues } from './snapshot-service/http';
+import { isValidTokenShape } from '../core/token';
+import { protocolSchemas, type BadgeTextPayload, type MessageType, type ProtocolMap } from '../protocol/pages';
 import { senderContext, type SenderContext, type TabRequestLog } from './sender';
 
 /** A payload that does not match the protocol (forged or from a stale build). */

@@ -1,5 +1,5 @@
-import { ANNOTATOR_MATCHES } from './content/matches';
-import type { EffectiveSettings } from './settings';
+import { ANNOTATOR_MATCHES } from '../core/content-scripts';
+import type { EffectiveSettings } from '../extension/settings';
 
 /**
  * Runs the annotator on the extra sites the user enabled (options page, or "Enable on this site" in

@@ -1,4 +1,4 @@
-import { ARIP_STAGES, PRODUCT_CLASSIFICATIONS, RISK_BAND_MEANINGS } from '../../snapshot/labels';
+import { ARIP_STAGES, PRODUCT_CLASSIFICATIONS, RISK_BAND_MEANINGS } from '../../labels';
 
 /** The snapshot card and its error states (popup, side panel, hover card, founder preview). */
 export const snapshotEn = {

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { API_VERSION } from '../snapshot/labels';
-import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '../snapshot/schema';
-import type { ServiceConfig } from '../services';
+import { API_VERSION } from '../../core/labels';
+import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '../../core/schemas/snapshot';
+import type { ServiceConfig } from '../../core/schemas/service';
 import { retryAtFrom } from './rate-budget';
-import { snapshotError, type SnapshotResult } from './result';
+import { snapshotError, type SnapshotResult } from '../../core/schemas/results';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;

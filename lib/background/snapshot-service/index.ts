@@ -1,4 +1,4 @@
-export * from './result';
+export * from '../../core/schemas/results';
 export { createSnapshotService } from './service';
 export type { SnapshotService, SnapshotServiceDeps, SnapshotServiceSettings } from './service';
 export { SnapshotCache, cacheKey, DEFAULT_MAX_CACHE_ENTRIES } from './cache';

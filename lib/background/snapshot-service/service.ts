@@ -1,5 +1,5 @@
-import type { ServiceConfig } from '../services';
-import { isValidTokenShape } from '../snapshot/token';
+import type { ServiceConfig } from '../../core/schemas/service';
+import { isValidTokenShape } from '../../core/token';
 import { SnapshotCache, cacheKey, type CacheEntry } from './cache';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, buildSnapshotUrl, fetchSnapshot, type FetchLike } from './http';
 import { RateBudget } from './rate-budget';
@@ -11,7 +11,7 @@ import {
   type SnapshotError,
   type SnapshotRequest,
   type SnapshotResult,
-} from './result';
+} from '../../core/schemas/results';
 import type { StorageAreaAdapter } from './storage-area';
 
 /** The part of the effective settings the service reads, on every call (settings can change any time). */

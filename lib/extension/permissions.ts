@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { serviceConfigSchema } from './services';
+import { serviceConfigSchema } from '../core/schemas/service';
 
 /**
  * Host access for configured services. The bundled local servers are in `host_permissions`; any other

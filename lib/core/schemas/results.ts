@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { READINESS_LABELS, RISK_BANDS } from '../snapshot/labels';
-import { snapshotMetaSchema, snapshotSchema, timestampSchema } from '../snapshot/schema';
-import { isValidTokenShape } from '../snapshot/token';
-import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from './error-codes';
+import { READINESS_LABELS, RISK_BANDS } from '../labels';
+import { snapshotMetaSchema, snapshotSchema, timestampSchema } from './snapshot';
+import { isValidTokenShape } from '../token';
+import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../result-codes';
 
 /**
  * What the snapshot service answers. These cross the messaging boundary, so receivers parse them with
@@ -11,7 +11,7 @@ import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from './error-codes';
  */
 
 // Defined without zod so the content script's guards can check codes too (lib/content/guards.ts).
-export { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from './error-codes';
+export { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../result-codes';
 
 const epochMs = z.number().int().nonnegative();
 

@@ -7,8 +7,8 @@ import {
   SHARE_PATH_TEMPLATE,
   serviceConfigSchema,
   type ServiceConfig,
-} from './services';
-import { LAST_POLICY_STORAGE_KEY, USER_SETTINGS_KEY } from './storage-keys';
+} from '../core/schemas/service';
+import { LAST_POLICY_STORAGE_KEY, USER_SETTINGS_KEY } from '../core/storage-keys';
 
 /**
  * User settings (storage.local, versioned) merged with administrator policy (storage.managed).

@@ -5,7 +5,7 @@ import {
   PRODUCT_CLASSIFICATION_CODES,
   READINESS_LABELS,
   RISK_BANDS,
-} from './labels';
+} from '../labels';
 
 /**
  * zod schemas of the wire format (spec part 2). Objects strip unknown keys, so extra fields from a

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StorageAreaAdapter } from '../snapshot-service/storage-area';
+import type { StorageAreaAdapter } from './snapshot-service/storage-area';
 
 /**
  * Who sent a message, parsed from `runtime.MessageSender`. Content scripts carry `sender.tab` and the

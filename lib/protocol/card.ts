@@ -8,13 +8,13 @@ import {
   type BadgeSummary,
   type PeekResult,
   type SnapshotRequest,
-} from '../snapshot-service/result';
-import type { StorageAreaAdapter } from '../snapshot-service/storage-area';
-import { isValidTokenShape } from '../snapshot/token';
-import { ForbiddenSenderError, InvalidMessageError } from './handlers';
-import { noInputSchema } from './protocol';
-import { senderContext } from './sender';
-import { MAX_PEEK_BATCH } from './limits';
+} from '../core/schemas/results';
+import type { StorageAreaAdapter } from '../background/snapshot-service/storage-area';
+import { isValidTokenShape } from '../core/token';
+import { ForbiddenSenderError, InvalidMessageError } from '../background/messages';
+import { noInputSchema } from './pages';
+import { senderContext } from '../background/sender';
+import { MAX_PEEK_BATCH } from '../core/limits';
 
 /**
  * The hover card's binding to a tab (DESIGN decision 4). The card is a web-accessible page, so any
