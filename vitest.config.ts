@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
-// Two projects: extension-side unit tests (WXT's fake browser) and server tests (plain Node).
+// Two projects: extension-side unit tests (WXT's fake browser; test/ mirrors lib/ and components/)
+// and server tests (plain Node).
 export default defineConfig({
   test: {
     projects: [
@@ -9,7 +10,7 @@ export default defineConfig({
         plugins: [WxtVitest()],
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.{ts,tsx}'],
+          include: ['test/{lib,components,fixtures,repository}/**/*.test.{ts,tsx}'],
           environment: 'node',
         },
       },

@@ -5,6 +5,8 @@ import { CARD_PAGE } from './lib/core/content-scripts';
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
+  // Every import is written out, so the lint rules see (and police) what each file depends on.
+  imports: false,
   vite: () => ({
     plugins: [tailwindcss()],
   }),

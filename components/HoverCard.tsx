@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from '@/lib/core/limits';
 import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 import { useI18n } from './i18n';
 import { SnapshotCard } from './SnapshotCard';
@@ -17,8 +18,6 @@ export interface HoverCardProps {
 }
 
 const bindingKey = ['card', 'binding'] as const;
-/** Tallest the card gets (as `max-h-[min(560px,100vh)]` below): beyond it the body scrolls. */
-const CARD_MAX_HEIGHT = 560;
 const snapshotKey = (request: SnapshotRequest | null | undefined) => ['snapshot', request?.origin, request?.token] as const;
 
 /** The hover card's page content: the shared SnapshotCard / SnapshotError with close and refresh. */
@@ -26,7 +25,7 @@ export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, o
   const queryClient = useQueryClient();
   const { t } = useI18n();
   const root = useRef<HTMLElement>(null);
-  const binding = useQuery({ queryKey: bindingKey, queryFn: getBinding, staleTime: Infinity, retry: 1 });
+  const binding = useQuery({ queryKey: bindingKey, queryFn: () => getBinding(), staleTime: Infinity, retry: 1 });
   const request = binding.data ?? null;
   const snapshot = useQuery({
     queryKey: snapshotKey(request),
@@ -101,7 +100,8 @@ export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, o
       ref={root}
       tabIndex={-1}
       aria-label={t('snapshot.card.ariaLabel')}
-      className="box-border flex max-h-[min(560px,100vh)] w-[360px] flex-col gap-2 overflow-hidden rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
+      style={{ width: CARD_MAX_WIDTH, maxHeight: `min(${CARD_MAX_HEIGHT}px, 100vh)` }}
+      className="box-border flex flex-col gap-2 overflow-hidden rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
     >
       <div className="flex items-center justify-between gap-2">
         <span className="text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">

@@ -31,14 +31,6 @@ export const RISK_BAND_KEY = {
   investor_ready: 'snapshot.riskBand.investor_ready',
 } as const satisfies Readonly<Record<RiskBand, keyof typeof en>>;
 
-/** English risk-band names; translated surfaces use `t(RISK_BAND_KEY[band])`. */
-export const RISK_BAND_TEXT: Readonly<Record<RiskBand, string>> = {
-  high: en[RISK_BAND_KEY.high],
-  medium: en[RISK_BAND_KEY.medium],
-  low: en[RISK_BAND_KEY.low],
-  investor_ready: en[RISK_BAND_KEY.investor_ready],
-};
-
 export const SEVERITY_TONE: Readonly<Record<GapSeverity, string>> = {
   critical: 'bg-red-600 text-white dark:bg-red-500 dark:text-red-950',
   high: 'bg-orange-700 text-white dark:bg-orange-400 dark:text-orange-950',

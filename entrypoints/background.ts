@@ -1,16 +1,19 @@
+import { defineExtensionMessaging } from '@webext-core/messaging';
 import { browser } from 'wxt/browser';
+import { defineBackground } from 'wxt/utils/define-background';
+import { createCardBindings } from '@/lib/background/card-binding';
 import { startContentRegistration } from '@/lib/background/content-registration';
+import { registerMessageHandlers } from '@/lib/background/messages';
+import { createSnapshotService } from '@/lib/background/snapshot-service';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { getLanguagePreference } from '@/lib/extension/language-preference';
-import { registerCardHandlers } from '@/lib/protocol/card';
-import { registerMessageHandlers } from '@/lib/background/messages';
-import { messenger } from '@/lib/protocol/pages';
-import { TabRequestLog } from '@/lib/background/sender';
 import { hasServicePermission } from '@/lib/extension/permissions';
 import { createSettingsStore } from '@/lib/extension/settings';
-import { createSnapshotService } from '@/lib/background/snapshot-service';
+import { cardMessenger } from '@/lib/protocol/card';
+import type { ContentProtocolMap } from '@/lib/protocol/content';
+import { pagesMessenger } from '@/lib/protocol/pages';
 
-// Wiring only: the logic lives in lib/ (settings, snapshot service, messaging).
+// Wiring only: the logic lives in lib/background (snapshot service, handlers, registration).
 export default defineBackground(() => {
   const settings = createSettingsStore();
   // Start the slow first read of the administrator policy now, not on the first hover. The onStartup
@@ -26,7 +29,7 @@ export default defineBackground(() => {
     sessionArea: browser.storage.session,
     localArea: browser.storage.local,
   });
-  const tabLog = new TabRequestLog(browser.storage.session);
+  const cardBindings = createCardBindings({ area: browser.storage.session });
 
   registerMessageHandlers(
     {
@@ -34,14 +37,12 @@ export default defineBackground(() => {
       getSettings: () => settings.getEffectiveSettings(),
       getPageSettings: () => settings.getPageSettings(),
       getBadgeText: async () => badgeTextFor(await getLanguagePreference(), browser.i18n.getUILanguage()),
+      cardBindings,
       extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
-      tabLog,
     },
-    messenger,
+    { content: defineExtensionMessaging<ContentProtocolMap>(), pages: pagesMessenger, card: cardMessenger },
   );
-
-  registerCardHandlers({ area: browser.storage.session, extensionOrigin: new URL(browser.runtime.getURL('/')).origin, peek: (request) => service.peek(request) });
-  browser.tabs.onRemoved.addListener((tabId) => void tabLog.forgetTab(tabId));
+  browser.tabs.onRemoved.addListener((tabId) => void cardBindings.close(tabId));
   // The annotator on the user's extra sites (enabledSites), registered at runtime.
   startContentRegistration({ scripting: browser.scripting, settings });
   // Snapshot data is confidential: turning persistence off removes what was kept on disk.

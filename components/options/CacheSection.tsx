@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EffectiveSettings } from '@/lib/extension/settings';
+import type { EffectiveSettings } from '@/lib/core/schemas/settings';
 import type { AppTranslator } from '@/lib/core/i18n';
 import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';

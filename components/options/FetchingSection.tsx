@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { FETCH_MODES, SETTINGS_LIMITS, type EffectiveSettings, type FetchMode } from '@/lib/extension/settings';
+import { FETCH_MODES, type EffectiveSettings, type FetchMode } from '@/lib/core/schemas/settings';
+import { SETTINGS_LIMITS } from '@/lib/core/limits';
 import { useI18n } from '../i18n';
 import { useUpdateSettings } from './queries';
 import {

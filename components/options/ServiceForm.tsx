@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { hostPermissionPattern } from '@/lib/extension/permissions';
-import type { ServiceConfig } from '@/lib/core/schemas/service';
-import type { ConfiguredService } from '@/lib/extension/settings';
+import type { ServiceConfig } from '@/lib/core/services';
+import type { ConfiguredService } from '@/lib/core/schemas/settings';
 import type { AppTranslator } from '@/lib/core/i18n';
 import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';

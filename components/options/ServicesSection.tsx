@@ -1,8 +1,8 @@
 import { useId, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { hostPermissionPattern } from '@/lib/extension/permissions';
-import type { ServiceConfig } from '@/lib/core/schemas/service';
-import type { ConfiguredService, EffectiveSettings, UserSettings } from '@/lib/extension/settings';
+import type { ServiceConfig } from '@/lib/core/services';
+import type { ConfiguredService, EffectiveSettings, UserSettings } from '@/lib/core/schemas/settings';
 import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';
 import { optionsKeys, optionsQueries, useUpdateSettings } from './queries';

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { EffectiveSettings } from '@/lib/extension/settings';
+import type { EffectiveSettings } from '@/lib/core/schemas/settings';
 import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';
 import { useUpdateSettings } from './queries';

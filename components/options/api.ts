@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { backgroundClient } from '@/lib/protocol/pages';
-import { createSettingsStore, type EffectiveSettings, type SettingsStore, type UserSettings } from '@/lib/extension/settings';
+import { createSettingsStore, type SettingsStore } from '@/lib/extension/settings';
+import { type EffectiveSettings, type UserSettings } from '@/lib/core/schemas/settings';
 import type { LanguagePreference } from '@/lib/core/i18n/language';
 import { getLanguagePreference, setLanguagePreference } from '@/lib/extension/language-preference';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UserSettings } from '@/lib/extension/settings';
+import type { UserSettings } from '@/lib/core/schemas/settings';
 import type { OptionsApi } from './api';
 import { useOptionsApi } from './context';
 

@@ -1,5 +1,7 @@
-import { enabledSiteSchema, SETTINGS_LIMITS, type ConfiguredService } from '@/lib/extension/settings';
-import { API_PATH_TEMPLATE, SHARE_PATH_TEMPLATE, serviceConfigSchema, type ServiceConfig } from '@/lib/core/schemas/service';
+import { enabledSiteSchema, type ConfiguredService } from '@/lib/core/schemas/settings';
+import { SETTINGS_LIMITS } from '@/lib/core/limits';
+import { API_PATH_TEMPLATE, SHARE_PATH_TEMPLATE, type ServiceConfig } from '@/lib/core/services';
+import { serviceConfigSchema } from '@/lib/core/schemas/service';
 
 /**
  * Form validation for the options page (framework-free). Errors are data, translated where they are

@@ -1,10 +1,10 @@
 import { browser } from 'wxt/browser';
-import { cardMessenger, cardProtocolSchemas } from '@/lib/protocol/card';
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 import { listPageLinks, watchPageLinks, type PageLink } from '@/lib/protocol/page-links';
 import { backgroundClient } from '@/lib/protocol/pages';
-import { siteMatchPattern } from '@/lib/background/content-registration';
-import { createSettingsStore, type EffectiveSettings, type SettingsStore } from '@/lib/extension/settings';
+import { ANNOTATOR_SCRIPT, siteMatchPattern } from '@/lib/core/content-scripts';
+import { createSettingsStore, type SettingsStore } from '@/lib/extension/settings';
+import { type EffectiveSettings } from '@/lib/core/schemas/settings';
 import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 
 /**
@@ -55,9 +55,6 @@ export interface PageLinksApi {
   enableSite(host: string): Promise<void>;
   openOptionsPage(): Promise<void>;
 }
-
-/** The annotator content script as WXT builds it (see `.output/<target>/manifest.json`). */
-export const ANNOTATOR_SCRIPT_FILE = '/content-scripts/annotator.js';
 
 /** Pages no extension may script, whatever its permissions. */
 const UNSCRIPTABLE_HOSTS = new Set(['chromewebstore.google.com', 'chrome.google.com', 'addons.mozilla.org', 'microsoftedge.microsoft.com']);
@@ -153,9 +150,7 @@ export interface BrowserPageLinksApiDeps {
 export function createBrowserPageLinksApi(deps: BrowserPageLinksApiDeps = {}): PageLinksApi {
   const settings = deps.settings ?? createSettingsStore();
   const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
-  const peek = createPeekBatcher(async (requests) =>
-    cardProtocolSchemas.peekSnapshots.output.parse(await cardMessenger.sendMessage('peekSnapshots', requests)),
-  );
+  const peek = createPeekBatcher(backgroundClient.peekSnapshots);
   return {
     resolveTargetTab: () => resolveTargetTab(browser.tabs, extensionOrigin),
     async scanPage(tab) {
@@ -183,9 +178,9 @@ export function createBrowserPageLinksApi(deps: BrowserPageLinksApiDeps = {}): P
     peekSnapshot: peek,
     getSnapshot: backgroundClient.getSnapshot,
     refreshSnapshot: backgroundClient.refreshSnapshot,
-    getSettings: backgroundClient.getSettings,
+    getSettings: () => backgroundClient.getSettings(),
     async injectAnnotator(tabId) {
-      await browser.scripting.executeScript({ target: { tabId }, files: [ANNOTATOR_SCRIPT_FILE] });
+      await browser.scripting.executeScript({ target: { tabId }, files: [`/${ANNOTATOR_SCRIPT}`] });
     },
     requestSiteAccess: (host) => browser.permissions.request({ origins: [siteMatchPattern(host)] }),
     async enableSite(host) {

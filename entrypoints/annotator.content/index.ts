@@ -1,8 +1,9 @@
+import { defineContentScript } from 'wxt/utils/define-content-script';
 import { ANNOTATOR_MATCHES } from '@/lib/core/content-scripts';
 import { startAnnotator } from '@/lib/content/start';
-import { servePageLinks } from '@/lib/protocol/page-links';
+import { servePageLinks } from '@/lib/content/page-links';
 
-// Wiring only: the engine lives in lib/content, the page-links protocol in lib/messaging.
+// Wiring only: the engine and the page-links answers live in lib/content.
 export default defineContentScript({
   matches: ANNOTATOR_MATCHES,
   runAt: 'document_idle',

@@ -26,7 +26,7 @@ if (container) {
       <QueryClientProvider client={queryClient}>
         <StoredLanguageProvider>
           <HoverCard
-            getBinding={cardClient.getCardForTab}
+            getBinding={() => cardClient.getCardForTab()}
             getSnapshot={backgroundClient.getSnapshot}
             refreshSnapshot={backgroundClient.refreshSnapshot}
             onClose={onClose}

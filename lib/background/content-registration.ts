@@ -1,5 +1,5 @@
-import { ANNOTATOR_MATCHES } from '../core/content-scripts';
-import type { EffectiveSettings } from '../extension/settings';
+import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, enabledSiteMatches } from '../core/content-scripts';
+import type { EffectiveSettings } from '../core/schemas/settings';
 
 /**
  * Runs the annotator on the extra sites the user enabled (options page, or "Enable on this site" in
@@ -10,9 +10,6 @@ import type { EffectiveSettings } from '../extension/settings';
  */
 
 export const ENABLED_SITES_SCRIPT_ID = 'annotator-enabled-sites';
-
-/** The annotator as WXT builds it (`.output/<target>/manifest.json`, `content_scripts[0].js`). */
-export const ANNOTATOR_SCRIPT = 'content-scripts/annotator.js';
 
 /** What this module needs of `browser.scripting` (injected: tests pass a fake). */
 export interface RegisteredScript {
@@ -29,20 +26,6 @@ export interface ContentScriptingApi {
   registerContentScripts(scripts: RegisteredScript[]): Promise<void>;
   updateContentScripts(scripts: RegisteredScript[]): Promise<void>;
   unregisterContentScripts(filter?: { ids?: string[] }): Promise<void>;
-}
-
-/**
- * The match pattern (and host-permission pattern) for an enabled site such as `crm.example.com`,
- * `*.example.com` or `crm.example.com:8443`: every scheme the annotator handles, every port (Firefox
- * match patterns take no port).
- */
-export function siteMatchPattern(site: string): string {
-  return `*://${site.trim().toLowerCase().replace(/:\d+$/, '')}/*`;
-}
-
-/** One pattern per site, without duplicates, in a stable order (so unchanged settings change nothing). */
-export function enabledSiteMatches(sites: readonly string[]): string[] {
-  return [...new Set(sites.map(siteMatchPattern))].sort();
 }
 
 function desiredScript(matches: string[]): RegisteredScript {

@@ -1,6 +1,7 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { browser } from 'wxt/browser';
-import { CARD_MAX_WIDTH, parseCardFrameMessage } from '../protocol/card-frame';
+import { CARD_MAX_WIDTH } from '../core/limits';
+import { parseCardFrameMessage } from '../protocol/card-frame';
 import { placeCard } from './position';
 import type { CardCloseReason, CardEvents, CardPresenter, SnapshotRequest } from './types';
 

@@ -1,7 +1,6 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
-import type { CardProtocolMap } from '../protocol/card';
-import type { ProtocolMap } from '../protocol/pages';
-import type { ServiceConfig } from '../core/schemas/service';
+import type { ContentProtocolMap, ContentSettings } from '../protocol/content';
+import type { ServiceConfig } from '../core/services';
 import {
   isEpochMs,
   isErrorCode,
@@ -13,21 +12,19 @@ import {
   isString,
   isStringArray,
   isTimestamp,
-} from './guards';
-import { MAX_BADGE_STRING } from '../core/limits';
+} from '../core/guards';
+import { MAX_BADGE_STRING, SETTINGS_LIMITS } from '../core/limits';
 import type { BadgeText } from './badge-view';
 import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types';
 
 /**
- * The content script's side of the typed protocol. The background answers it with badge summaries
- * only (score, label, band, or the error's code and times); they are checked with small hand-written
- * guards (see ./guards: zod would not fit the 15 KB budget). Anything malformed becomes INVALID_RESPONSE.
+ * The content script's side of lib/protocol/content.ts. The background answers it with badge
+ * summaries only (score, label, band, or the error's code and times); they are checked here, where
+ * they enter this process, with small hand-written guards (lib/core/guards.ts: zod would not fit
+ * the 15 KB budget). Anything malformed becomes INVALID_RESPONSE.
  */
 
-type ContentProtocol = Pick<ProtocolMap, 'getBadge' | 'getSettings' | 'getPageSettings' | 'getBadgeText'> &
-  Pick<CardProtocolMap, 'peekBadges' | 'openCard' | 'closeCard'>;
-
-const messenger = defineExtensionMessaging<ContentProtocol>();
+const messenger = defineExtensionMessaging<ContentProtocolMap>();
 
 export function toBadgeResult(value: unknown): BadgeResult {
   if (!isRecord(value)) return INVALID;
@@ -56,12 +53,7 @@ export const messagingSnapshotClient: BadgeSnapshotClient = {
   },
 };
 
-export interface ContentSettings {
-  services: ServiceConfig[];
-  hoverDelayMs: number;
-  /** false: the administrator policy was still being read; the settled settings come later. */
-  settled: boolean;
-}
+export type { ContentSettings };
 
 function toService(value: unknown): ServiceConfig | null {
   if (!isRecord(value)) return null;
@@ -77,17 +69,17 @@ export function toContentSettings(value: unknown): ContentSettings {
   }
   // A malformed entry is dropped (the recognizer would never match it anyway).
   const services = value.services.map(toService).filter((service) => service !== null);
-  return { services, hoverDelayMs: Math.min(Math.max(value.hoverDelayMs, 100), 5000), settled: value.settled !== false };
+  const { min, max } = SETTINGS_LIMITS.hoverDelayMs;
+  return { services, hoverDelayMs: Math.min(Math.max(value.hoverDelayMs, min), max), settled: value.settled !== false };
 }
 
-/** The settings the content script needs (services to recognise, hover delay), without waiting for the policy. */
-export async function fetchContentSettings(): Promise<ContentSettings> {
-  return toContentSettings(await messenger.sendMessage('getPageSettings'));
-}
-
-/** Resolves once the background has read the administrator policy (seconds just after browser start). */
-export async function whenPolicyRead(): Promise<void> {
-  await messenger.sendMessage('getSettings');
+/**
+ * The settings the content script needs (services to recognise, hover delay). At once by default;
+ * with `waitForPolicy`, once the background has read the administrator policy (seconds just after
+ * browser start).
+ */
+export async function fetchContentSettings(options: { waitForPolicy?: boolean } = {}): Promise<ContentSettings> {
+  return toContentSettings(await messenger.sendMessage('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined));
 }
 
 export const cardBinding = {

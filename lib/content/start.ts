@@ -10,17 +10,17 @@ import {
   cardBinding,
   fetchBadgeText,
   fetchContentSettings,
-  whenPolicyRead,
   messagingSnapshotClient,
   type ContentSettings,
 } from './client';
 import type { BadgeSnapshotClient, Scheduler } from './types';
 
 export interface StartAnnotatorDeps {
-  /** Defaults to the background's effective settings, answered at once (possibly unsettled). */
-  getSettings?: () => Promise<ContentSettings>;
-  /** Resolves once the administrator policy is read (defaults to asking the background). */
-  whenPolicyRead?: () => Promise<unknown>;
+  /**
+   * Defaults to asking the background: answered at once (possibly unsettled), or with
+   * `waitForPolicy` once the administrator policy is read.
+   */
+  getSettings?: (options?: { waitForPolicy?: boolean }) => Promise<ContentSettings>;
   /** Defaults to the background's badge strings for the reader's language. */
   getBadgeText?: () => Promise<BadgeText>;
   client?: BadgeSnapshotClient;
@@ -71,7 +71,6 @@ function contextScheduler(ctx: ContentScriptContext): Scheduler {
  */
 export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
   const getSettings = deps.getSettings ?? fetchContentSettings;
-  const policyRead = deps.whenPolicyRead ?? whenPolicyRead;
   const getBadgeText = deps.getBadgeText ?? fetchBadgeText;
   const [settings, text] = await Promise.all([getSettings(), getBadgeText()]);
   if (ctx.isInvalid) return null;
@@ -100,9 +99,7 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
   // policy seen. Once the read is done the page asks again (the user's settings may have changed
   // meanwhile too) and its badges are corrected if anything differs.
   if (!settings.settled) {
-    void policyRead()
-      .then(() => getSettings())
-      .then(apply, () => undefined);
+    void getSettings({ waitForPolicy: true }).then(apply, () => undefined);
   }
 
   // Services or hover delay edited in the options page, or a new administrator policy.

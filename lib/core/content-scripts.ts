@@ -1,3 +1,6 @@
+/** The annotator content script as WXT builds it (`content_scripts[0].js` of the manifest). */
+export const ANNOTATOR_SCRIPT = 'content-scripts/annotator.js';
+
 /**
  * Hosts the annotator content script runs on by default. Other sites: optional permission + runtime
  * registration, or a one-off scan from the popup.
@@ -22,3 +25,17 @@ export const ANNOTATOR_MATCHES = [
 
 /** The card page: the one web-accessible resource (its scripts load from its own origin). */
 export const CARD_PAGE = 'card.html';
+
+/**
+ * The match pattern (and host-permission pattern) for an enabled site such as `crm.example.com`,
+ * `*.example.com` or `crm.example.com:8443`: every scheme the annotator handles, every port (Firefox
+ * match patterns take no port).
+ */
+export function siteMatchPattern(site: string): string {
+  return `*://${site.trim().toLowerCase().replace(/:\d+$/, '')}/*`;
+}
+
+/** One pattern per site, without duplicates, in a stable order (so unchanged settings change nothing). */
+export function enabledSiteMatches(sites: readonly string[]): string[] {
+  return [...new Set(sites.map(siteMatchPattern))].sort();
+}

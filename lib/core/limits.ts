@@ -1,5 +1,6 @@
 /**
- * Message size limits shared by senders and receivers. Zod-free, so the content script can import it.
+ * Limits and bounds that more than one process checks: message sizes, settings ranges, the card's
+ * size. Each is defined here once.
  */
 
 /**
@@ -11,3 +12,18 @@ export const MAX_PEEK_BATCH = 500;
 
 /** Longest badge string the background sends a content script (the catalogs' are far shorter). */
 export const MAX_BADGE_STRING = 1000;
+
+/** Bounds and defaults of the user's numeric settings (the options page, the stored schema and the content script use these). */
+export const SETTINGS_LIMITS = {
+  hoverDelayMs: { min: 300, max: 1500, default: 400 },
+  cacheTtlMinutes: { min: 30, max: 360, default: 60 },
+  /** Kept well under the server's 60/min per IP, which is shared by everyone behind one NAT. */
+  requestBudgetPerMinute: { min: 1, max: 50, default: 30 },
+} as const;
+
+/** The hover card's largest size; the frame is also clamped to the viewport, and the card's body scrolls. */
+export const CARD_MAX_WIDTH = 360;
+export const CARD_MAX_HEIGHT = 560;
+
+/** Most links one page-links answer may carry (a CRM list view can be long; more than this is not a list). */
+export const MAX_PAGE_LINKS = 2000;

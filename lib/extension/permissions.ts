@@ -4,7 +4,7 @@ import { serviceConfigSchema } from '../core/schemas/service';
 /**
  * Host access for configured services. The bundled local servers are in `host_permissions`; any other
  * service (the production placeholder, user-added ones) is covered only by `optional_host_permissions`
- * and must be granted at runtime from a user gesture in the options page.
+ * and must be granted at runtime from a user gesture in the options page (components/options).
  */
 
 /**
@@ -21,26 +21,6 @@ export async function hasServicePermission(origin: string): Promise<boolean> {
   try {
     return await browser.permissions.contains({ origins: [hostPermissionPattern(origin)] });
   } catch {
-    return false;
-  }
-}
-
-/**
- * Asks the user to allow requests to `origin`. Call it directly from a click handler in an extension
- * page (browsers only show the prompt during a user gesture). Resolves to whether access is granted.
- */
-export async function requestServicePermission(origin: string): Promise<boolean> {
-  const origins = [hostPermissionPattern(origin)];
-  if (await browser.permissions.contains({ origins })) return true;
-  return browser.permissions.request({ origins });
-}
-
-/** Gives up access when a service is removed from settings. */
-export async function removeServicePermission(origin: string): Promise<boolean> {
-  try {
-    return await browser.permissions.remove({ origins: [hostPermissionPattern(origin)] });
-  } catch {
-    // Manifest (required) host permissions cannot be removed.
     return false;
   }
 }

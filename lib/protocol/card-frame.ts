@@ -1,4 +1,5 @@
-import { isFiniteNumber, isRecord } from '../content/guards';
+import { isFiniteNumber, isRecord } from '../core/guards';
+import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from '../core/limits';
 
 /**
  * postMessages from the card page (extension origin) to the content script in the page that frames
@@ -6,10 +7,6 @@ import { isFiniteNumber, isRecord } from '../content/guards';
  * a page can post anything to the window, and the shapes below are all a message can do.
  */
 export const CARD_MESSAGE_SOURCE = 'compliance-lens-card';
-
-/** The card's largest size (the iframe is also clamped to the viewport). */
-export const CARD_MAX_WIDTH = 360;
-export const CARD_MAX_HEIGHT = 480;
 
 export type CardFrameMessage =
   | { source: typeof CARD_MESSAGE_SOURCE; kind: 'size'; width: number; height: number }
@@ -21,7 +18,7 @@ const inRange = (value: unknown, max: number): value is number => isFiniteNumber
 
 export function parseCardFrameMessage(value: unknown): CardFrameMessage | null {
   if (!isRecord(value) || value.source !== CARD_MESSAGE_SOURCE) return null;
-  if (value.kind === 'size' && inRange(value.width, CARD_MAX_WIDTH) && inRange(value.height, 4000)) {
+  if (value.kind === 'size' && inRange(value.width, CARD_MAX_WIDTH) && inRange(value.height, CARD_MAX_HEIGHT)) {
     return { source: CARD_MESSAGE_SOURCE, kind: 'size', width: value.width, height: value.height };
   }
   if (value.kind === 'close' && (value.reason === 'escape' || value.reason === 'button')) {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { API_VERSION } from '../../core/labels';
 import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '../../core/schemas/snapshot';
-import type { ServiceConfig } from '../../core/schemas/service';
+import type { ServiceConfig } from '../../core/services';
 import { retryAtFrom } from './rate-budget';
 import { snapshotError, type SnapshotResult } from '../../core/schemas/results';
 

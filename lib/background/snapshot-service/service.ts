@@ -1,11 +1,10 @@
-import type { ServiceConfig } from '../../core/schemas/service';
+import type { ServiceConfig } from '../../core/services';
 import { isValidTokenShape } from '../../core/token';
 import { SnapshotCache, cacheKey, type CacheEntry } from './cache';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, buildSnapshotUrl, fetchSnapshot, type FetchLike } from './http';
 import { RateBudget } from './rate-budget';
 import {
   snapshotError,
-  snapshotRequestSchema,
   type CachedSummary,
   type PeekResult,
   type SnapshotError,
@@ -71,11 +70,8 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
 
   const cacheFor = (settings: SnapshotServiceSettings) => (settings.persistCache ? localCache : sessionCache);
 
-  /** Re-checks what any caller claims: exact configured origin, valid token shape. */
-  async function resolve(request: unknown): Promise<Resolved | SnapshotError> {
-    const parsed = snapshotRequestSchema.safeParse(request);
-    if (!parsed.success) return snapshotError('FORBIDDEN_ORIGIN', 'Malformed request: an origin and a token are required.');
-    const { origin, token } = parsed.data;
+  /** Re-checks what any caller claims (its shape was parsed where it entered): exact configured origin, valid token shape. */
+  async function resolve({ origin, token }: SnapshotRequest): Promise<Resolved | SnapshotError> {
     const settings = await deps.getSettings();
     const service = settings.services.find((candidate) => candidate.origin === origin);
     if (!service) {

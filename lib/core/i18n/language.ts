@@ -17,10 +17,6 @@ export const LANGUAGE_ITEM_KEY = 'language';
 /** Formatting locale when the browser's own locale is for another language. */
 const DEFAULT_LOCALE: Readonly<Record<Language, string>> = { en: 'en-GB', fr: 'fr-FR' };
 
-export function isLanguagePreference(value: unknown): value is LanguagePreference {
-  return typeof value === 'string' && (LANGUAGE_PREFERENCES as readonly string[]).includes(value);
-}
-
 function primarySubtag(tag: string): string {
   return tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
 }

@@ -9,7 +9,7 @@
  * no backslashes, nothing it would re-encode) and that fills one of the service's path templates
  * with a token of valid shape (an optional trailing slash is allowed; query and hash are ignored).
  */
-import type { ServiceConfig } from '../schemas/service';
+import type { ServiceConfig } from '../services';
 import { isValidTokenShape, TOKEN_PATTERN_BODY } from '../token';
 import {
   authorityEnd,

@@ -1,0 +1,152 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  ENABLED_SITES_SCRIPT_ID,
+  startContentRegistration,
+  syncContentScripts,
+  type ContentScriptingApi,
+  type RegisteredScript,
+} from '@/lib/background/content-registration';
+import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, enabledSiteMatches, siteMatchPattern } from '@/lib/core/content-scripts';
+import { DEFAULT_USER_SETTINGS, mergeSettings, type EffectiveSettings } from '@/lib/core/schemas/settings';
+
+/** An in-memory `browser.scripting` with the browser's own rules (duplicate id, unknown id). */
+function fakeScripting() {
+  const registered = new Map<string, RegisteredScript>();
+  const api = {
+    getRegisteredContentScripts: vi.fn(async (filter?: { ids?: string[] }) =>
+      [...registered.values()].filter((script) => !filter?.ids || filter.ids.includes(script.id)).map((script) => structuredClone(script)),
+    ),
+    registerContentScripts: vi.fn(async (scripts: RegisteredScript[]) => {
+      for (const script of scripts) {
+        if (registered.has(script.id)) throw new Error(`Duplicate script ID '${script.id}'`);
+        registered.set(script.id, structuredClone(script));
+      }
+    }),
+    updateContentScripts: vi.fn(async (scripts: RegisteredScript[]) => {
+      for (const script of scripts) {
+        const current = registered.get(script.id);
+        if (!current) throw new Error(`Nonexistent script ID '${script.id}'`);
+        registered.set(script.id, { ...current, ...structuredClone(script) });
+      }
+    }),
+    unregisterContentScripts: vi.fn(async (filter?: { ids?: string[] }) => {
+      for (const id of filter?.ids ?? [...registered.keys()]) {
+        if (!registered.delete(id)) throw new Error(`Nonexistent script ID '${id}'`);
+      }
+    }),
+  } satisfies ContentScriptingApi;
+  return { api, registered };
+}
+
+const settingsWith = (enabledSites: string[]): EffectiveSettings => mergeSettings({ ...DEFAULT_USER_SETTINGS, enabledSites }, {});
+
+describe('match patterns', () => {
+  it.each([
+    ['crm.example.com', '*://crm.example.com/*'],
+    ['*.example.com', '*://*.example.com/*'],
+    ['crm.example.com:8443', '*://crm.example.com/*'],
+    ['  CRM.Example.com ', '*://crm.example.com/*'],
+  ])('%j → %j', (site, pattern) => {
+    expect(siteMatchPattern(site)).toBe(pattern);
+  });
+
+  it('deduplicates (ports collapse) and sorts, so the same sites always give the same list', () => {
+    expect(enabledSiteMatches(['b.example', 'a.example:8080', 'a.example'])).toEqual(['*://a.example/*', '*://b.example/*']);
+  });
+});
+
+describe('syncContentScripts', () => {
+  it('registers the annotator for enabled sites, excluding the sites the manifest already covers', async () => {
+    const { api, registered } = fakeScripting();
+    expect(await syncContentScripts(api, ['crm.example.com'])).toBe('registered');
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toEqual({
+      id: ENABLED_SITES_SCRIPT_ID,
+      matches: ['*://crm.example.com/*'],
+      excludeMatches: ANNOTATOR_MATCHES,
+      js: [ANNOTATOR_SCRIPT],
+      runAt: 'document_idle',
+      allFrames: false,
+    });
+  });
+
+  it('updates when the sites change, leaves an identical registration alone, unregisters when none are left', async () => {
+    const { api, registered } = fakeScripting();
+    await syncContentScripts(api, ['crm.example.com']);
+    expect(await syncContentScripts(api, ['crm.example.com', 'deals.example.org'])).toBe('updated');
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.matches).toEqual(['*://crm.example.com/*', '*://deals.example.org/*']);
+    expect(await syncContentScripts(api, ['deals.example.org', 'crm.example.com'])).toBe('unchanged');
+    expect(api.updateContentScripts).toHaveBeenCalledTimes(1);
+    expect(await syncContentScripts(api, [])).toBe('unregistered');
+    expect(registered.size).toBe(0);
+    expect(await syncContentScripts(api, [])).toBe('unchanged');
+  });
+
+  it('repairs a registration from an older build (different file)', async () => {
+    const { api, registered } = fakeScripting();
+    registered.set(ENABLED_SITES_SCRIPT_ID, { id: ENABLED_SITES_SCRIPT_ID, matches: ['*://crm.example.com/*'], js: ['old.js'] });
+    expect(await syncContentScripts(api, ['crm.example.com'])).toBe('updated');
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.js).toEqual([ANNOTATOR_SCRIPT]);
+  });
+
+  it('leaves other registrations alone', async () => {
+    const { api, registered } = fakeScripting();
+    registered.set('someone-else', { id: 'someone-else', matches: ['*://x.example/*'], js: ['x.js'] });
+    await syncContentScripts(api, ['crm.example.com']);
+    await syncContentScripts(api, []);
+    expect([...registered.keys()]).toEqual(['someone-else']);
+  });
+});
+
+describe('startContentRegistration', () => {
+  function fakeSettings(initial: string[]) {
+    let listener: ((settings: EffectiveSettings) => void) | null = null;
+    return {
+      getEffectiveSettings: vi.fn(async () => settingsWith(initial)),
+      watch: vi.fn((onChange: (settings: EffectiveSettings) => void) => {
+        listener = onChange;
+        return () => {
+          listener = null;
+        };
+      }),
+      change: (sites: string[]) => listener?.(settingsWith(sites)),
+      get watching() {
+        return listener !== null;
+      },
+    };
+  }
+
+  it('syncs at start (the background starts with the browser) and after each settings change, in order', async () => {
+    const { api, registered } = fakeScripting();
+    const settings = fakeSettings(['crm.example.com']);
+    const registration = startContentRegistration({ scripting: api, settings });
+    await registration.settled();
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.matches).toEqual(['*://crm.example.com/*']);
+
+    // Two quick changes: run one after the other, never two registrations at once.
+    settings.change(['a.example']);
+    settings.change(['a.example', 'b.example']);
+    await registration.settled();
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.matches).toEqual(['*://a.example/*', '*://b.example/*']);
+    expect(api.registerContentScripts).toHaveBeenCalledTimes(1);
+
+    settings.change([]);
+    await registration.settled();
+    expect(registered.size).toBe(0);
+
+    registration.stop();
+    expect(settings.watching).toBe(false);
+  });
+
+  it('reports a failure and keeps going with the next change', async () => {
+    const { api, registered } = fakeScripting();
+    api.registerContentScripts.mockRejectedValueOnce(new Error('Invalid match pattern'));
+    const onError = vi.fn();
+    const settings = fakeSettings(['crm.example.com']);
+    const registration = startContentRegistration({ scripting: api, settings, onError });
+    await registration.settled();
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'Invalid match pattern' }));
+    settings.change(['crm.example.com']);
+    await registration.settled();
+    expect(registered.has(ENABLED_SITES_SCRIPT_ID)).toBe(true);
+  });
+});

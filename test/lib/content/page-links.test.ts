@@ -1,0 +1,111 @@
+// @vitest-environment happy-dom
+import type { ExtensionMessenger } from '@webext-core/messaging';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { servePageLinks, type PageLinksSource } from '@/lib/content/page-links';
+import type { PageLinksProtocolMap } from '@/lib/protocol/page-links';
+import { pageLink } from '../../components/popup/helpers';
+
+/** Records handlers and sent messages; `ask` calls the registered handler as the browser would. */
+function fakeMessenger() {
+  const handlers = new Map<string, (message: { data: unknown; sender: unknown }) => unknown>();
+  const sent: string[] = [];
+  const messenger = {
+    onMessage: vi.fn((type: string, handler: (message: { data: unknown; sender: unknown }) => unknown) => {
+      handlers.set(type, handler);
+      return () => handlers.delete(type);
+    }),
+    sendMessage: vi.fn(async (type: string) => {
+      sent.push(type);
+      return undefined;
+    }),
+    removeAllListeners: vi.fn(),
+  };
+  // The fake implements the two methods the code under test uses, with the library's call shapes.
+  const typed: ExtensionMessenger<PageLinksProtocolMap> = messenger as unknown as ExtensionMessenger<PageLinksProtocolMap>;
+  return {
+    messenger: typed,
+    sent,
+    handlers,
+    ask: async (type: string) => handlers.get(type)?.({ data: undefined, sender: {} }),
+  };
+}
+
+function fakeSource(initial: PageLinksSource['links'] extends () => infer R ? R : never) {
+  let links = initial;
+  let pending = 0;
+  const listeners = new Set<() => void>();
+  return {
+    links: () => links,
+    get pendingWork() {
+      return pending;
+    },
+    watchLinks(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** The engine reports that its list may have changed. */
+    changed: () => listeners.forEach((listener) => listener()),
+    set: (next: typeof links) => (links = next),
+    setPending: (value: number) => (pending = value),
+    get watchers() {
+      return listeners.size;
+    },
+  };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('servePageLinks (content-script side)', () => {
+  const kobo = { origin: 'http://localhost:8787', token: 'tok_000001_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', canonicalKey: 'k1', kind: 'api' };
+  const sahel = { origin: 'http://localhost:8787', token: 'tok_000002_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', canonicalKey: 'k2' };
+
+  it('answers listPageLinks with the engine’s links, kind defaulting to share', async () => {
+    const { messenger, ask } = fakeMessenger();
+    const source = fakeSource([kobo, sahel]);
+    const stop = servePageLinks({ source: Promise.resolve(source), messenger });
+    expect(await ask('listPageLinks')).toEqual([
+      { origin: kobo.origin, token: kobo.token, canonicalKey: 'k1', kind: 'api' },
+      { origin: sahel.origin, token: sahel.token, canonicalKey: 'k2', kind: 'share' },
+    ]);
+    stop();
+  });
+
+  it('answers an empty list when the engine did not start', async () => {
+    const { messenger, ask } = fakeMessenger();
+    servePageLinks({ source: Promise.resolve(null), messenger })();
+    const again = fakeMessenger();
+    servePageLinks({ source: Promise.resolve(null), messenger: again.messenger });
+    expect(await again.ask('listPageLinks')).toEqual([]);
+    expect(await ask('listPageLinks')).toBeUndefined(); // stopped: the handler is gone
+  });
+
+  it('announces pageLinksChanged once per real change, debounced, not for reports that change nothing', async () => {
+    vi.useFakeTimers();
+    const { messenger, sent } = fakeMessenger();
+    const source = fakeSource([kobo]);
+    const stop = servePageLinks({ source: Promise.resolve(source), messenger, debounceMs: 500 });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(sent).toEqual(['pageLinksChanged']); // the first list found
+
+    // A report without a change in links: nothing sent.
+    source.changed();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(sent).toHaveLength(1);
+
+    // Links change while the engine still works: wait for it, then one message.
+    source.set([kobo, sahel]);
+    source.setPending(3);
+    source.changed();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(sent).toHaveLength(1);
+    source.setPending(0);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(sent).toHaveLength(2);
+    stop();
+    expect(source.watchers).toBe(0);
+    source.set([sahel]);
+    source.changed();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(sent).toHaveLength(2);
+  });
+});
