@@ -40,12 +40,17 @@ export function SnapshotCard(props: SnapshotCardProps) {
         <div data-card-body className="flex flex-col gap-3">
           <header className="flex items-start justify-between gap-3">
             <div className="min-w-0">
-              <h2 data-testid="company-name" className="text-base leading-snug font-semibold break-words text-slate-900 dark:text-white">
+              <h2
+                data-testid="company-name"
+                className="text-base leading-snug font-semibold break-words text-slate-900 dark:text-white"
+              >
                 {snapshot.company.name}
               </h2>
               <p className="text-xs text-slate-500 dark:text-slate-400">{t('snapshot.selfAssessment')}</p>
             </div>
-            <div className={`shrink-0 rounded-lg px-2.5 py-1 text-center ring-1 ring-inset ${READINESS_TONE[scores.readiness_label]}`}>
+            <div
+              className={`shrink-0 rounded-lg px-2.5 py-1 text-center ring-1 ring-inset ${READINESS_TONE[scores.readiness_label]}`}
+            >
               <div data-testid="readiness-score" className="text-xl font-bold leading-tight tabular-nums">
                 {scores.readiness_score}
               </div>
@@ -65,7 +70,10 @@ export function SnapshotCard(props: SnapshotCardProps) {
             </p>
           )}
 
-          <section aria-label={t('snapshot.riskSection')} className={`rounded-lg px-3 py-2 ring-1 ring-inset ${RISK_TONE[scores.fundraise_risk_band]}`}>
+          <section
+            aria-label={t('snapshot.riskSection')}
+            className={`rounded-lg px-3 py-2 ring-1 ring-inset ${RISK_TONE[scores.fundraise_risk_band]}`}
+          >
             <div className="flex items-baseline justify-between gap-2">
               <span data-testid="risk-band" className="font-semibold">
                 {t(RISK_BAND_KEY[scores.fundraise_risk_band])}
@@ -77,7 +85,8 @@ export function SnapshotCard(props: SnapshotCardProps) {
 
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
             <Row term={t('snapshot.checklist')}>
-              {formatNumber(scores.checklist_complete, locale)}/{formatNumber(scores.checklist_total, locale)} ({formatPercent(scores.checklist_completion_pct, locale)})
+              {formatNumber(scores.checklist_complete, locale)}/{formatNumber(scores.checklist_total, locale)} (
+              {formatPercent(scores.checklist_completion_pct, locale)})
               <progress
                 className="ml-2 h-1.5 w-16 align-middle accent-slate-600"
                 max={100}
@@ -105,14 +114,18 @@ export function SnapshotCard(props: SnapshotCardProps) {
           </dl>
 
           <section aria-label={t('snapshot.topGaps')}>
-            <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">{t('snapshot.topGaps')}</h3>
+            <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+              {t('snapshot.topGaps')}
+            </h3>
             {snapshot.top_gaps.length === 0 ? (
               <p className="text-xs text-slate-600 dark:text-slate-300">{t('snapshot.noGaps')}</p>
             ) : (
               <ul className="flex flex-col gap-1.5">
                 {snapshot.top_gaps.map((gap, index) => (
                   <li data-testid="gap" key={`${index}-${gap.title}`} className="text-xs">
-                    <span className={`mr-1.5 inline-block rounded px-1.5 py-px text-[10px] font-semibold uppercase ${SEVERITY_TONE[gap.severity]}`}>
+                    <span
+                      className={`mr-1.5 inline-block rounded px-1.5 py-px text-[10px] font-semibold uppercase ${SEVERITY_TONE[gap.severity]}`}
+                    >
                       {t(`snapshot.severity.${gap.severity}`)}
                     </span>
                     <span className="font-medium">{gap.title}</span>

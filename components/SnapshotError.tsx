@@ -19,7 +19,10 @@ export function SnapshotError({ code, message, retryAt, expiredAt, now = Date.no
   const { t } = i18n;
   const { title, detail } = describeError(i18n, code, { retryAt, expiredAt, now, locale: locale ?? i18n.locale });
   return (
-    <div role="alert" className="flex flex-col gap-1 rounded-lg bg-slate-50 p-3 text-sm ring-1 ring-slate-200 ring-inset dark:bg-slate-900 dark:ring-slate-700">
+    <div
+      role="alert"
+      className="flex flex-col gap-1 rounded-lg bg-slate-50 p-3 text-sm ring-1 ring-slate-200 ring-inset dark:bg-slate-900 dark:ring-slate-700"
+    >
       <p className="font-semibold text-slate-900 dark:text-white">{title}</p>
       <p data-testid="error-message" className="text-xs text-slate-600 dark:text-slate-300">
         {detail}

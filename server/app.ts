@@ -124,7 +124,12 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
     }
     if (error instanceof HTTPException && error.status < 500) {
       // Hono's own 4xx (e.g. malformed request) keep their status; the body is still our envelope.
-      return sendError(c, error.status === 413 ? 413 : 400, error.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR', error.message || 'Bad request.');
+      return sendError(
+        c,
+        error.status === 413 ? 413 : 400,
+        error.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR',
+        error.message || 'Bad request.',
+      );
     }
     // Details stay in the server log; the client gets a generic message and no stack.
     logger.error(`unhandled error on ${c.req.method} ${c.req.path}`, error);

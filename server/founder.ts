@@ -39,7 +39,6 @@ const ORGANISATION_COLUMNS = `o.id, o.name, o.subscription_tier, o.readiness_sco
   COALESCE((SELECT json_agg(json_build_object('title', g.title, 'severity', g.severity,
     'regulatory_basis', g.regulatory_basis) ORDER BY g.position) FROM gaps g WHERE g.org_id = o.id), '[]'::json) AS gaps`;
 
-
 function toView(row: OrganisationRow): OrganisationView {
   const profile = profileOfRow(row);
   return {
@@ -57,11 +56,7 @@ function toView(row: OrganisationRow): OrganisationView {
 
 function checkProfile(profile: Profile): void {
   if (profile.checklist_complete > profile.checklist_total) {
-    throw new ApiError(
-      400,
-      'VALIDATION_ERROR',
-      'Invalid request body: `checklist_complete`: must not exceed `checklist_total`',
-    );
+    throw new ApiError(400, 'VALIDATION_ERROR', 'Invalid request body: `checklist_complete`: must not exceed `checklist_total`');
   }
 }
 
@@ -254,10 +249,7 @@ export async function createShareLink(
 ): Promise<ShareLinkSummary & { token: string }> {
   const organisation = await getOrganisation(db, orgId);
   requireTier(organisation.subscription_tier);
-  const pack = await db.query(
-    'SELECT id FROM dd_packs WHERE org_id = $1 ORDER BY generated_at DESC, id DESC LIMIT 1',
-    [orgId],
-  );
+  const pack = await db.query('SELECT id FROM dd_packs WHERE org_id = $1 ORDER BY generated_at DESC, id DESC LIMIT 1', [orgId]);
   const packRow = pack.rows[0];
   if (packRow === undefined) {
     throw new ApiError(409, 'PACK_REQUIRED', 'Generate a DD pack (POST /api/founder/dd-packs) before creating a share link.');
@@ -281,10 +273,9 @@ export async function createShareLink(
 }
 
 export async function listShareLinks(db: Queryable, now: Date, orgId: string): Promise<ShareLinkSummary[]> {
-  const result = await db.query(
-    `SELECT ${SHARE_LINK_COLUMNS} FROM share_links WHERE org_id = $1 ORDER BY created_at, id`,
-    [orgId],
-  );
+  const result = await db.query(`SELECT ${SHARE_LINK_COLUMNS} FROM share_links WHERE org_id = $1 ORDER BY created_at, id`, [
+    orgId,
+  ]);
   return result.rows.map((row) => toSummary(shareLinkRow.parse(row), now));
 }
 

@@ -28,8 +28,7 @@ const errorEnvelope = z.object({
   code: z.enum(SERVER_ERROR_CODES),
 });
 
-const success = <T extends z.ZodType>(data: T) =>
-  z.object({ success: z.literal(true), data, meta: z.object({}) });
+const success = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data, meta: z.object({}) });
 
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { description: 'e.g. `60;w=60`', schema: { type: 'string' as const } },
@@ -90,7 +89,10 @@ const routes = [
     request: { params: z.object({ token: z.string() }) },
     responses: {
       200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } },
-      404: { description: 'HTML error page (unknown, malformed or revoked token)', content: { 'text/html': { schema: z.string() } } },
+      404: {
+        description: 'HTML error page (unknown, malformed or revoked token)',
+        content: { 'text/html': { schema: z.string() } },
+      },
       410: { description: 'HTML error page (expired)', content: { 'text/html': { schema: z.string() } } },
       421: { description: 'HTML error page (Host not allowed)', content: { 'text/html': { schema: z.string() } } },
       429: { description: 'HTML error page (rate limited)', content: { 'text/html': { schema: z.string() } } },
@@ -155,7 +157,13 @@ const routes = [
     request: { body: body(createShareLinkBody, false) },
     responses: {
       201: json(success(z.object({ share_link: createdShareLinkSchema })), 'Created; the token is shown only here'),
-      ...errors({ ...BODY_ERRORS, 401: ['UNAUTHORIZED'], 403: ['TIER_REQUIRED', 'CROSS_ORIGIN_REQUEST'], 409: ['PACK_REQUIRED'], ...COMMON_ERRORS }),
+      ...errors({
+        ...BODY_ERRORS,
+        401: ['UNAUTHORIZED'],
+        403: ['TIER_REQUIRED', 'CROSS_ORIGIN_REQUEST'],
+        409: ['PACK_REQUIRED'],
+        ...COMMON_ERRORS,
+      }),
     },
   }),
   createRoute({
@@ -186,7 +194,8 @@ const devRoutes = [
     method: 'post',
     path: '/api/dev/clock',
     summary: 'Dev only: move the server clock forward',
-    description: 'A JSON body (415 for other types). Refused with 403 CROSS_ORIGIN_REQUEST when a browser marks it as coming from another web page (Origin, Sec-Fetch-Site).',
+    description:
+      'A JSON body (415 for other types). Refused with 403 CROSS_ORIGIN_REQUEST when a browser marks it as coming from another web page (Origin, Sec-Fetch-Site).',
     request: { body: body(devClockBody) },
     responses: { 200: json(success(devClockData), 'New clock time'), ...errors({ ...WRITE_ERRORS, ...COMMON_ERRORS }) },
   }),
@@ -194,7 +203,8 @@ const devRoutes = [
     method: 'post',
     path: '/api/dev/reset',
     summary: 'Dev only: clear rate-limit state',
-    description: 'No body needed (a JSON body, if any). Refused with 403 CROSS_ORIGIN_REQUEST when a browser marks it as coming from another web page (Origin, Sec-Fetch-Site).',
+    description:
+      'No body needed (a JSON body, if any). Refused with 403 CROSS_ORIGIN_REQUEST when a browser marks it as coming from another web page (Origin, Sec-Fetch-Site).',
     request: { body: body(emptyBody) },
     responses: {
       200: json(success(devClockData.extend({ rate_limits_cleared: z.literal(true) })), 'Cleared'),

@@ -4,13 +4,7 @@
  */
 import { z } from 'zod';
 import { API_ERROR_CODES } from '../lib/core/api-errors';
-import {
-  ARIP_STAGE_CODES,
-  GAP_SEVERITIES,
-  PRODUCT_CLASSIFICATION_CODES,
-  READINESS_LABELS,
-  RISK_BANDS,
-} from '../lib/core/labels';
+import { ARIP_STAGE_CODES, GAP_SEVERITIES, PRODUCT_CLASSIFICATION_CODES, READINESS_LABELS, RISK_BANDS } from '../lib/core/labels';
 import { gapSchema, timestampSchema } from '../lib/core/schemas/snapshot';
 
 export const SUBSCRIPTION_TIERS = ['starter', 'growth', 'scale'] as const;
@@ -140,7 +134,10 @@ export const createdShareLinkSchema = shareLinkSummarySchema.extend({
 });
 
 export const devClockBody = z.strictObject({
-  advance_ms: z.int().min(0).max(366 * 24 * 60 * 60 * 1000),
+  advance_ms: z
+    .int()
+    .min(0)
+    .max(366 * 24 * 60 * 60 * 1000),
 });
 
 export const devClockData = z.object({ now: timestampSchema });

@@ -273,7 +273,8 @@ export const DEMO_ORGANISATIONS: DemoOrganisation[] = [
         {
           title: 'Customer due diligence relies on self-declared identity only',
           severity: 'critical',
-          regulatory_basis: 'Money Laundering (Prevention and Prohibition) Act 2022: customer due diligence and BVN/NIN verification.',
+          regulatory_basis:
+            'Money Laundering (Prevention and Prohibition) Act 2022: customer due diligence and BVN/NIN verification.',
         },
         {
           title: 'No chief compliance officer appointed',

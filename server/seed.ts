@@ -55,12 +55,7 @@ export async function seedDemo(
   return links;
 }
 
-function toDemoLink(
-  demo: DemoOrganisation,
-  link: DemoOrganisation['links'][number],
-  baseUrl: string,
-  token: string,
-): DemoLink {
+function toDemoLink(demo: DemoOrganisation, link: DemoOrganisation['links'][number], baseUrl: string, token: string): DemoLink {
   const urls = shareLinkUrls(baseUrl, token);
   return { label: link.label, company: demo.name, state: link.state, apiUrl: urls.api_url, shareUrl: urls.share_url };
 }

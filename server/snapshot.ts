@@ -56,10 +56,7 @@ LEFT JOIN dd_packs p ON p.id = hit.pack_id`;
 
 const stateRow = z.object({ expires_at: z.date(), revoked_at: z.date().nullable() });
 
-export type SnapshotLookup =
-  | { status: 'ok'; row: SnapshotRow }
-  | { status: 'not_found' }
-  | { status: 'expired' };
+export type SnapshotLookup = { status: 'ok'; row: SnapshotRow } | { status: 'not_found' } | { status: 'expired' };
 
 async function countViews(db: Queryable, tokenHash: string, views: number, now: Date): Promise<SnapshotLookup> {
   const hit = await db.query(COUNT_AND_READ, [tokenHash, now.toISOString(), views]);

@@ -61,7 +61,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     config: {
       dev: options.dev,
       trustProxy: options.trustProxy,
-      allowedHosts: allowedHostsFor({ bindHost: options.host, extra: options.allowedHosts, publicBaseUrl: options.publicBaseUrl }),
+      allowedHosts: allowedHostsFor({
+        bindHost: options.host,
+        extra: options.allowedHosts,
+        publicBaseUrl: options.publicBaseUrl,
+      }),
       publicBaseUrl: options.publicBaseUrl,
       serviceProfileUrl: options.serviceProfileUrl ?? DEFAULT_SERVICE_PROFILE_URL,
       demoLinks: () => demoLinks,

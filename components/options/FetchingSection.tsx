@@ -90,7 +90,6 @@ export function FetchingSection({ effective }: { effective: EffectiveSettings })
         locked={effective.locked.requestBudgetPerMinute}
         onSave={(requestBudgetPerMinute) => updateSettings.mutate({ requestBudgetPerMinute })}
       />
-
     </Section>
   );
 }

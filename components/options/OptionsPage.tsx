@@ -47,10 +47,7 @@ export function OptionsPage() {
         {settings.isPending ? (
           <LoadingState />
         ) : settings.isError ? (
-          <div
-            role="alert"
-            className="rounded-xl border border-red-200 bg-red-50 p-5 dark:border-red-900 dark:bg-red-950"
-          >
+          <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 dark:border-red-900 dark:bg-red-950">
             <h2 className="font-semibold text-red-900 dark:text-red-100">{t('options.loadError.title')}</h2>
             <p className="mt-1 text-sm text-red-900 dark:text-red-200">{t('options.loadError.detail')}</p>
             <p className="mt-1 font-mono text-xs text-red-800 dark:text-red-300">{errorReason(settings.error)}</p>

@@ -14,15 +14,7 @@ import {
   type ServiceField,
   type ServiceFieldError,
 } from './validation';
-import {
-  describedBy,
-  errorReason,
-  errorTextClass,
-  hintClass,
-  inputClass,
-  primaryButtonClass,
-  secondaryButtonClass,
-} from './ui';
+import { describedBy, errorReason, errorTextClass, hintClass, inputClass, primaryButtonClass, secondaryButtonClass } from './ui';
 
 export interface ServiceFormProps {
   mode: 'add' | 'edit';
@@ -40,9 +32,7 @@ export function describeServiceError({ t }: AppTranslator, error: ServiceFieldEr
     case 'name':
       return t('services.error.name');
     case 'origin':
-      return error.takenBy !== undefined
-        ? t('services.error.originTaken', { name: error.takenBy })
-        : t('services.error.origin');
+      return error.takenBy !== undefined ? t('services.error.originTaken', { name: error.takenBy }) : t('services.error.origin');
     case 'apiPathTemplate':
       return t('services.error.apiPath', { placeholder: TOKEN_PLACEHOLDER });
     case 'sharePathTemplates':
@@ -193,9 +183,7 @@ export function ServiceForm({ mode, serviceId, initial, services, onSave, onCanc
       />
       <div role="alert" id={formErrorId} className="empty:hidden">
         {formError && (
-          <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
-            {formError}
-          </p>
+          <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">{formError}</p>
         )}
       </div>
       {pending === 'access' && (

@@ -13,12 +13,10 @@ export const optionsKeys = {
 };
 
 export const optionsQueries = {
-  settings: (api: OptionsApi) =>
-    queryOptions({ queryKey: optionsKeys.settings(), queryFn: () => api.loadSettings() }),
+  settings: (api: OptionsApi) => queryOptions({ queryKey: optionsKeys.settings(), queryFn: () => api.loadSettings() }),
   hostAccess: (api: OptionsApi, pattern: string) =>
     queryOptions({ queryKey: optionsKeys.hostAccess(pattern), queryFn: () => api.hasHostAccess(pattern) }),
-  cacheCount: (api: OptionsApi) =>
-    queryOptions({ queryKey: optionsKeys.cacheCount(), queryFn: () => api.countCached() }),
+  cacheCount: (api: OptionsApi) => queryOptions({ queryKey: optionsKeys.cacheCount(), queryFn: () => api.countCached() }),
 };
 
 /** Saves part of the user's settings and refreshes what depends on them. */

@@ -101,8 +101,7 @@ export function validateServiceDraft(
 }
 
 export type SiteValidation =
-  | { ok: true; site: string }
-  | { ok: false; problem: 'invalid' | 'duplicate' | 'too-many'; site: string };
+  { ok: true; site: string } | { ok: false; problem: 'invalid' | 'duplicate' | 'too-many'; site: string };
 
 export function validateSite(input: string, existing: readonly string[]): SiteValidation {
   const parsed = enabledSiteSchema.safeParse(input);

@@ -25,7 +25,15 @@ export function DocumentLanguage({ title }: { title: string }) {
 }
 
 /** Providers shared by the popup and the side panel; tests render them with a fake `api`. */
-export function PageLinksProviders({ api, queryClient, children }: { api: PageLinksApi; queryClient?: QueryClient; children: ReactNode }) {
+export function PageLinksProviders({
+  api,
+  queryClient,
+  children,
+}: {
+  api: PageLinksApi;
+  queryClient?: QueryClient;
+  children: ReactNode;
+}) {
   const [client] = useState(() => queryClient ?? createPageLinksQueryClient());
   return (
     <QueryClientProvider client={client}>

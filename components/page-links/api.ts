@@ -57,7 +57,12 @@ export interface PageLinksApi {
 }
 
 /** Pages no extension may script, whatever its permissions. */
-const UNSCRIPTABLE_HOSTS = new Set(['chromewebstore.google.com', 'chrome.google.com', 'addons.mozilla.org', 'microsoftedge.microsoft.com']);
+const UNSCRIPTABLE_HOSTS = new Set([
+  'chromewebstore.google.com',
+  'chrome.google.com',
+  'addons.mozilla.org',
+  'microsoftedge.microsoft.com',
+]);
 
 /** Whether a tab's page could be scanned, from its URL (unknown URL: maybe; we try). */
 export function isScannableUrl(url: string | undefined): boolean {
@@ -113,9 +118,7 @@ export async function resolveTargetTab(tabs: TabsApi, extensionOrigin: string): 
     const [active] = await tabs.query({ active: true, currentWindow: true });
     return toTarget(active);
   }
-  const others = (await tabs.query({})).filter(
-    (tab) => tab.id !== self.id && !(tab.url ?? '').startsWith(extensionOrigin),
-  );
+  const others = (await tabs.query({})).filter((tab) => tab.id !== self.id && !(tab.url ?? '').startsWith(extensionOrigin));
   const isWeb = (tab: TabLike) => /^https?:/.test(tab.url ?? '');
   const recent = (a: TabLike, b: TabLike) => (b.lastAccessed ?? b.id ?? 0) - (a.lastAccessed ?? a.id ?? 0);
   const web = others.filter(isWeb).sort(recent);

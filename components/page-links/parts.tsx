@@ -46,7 +46,9 @@ export function ReadinessPill({ row, stacked = false }: { row: LinkRow; stacked?
       }`}
     >
       <span className="tabular-nums">{row.score}</span>
-      <span className={stacked ? 'text-[10px] font-medium whitespace-nowrap' : 'font-medium'}>{t(READINESS_LABEL_KEY[row.label])}</span>
+      <span className={stacked ? 'text-[10px] font-medium whitespace-nowrap' : 'font-medium'}>
+        {t(READINESS_LABEL_KEY[row.label])}
+      </span>
     </span>
   );
 }
@@ -55,7 +57,9 @@ export function BandPill({ row, wrap = false }: { row: LinkRow; wrap?: boolean }
   const { t } = useI18n();
   if (row.band === null) return null;
   return (
-    <span className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${wrap ? '' : 'whitespace-nowrap'} ${RISK_TONE[row.band]}`}>
+    <span
+      className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${wrap ? '' : 'whitespace-nowrap'} ${RISK_TONE[row.band]}`}
+    >
       {t(RISK_BAND_KEY[row.band])}
     </span>
   );
@@ -89,7 +93,8 @@ export function RowStatus({ row }: { row: LinkRow }) {
   if (row.error) {
     return <span className="text-xs font-medium text-red-800 dark:text-red-300">{t(ERROR_TITLE_KEY[row.error.code])}</span>;
   }
-  if (row.result === undefined) return <span className="text-xs text-slate-500 dark:text-slate-400">{t('pageLinks.peeking')}</span>;
+  if (row.result === undefined)
+    return <span className="text-xs text-slate-500 dark:text-slate-400">{t('pageLinks.peeking')}</span>;
   if (row.result === null) return <span className="text-xs text-slate-600 dark:text-slate-300">{t('pageLinks.notLoaded')}</span>;
   return null;
 }
@@ -143,7 +148,17 @@ export function Disclaimers({ rows }: { rows: readonly LinkRow[] }) {
 }
 
 /** The full snapshot of one link (SnapshotCard with Refresh), or its error, or an offer to load it. */
-export function SnapshotDetail({ row, onLoad, onRefresh, now }: { row: LinkRow; onLoad(): void; onRefresh(): void; now?: number }) {
+export function SnapshotDetail({
+  row,
+  onLoad,
+  onRefresh,
+  now,
+}: {
+  row: LinkRow;
+  onLoad(): void;
+  onRefresh(): void;
+  now?: number;
+}) {
   const { t } = useI18n();
   if (row.ready) {
     return (
@@ -200,9 +215,20 @@ const TONE_CLASS: Readonly<Record<Tone, string>> = {
 
 function StateIcon({ tone }: { tone: Tone }) {
   const color =
-    tone === 'error' ? 'text-red-700 dark:text-red-300' : tone === 'warning' ? 'text-amber-700 dark:text-amber-300' : 'text-slate-500 dark:text-slate-400';
+    tone === 'error'
+      ? 'text-red-700 dark:text-red-300'
+      : tone === 'warning'
+        ? 'text-amber-700 dark:text-amber-300'
+        : 'text-slate-500 dark:text-slate-400';
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className={`h-6 w-6 shrink-0 ${color}`} fill="none" stroke="currentColor" strokeWidth="1.8">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className={`h-6 w-6 shrink-0 ${color}`}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+    >
       {tone === 'neutral' ? (
         <>
           <circle cx="11" cy="11" r="6.5" />
@@ -254,7 +280,11 @@ export function LoadingState({ rowCount = 3 }: { rowCount?: number }) {
     <div role="status" data-testid="page-links-loading" className="flex flex-col gap-2">
       <span className="text-xs text-slate-600 dark:text-slate-300">{t('pageLinks.loading')}</span>
       {Array.from({ length: rowCount }, (_, index) => (
-        <div key={index} aria-hidden="true" className="flex animate-pulse items-center gap-3 rounded-lg border border-slate-200 p-3 motion-reduce:animate-none dark:border-slate-800">
+        <div
+          key={index}
+          aria-hidden="true"
+          className="flex animate-pulse items-center gap-3 rounded-lg border border-slate-200 p-3 motion-reduce:animate-none dark:border-slate-800"
+        >
           <div className="h-3 w-1/2 rounded bg-slate-200 dark:bg-slate-800" />
           <div className="ml-auto h-5 w-14 rounded bg-slate-100 dark:bg-slate-800/70" />
         </div>
@@ -269,13 +299,22 @@ type ActionNotice = { tone: 'success' | 'error'; text: string } | null;
  * For a web page the annotator does not run on: scan it once (`activeTab`), or enable the site for
  * good (host permission asked in the click, then saved in `enabledSites`).
  */
-export function NotRunningState({ tab, host, enableLocked }: { tab: TargetTab; host: string | undefined; enableLocked: boolean }) {
+export function NotRunningState({
+  tab,
+  host,
+  enableLocked,
+}: {
+  tab: TargetTab;
+  host: string | undefined;
+  enableLocked: boolean;
+}) {
   const { t } = useI18n();
   const api = usePageLinksApi();
   const [busy, setBusy] = useState<'scan' | 'enable' | null>(null);
   const [notice, setNotice] = useState<ActionNotice>(null);
   const rescan = useRescan(tab);
-  const reason = (error: unknown) => t('pageLinks.actionFailed', { reason: error instanceof Error ? error.message : String(error) });
+  const reason = (error: unknown) =>
+    t('pageLinks.actionFailed', { reason: error instanceof Error ? error.message : String(error) });
 
   async function scan() {
     setBusy('scan');
@@ -334,7 +373,9 @@ export function NotRunningState({ tab, host, enableLocked }: { tab: TargetTab; h
           <div role="status" aria-live="polite" className="empty:hidden">
             {busy === 'enable' && <p className="mt-1">{t('pageLinks.enabling')}</p>}
             {notice && (
-              <p className={`mt-1 font-medium ${notice.tone === 'error' ? 'text-red-800 dark:text-red-300' : 'text-emerald-800 dark:text-emerald-300'}`}>
+              <p
+                className={`mt-1 font-medium ${notice.tone === 'error' ? 'text-red-800 dark:text-red-300' : 'text-emerald-800 dark:text-emerald-300'}`}
+              >
                 {notice.text}
               </p>
             )}
@@ -413,7 +454,11 @@ export function PageStates({
   }
   if (scan.status === 'not-scannable') {
     return (
-      <StatePanel testId="page-not-scannable" title={t('pageLinks.notScannable.title')} detail={t('pageLinks.notScannable.detail')} />
+      <StatePanel
+        testId="page-not-scannable"
+        title={t('pageLinks.notScannable.title')}
+        detail={t('pageLinks.notScannable.detail')}
+      />
     );
   }
   if (scan.status === 'no-access') {
@@ -434,7 +479,11 @@ export function PageStates({
         ? new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' }).format(services)
         : t('pageLinks.empty.noServices');
     return (
-      <StatePanel testId="page-empty" title={t('pageLinks.empty.title')} detail={t('pageLinks.empty.detail', { services: names })}>
+      <StatePanel
+        testId="page-empty"
+        title={t('pageLinks.empty.title')}
+        detail={t('pageLinks.empty.detail', { services: names })}
+      >
         <button type="button" className={linkButtonClass} onClick={() => void api.openOptionsPage()}>
           {t('popup.settingsTitle')}
         </button>

@@ -124,7 +124,11 @@ export function FounderPreview({ now }: { now?: number }) {
             </p>
           )}
           {detected && !error && (
-            <p id={`${fieldId}-detected`} className="text-xs font-medium text-emerald-800 dark:text-emerald-300" data-testid="preview-detected">
+            <p
+              id={`${fieldId}-detected`}
+              className="text-xs font-medium text-emerald-800 dark:text-emerald-300"
+              data-testid="preview-detected"
+            >
               {detected}
             </p>
           )}
@@ -157,7 +161,10 @@ export function FounderPreview({ now }: { now?: number }) {
           </div>
         )}
 
-        <p className="rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-950 dark:bg-amber-950/60 dark:text-amber-100" data-testid="preview-cost">
+        <p
+          className="rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-950 dark:bg-amber-950/60 dark:text-amber-100"
+          data-testid="preview-cost"
+        >
           {t('preview.costNote')}
         </p>
         <div className="flex items-center gap-3">
@@ -175,7 +182,11 @@ export function FounderPreview({ now }: { now?: number }) {
       </form>
 
       {shown && (
-        <section aria-labelledby={resultHeadingId} className="flex flex-col gap-2 border-t border-slate-200 pt-3 dark:border-slate-800" data-testid="preview-result">
+        <section
+          aria-labelledby={resultHeadingId}
+          className="flex flex-col gap-2 border-t border-slate-200 pt-3 dark:border-slate-800"
+          data-testid="preview-result"
+        >
           <h2 id={resultHeadingId} className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
             {t('preview.resultHeading')}
           </h2>

@@ -59,11 +59,19 @@ export function PageLinksList({ now }: { now?: number }) {
             {t('pageLinks.summary', { count: rows.length })}
             {cached > 0 && ` · ${t('pageLinks.cachedCount', { count: cached })}`}
           </p>
-          <LoadAllBar rows={rows} onLoad={() => loader.load(rows.filter((row) => row.result === null && !row.loading).map((row) => row.link))} />
+          <LoadAllBar
+            rows={rows}
+            onLoad={() => loader.load(rows.filter((row) => row.result === null && !row.loading).map((row) => row.link))}
+          />
           <ul ref={listRef} aria-label={t('popup.tabs.page')} className="flex flex-col gap-1.5" data-testid="page-links">
             {rows.map((row, index) => (
               <li key={row.link.canonicalKey}>
-                <RowButton row={row} name={rowName(row, index)} now={currentNow} onSelect={() => setSelectedKey(row.link.canonicalKey)} />
+                <RowButton
+                  row={row}
+                  name={rowName(row, index)}
+                  now={currentNow}
+                  onSelect={() => setSelectedKey(row.link.canonicalKey)}
+                />
               </li>
             ))}
           </ul>
@@ -108,7 +116,14 @@ function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: string; n
         )}
       </span>
       <ReadinessPill row={row} />
-      <svg aria-hidden="true" viewBox="0 0 16 16" className="h-4 w-4 shrink-0 text-slate-400" fill="none" stroke="currentColor" strokeWidth="1.8">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 16 16"
+        className="h-4 w-4 shrink-0 text-slate-400"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+      >
         <path d="M6 3.5 10.5 8 6 12.5" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
     </button>

@@ -37,11 +37,15 @@ export function PopupPage({ now }: { now?: number }) {
   function onTabKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
     const index = VIEWS.indexOf(view);
     const next =
-      event.key === 'ArrowRight' ? VIEWS[(index + 1) % VIEWS.length]
-      : event.key === 'ArrowLeft' ? VIEWS[(index - 1 + VIEWS.length) % VIEWS.length]
-      : event.key === 'Home' ? VIEWS[0]
-      : event.key === 'End' ? VIEWS[VIEWS.length - 1]
-      : undefined;
+      event.key === 'ArrowRight'
+        ? VIEWS[(index + 1) % VIEWS.length]
+        : event.key === 'ArrowLeft'
+          ? VIEWS[(index - 1 + VIEWS.length) % VIEWS.length]
+          : event.key === 'Home'
+            ? VIEWS[0]
+            : event.key === 'End'
+              ? VIEWS[VIEWS.length - 1]
+              : undefined;
     if (!next) return;
     event.preventDefault();
     setView(next);
@@ -64,12 +68,19 @@ export function PopupPage({ now }: { now?: number }) {
         >
           <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="1.5">
             <circle cx="8" cy="8" r="2.2" />
-            <path d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4" strokeLinecap="round" />
+            <path
+              d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4"
+              strokeLinecap="round"
+            />
           </svg>
           {t('popup.settings')}
         </button>
       </header>
-      <div role="tablist" aria-label={t('popup.tabs.label')} className="flex gap-1 border-b border-slate-200 px-3 dark:border-slate-800">
+      <div
+        role="tablist"
+        aria-label={t('popup.tabs.label')}
+        className="flex gap-1 border-b border-slate-200 px-3 dark:border-slate-800"
+      >
         {VIEWS.map((id) => (
           <button
             key={id}
@@ -95,19 +106,23 @@ export function PopupPage({ now }: { now?: number }) {
         ))}
       </div>
       <main>
-      {VIEWS.map((id) => (
-        <div
-          key={id}
-          id={`panel-${id}`}
-          role="tabpanel"
-          aria-labelledby={`tab-${id}`}
-          hidden={view !== id}
-          className="px-4 py-3"
-        >
-          {/* Both stay mounted: switching tabs keeps the list, the selection and a pasted link. */}
-          {id === 'page' ? <PageLinksList {...(now !== undefined ? { now } : {})} /> : <FounderPreview {...(now !== undefined ? { now } : {})} />}
-        </div>
-      ))}
+        {VIEWS.map((id) => (
+          <div
+            key={id}
+            id={`panel-${id}`}
+            role="tabpanel"
+            aria-labelledby={`tab-${id}`}
+            hidden={view !== id}
+            className="px-4 py-3"
+          >
+            {/* Both stay mounted: switching tabs keeps the list, the selection and a pasted link. */}
+            {id === 'page' ? (
+              <PageLinksList {...(now !== undefined ? { now } : {})} />
+            ) : (
+              <FounderPreview {...(now !== undefined ? { now } : {})} />
+            )}
+          </div>
+        ))}
       </main>
     </div>
   );

@@ -102,8 +102,21 @@ function SidePanel({ now, saveFile }: { now: number | undefined; saveFile(fileNa
             <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="page-links-summary">
               {t('pageLinks.summary', { count: rows.length })}
             </p>
-            <button type="button" className={secondaryButtonClass} onClick={exportCsv} title={t('panel.exportTitle')} data-testid="export-csv">
-              <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="1.6">
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              onClick={exportCsv}
+              title={t('panel.exportTitle')}
+              data-testid="export-csv"
+            >
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 16 16"
+                className="h-3.5 w-3.5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.6"
+              >
                 <path d="M8 2v8M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" strokeLinecap="round" strokeLinejoin="round" />
               </svg>
               {t('panel.export')}
@@ -202,7 +215,9 @@ function LinksTable({
               <tr
                 key={row.link.canonicalKey}
                 data-testid="panel-row"
-                data-state={row.loading ? 'loading' : row.ready ? 'ready' : row.error ? 'error' : row.result === null ? 'idle' : 'peeking'}
+                data-state={
+                  row.loading ? 'loading' : row.ready ? 'ready' : row.error ? 'error' : row.result === null ? 'idle' : 'peeking'
+                }
                 className={`border-b border-slate-100 last:border-0 dark:border-slate-800/70 ${selected ? 'bg-sky-50 dark:bg-sky-950/50' : ''}`}
               >
                 <td className="px-1.5 py-1.5 align-top">

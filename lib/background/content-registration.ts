@@ -83,7 +83,8 @@ export interface ContentRegistrationDeps {
  * could both try to register the same id). Returns a function that stops watching.
  */
 export function startContentRegistration(deps: ContentRegistrationDeps): { stop(): void; settled(): Promise<void> } {
-  const onError = deps.onError ?? ((error: unknown) => console.warn('[Compliance Lens] content script registration failed:', error));
+  const onError =
+    deps.onError ?? ((error: unknown) => console.warn('[Compliance Lens] content script registration failed:', error));
   let chain: Promise<void> = Promise.resolve();
   const enqueue = (sites: () => Promise<readonly string[]>) => {
     chain = chain

@@ -8,7 +8,10 @@ const senderSchema = z
   .object({
     url: z.string().optional().catch(undefined),
     frameId: z.int().optional().catch(undefined),
-    tab: z.object({ id: z.int().optional().catch(undefined) }).optional().catch(undefined),
+    tab: z
+      .object({ id: z.int().optional().catch(undefined) })
+      .optional()
+      .catch(undefined),
   })
   .catch({});
 

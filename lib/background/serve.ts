@@ -86,8 +86,9 @@ export function registerHandlers<Definitions extends ProtocolDefinitions>(
     type: string,
     callback: (message: { data: unknown; sender: unknown }) => Promise<unknown>,
   ) => () => void;
-  const removers = Object.entries(handlers).map(([type, handler]: [string, (data: unknown, sender: unknown) => Promise<unknown>]) =>
-    listen(type, ({ data, sender }) => handler(data, sender)),
+  const removers = Object.entries(handlers).map(
+    ([type, handler]: [string, (data: unknown, sender: unknown) => Promise<unknown>]) =>
+      listen(type, ({ data, sender }) => handler(data, sender)),
   );
   return () => removers.forEach((remove) => remove());
 }

@@ -164,9 +164,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   /** Set while a slice changes the link list; listeners hear once per slice, not once per link. */
   let linksDirty = false;
   /** Badges are drawn when their link comes near the viewport; null: drawn at once. */
-  const visibility = (options.watchVisibility === undefined ? intersectionWatcher(doc) : options.watchVisibility)?.(
-    (anchor) => drawBadgeOf(anchor),
-  ) ?? null;
+  const visibility =
+    (options.watchVisibility === undefined ? intersectionWatcher(doc) : options.watchVisibility)?.((anchor) =>
+      drawBadgeOf(anchor),
+    ) ?? null;
 
   function drawBadgeOf(anchor: Element): void {
     visibility?.unobserve(anchor);

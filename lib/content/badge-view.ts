@@ -107,13 +107,20 @@ export function describeBadge(view: BadgeView, now: number, text: BadgeText): Ba
   }
 }
 
-function describeError(view: Extract<BadgeView, { state: 'error' }>, now: number, text: BadgeText, hint: string): BadgeDescription {
+function describeError(
+  view: Extract<BadgeView, { state: 'error' }>,
+  now: number,
+  text: BadgeText,
+  hint: string,
+): BadgeDescription {
   if (view.code === 'EXPIRED') {
     const short = view.expiredAt ? shortDate(view.expiredAt, text.locale) : null;
     const long = view.expiredAt ? longDate(view.expiredAt, text.locale) : null;
     return {
       text: short ? say(text, 'badge.error.expiredOn.text', { date: short }) : say(text, 'badge.error.expired.text'),
-      label: long ? say(text, 'badge.error.expiredOn.label', { date: long, hint }) : say(text, 'badge.error.expired.label', { hint }),
+      label: long
+        ? say(text, 'badge.error.expiredOn.label', { date: long, hint })
+        : say(text, 'badge.error.expired.label', { hint }),
       tone: 'muted',
     };
   }
@@ -125,12 +132,20 @@ function describeError(view: Extract<BadgeView, { state: 'error' }>, now: number
         tone: 'warning',
       };
     }
-    return { text: say(text, 'badge.error.rateLimited.text'), label: say(text, 'badge.error.rateLimited.label'), tone: 'warning' };
+    return {
+      text: say(text, 'badge.error.rateLimited.text'),
+      label: say(text, 'badge.error.rateLimited.label'),
+      tone: 'warning',
+    };
   }
   const known = ERROR_STEMS[view.code];
   if (known) {
     const [stem, tone] = known;
     return { text: say(text, `badge.error.${stem}.text`), label: say(text, `badge.error.${stem}.label`, { hint }), tone };
   }
-  return { text: say(text, 'badge.error.unknown.text'), label: say(text, 'badge.error.unknown.label', { code: view.code }), tone: 'warning' };
+  return {
+    text: say(text, 'badge.error.unknown.text'),
+    label: say(text, 'badge.error.unknown.label', { code: view.code }),
+    tone: 'warning',
+  };
 }

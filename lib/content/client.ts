@@ -79,7 +79,9 @@ export function toContentSettings(value: unknown): ContentSettings {
  * browser start).
  */
 export async function fetchContentSettings(options: { waitForPolicy?: boolean } = {}): Promise<ContentSettings> {
-  return toContentSettings(await messenger.sendMessage('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined));
+  return toContentSettings(
+    await messenger.sendMessage('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined),
+  );
 }
 
 export const cardBinding = {

@@ -6,13 +6,7 @@ import { createLinkRecognizer } from '../core/links/recognize';
 import { createAnnotator, type Annotator } from './annotator';
 import { createCardFrame } from './card-frame';
 import type { BadgeText } from './badge-view';
-import {
-  cardBinding,
-  fetchBadgeText,
-  fetchContentSettings,
-  messagingSnapshotClient,
-  type ContentSettings,
-} from './client';
+import { cardBinding, fetchBadgeText, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
 import type { BadgeSnapshotClient, Scheduler } from './types';
 
 export interface StartAnnotatorDeps {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { storage } from 'wxt/utils/storage';
-import { DEFAULT_LANGUAGE_PREFERENCE, LANGUAGE_ITEM_KEY, LANGUAGE_PREFERENCES, type LanguagePreference } from '../core/i18n/language';
+import {
+  DEFAULT_LANGUAGE_PREFERENCE,
+  LANGUAGE_ITEM_KEY,
+  LANGUAGE_PREFERENCES,
+  type LanguagePreference,
+} from '../core/i18n/language';
 
 /** The language the user chose in the options page (`auto` follows the browser). */
 export const LANGUAGE_STORAGE_KEY = `local:${LANGUAGE_ITEM_KEY}` as const;

@@ -52,7 +52,12 @@ export const pageLinksMessenger: ExtensionMessenger<PageLinksProtocolMap> = defi
 
 /** The tab a `pageLinksChanged` came from, or undefined (not from a content script in a tab). */
 const senderSchema = z
-  .object({ tab: z.object({ id: z.int().optional().catch(undefined) }).optional().catch(undefined) })
+  .object({
+    tab: z
+      .object({ id: z.int().optional().catch(undefined) })
+      .optional()
+      .catch(undefined),
+  })
   .transform((sender) => sender.tab?.id)
   .catch(undefined);
 
@@ -65,7 +70,9 @@ export async function listPageLinks(
   tabId: number,
   messenger: ExtensionMessenger<PageLinksProtocolMap> = pageLinksMessenger,
 ): Promise<PageLink[]> {
-  return pageLinksProtocol.listPageLinks.output.parse(await messenger.sendMessage('listPageLinks', undefined, { tabId, frameId: 0 }));
+  return pageLinksProtocol.listPageLinks.output.parse(
+    await messenger.sendMessage('listPageLinks', undefined, { tabId, frameId: 0 }),
+  );
 }
 
 /** Calls `onChange(tabId)` when a tab's content script reports new links. */

@@ -4,8 +4,7 @@ import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; connectionString: string; schema?: string }
-  | { kind: 'pglite'; dataDir?: string };
+  { kind: 'postgres'; connectionString: string; schema?: string } | { kind: 'pglite'; dataDir?: string };
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {

@@ -79,7 +79,10 @@ export function urlAuthority(url: string): string {
 export const allowedHostName = z.string().transform((value, ctx) => {
   const name = normalizeHostName(value.trim());
   if (name === null) {
-    ctx.addIssue({ code: 'custom', message: `not a host name or IP address (no scheme, port or path): ${JSON.stringify(value)}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `not a host name or IP address (no scheme, port or path): ${JSON.stringify(value)}`,
+    });
     return z.NEVER;
   }
   return name;

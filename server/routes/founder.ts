@@ -23,7 +23,10 @@ const SHARE_LINK_ID = /^[A-Za-z0-9_-]{1,100}$/;
 async function founderOrg(c: Context, deps: AppDeps): Promise<string> {
   const header = c.req.header('authorization');
   const key = header ? BEARER.exec(header)?.[1] : undefined;
-  if (!key) throw new ApiError(401, 'UNAUTHORIZED', 'Missing founder key: send Authorization: Bearer <founder_key>.', { 'WWW-Authenticate': 'Bearer' });
+  if (!key)
+    throw new ApiError(401, 'UNAUTHORIZED', 'Missing founder key: send Authorization: Bearer <founder_key>.', {
+      'WWW-Authenticate': 'Bearer',
+    });
   const orgId = await authenticate(deps.db, key);
   if (!orgId) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid founder key.', { 'WWW-Authenticate': 'Bearer' });
   return orgId;

@@ -54,13 +54,7 @@ export function proofpointV2Url(url: string): string {
   return `https://urldefense.proofpoint.com/v2/url?u=${encoded}&${PROOFPOINT_PARAMS}`;
 }
 
-function anchor(
-  href: string,
-  text: string,
-  state: DemoState,
-  form: DemoForm,
-  extraAttrs: Record<string, string> = {},
-): string {
+function anchor(href: string, text: string, state: DemoState, form: DemoForm, extraAttrs: Record<string, string> = {}): string {
   const extra = Object.entries(extraAttrs)
     .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
     .join('');

@@ -208,9 +208,7 @@ export type DocumentInput = {
 
 /** A complete HTML5 document around `body`. `title` and `description` are escaped here. */
 export function renderDocument(input: DocumentInput): string {
-  const description = input.description
-    ? `\n<meta name="description" content="${escapeHtml(input.description)}">`
-    : '';
+  const description = input.description ? `\n<meta name="description" content="${escapeHtml(input.description)}">` : '';
   return `<!doctype html>
 <html lang="en">
 <head>

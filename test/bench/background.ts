@@ -20,7 +20,8 @@ interface Sample {
 
 const summary = (label: string, samples: Sample[]) => {
   const times = samples.map((s) => s.ms).sort((a, b) => a - b);
-  const at = (q: number) => Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN) * 100) / 100;
+  const at = (q: number) =>
+    Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN) * 100) / 100;
   return {
     message: label,
     n: samples.length,
@@ -43,10 +44,17 @@ export async function benchBackground(options: { cachedHovers: number; refreshes
     // Configure the server's origin as a service (as the options page would).
     await worker.evaluate(async (serviceOrigin) => {
       const stored = await chrome.storage.local.get(['settings']);
-      const current: Record<string, unknown> = typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
+      const current: Record<string, unknown> =
+        typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
       current.services = [
         ...(Array.isArray(current.services) ? current.services : []),
-        { id: 'bench', name: 'Bench server', origin: serviceOrigin, apiPathTemplate: '/api/v1/compliance-status/{token}', sharePathTemplates: ['/share/{token}'] },
+        {
+          id: 'bench',
+          name: 'Bench server',
+          origin: serviceOrigin,
+          apiPathTemplate: '/api/v1/compliance-status/{token}',
+          sharePathTemplates: ['/share/{token}'],
+        },
       ];
       await chrome.storage.local.set({ settings: current, settings$: { v: 2 } });
     }, origin);
@@ -60,11 +68,19 @@ export async function benchBackground(options: { cachedHovers: number; refreshes
           const samples: { ms: number; status: string; fromCache: boolean | null }[] = [];
           for (let i = 0; i < count; i++) {
             const start = performance.now();
-            const reply: unknown = await chrome.runtime.sendMessage({ id: Date.now() + i, type, data: request, timestamp: Date.now() });
+            const reply: unknown = await chrome.runtime.sendMessage({
+              id: Date.now() + i,
+              type,
+              data: request,
+              timestamp: Date.now(),
+            });
             const ms = performance.now() - start;
             const res = typeof reply === 'object' && reply !== null && 'res' in reply ? reply.res : null;
             const status = typeof res === 'object' && res !== null && 'status' in res ? String(res.status) : 'no-reply';
-            const fromCache = typeof res === 'object' && res !== null && 'fromCache' in res && typeof res.fromCache === 'boolean' ? res.fromCache : null;
+            const fromCache =
+              typeof res === 'object' && res !== null && 'fromCache' in res && typeof res.fromCache === 'boolean'
+                ? res.fromCache
+                : null;
             samples.push({ ms, status, fromCache });
           }
           return samples;
@@ -77,7 +93,11 @@ export async function benchBackground(options: { cachedHovers: number; refreshes
     const network = await run('refreshSnapshot', options.refreshes);
     const viewsCounted = await founder.viewCount(link.id);
     return {
-      rows: [summary('getSnapshot, first (cold: network fetch)', first), summary('getSnapshot, cached hover', cached), summary('refreshSnapshot (network)', network)],
+      rows: [
+        summary('getSnapshot, first (cold: network fetch)', first),
+        summary('getSnapshot, cached hover', cached),
+        summary('refreshSnapshot (network)', network),
+      ],
       viewsCounted,
       notes: [
         'Round trip from an extension page (chrome.runtime.sendMessage in @webext-core wire format) to the service worker and back, measured with performance.now() in the page.',

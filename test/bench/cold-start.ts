@@ -26,7 +26,10 @@ async function badgeAfter(context: BrowserContext, name: string): Promise<number
   try {
     await page.goto(`${PAGES_ORIGIN}/${name}.html`);
     const at = await page
-      .waitForFunction(() => (window as unknown as { __badgeAt: number | null }).__badgeAt, null, { timeout: 20_000, polling: 100 })
+      .waitForFunction(() => (window as unknown as { __badgeAt: number | null }).__badgeAt, null, {
+        timeout: 20_000,
+        polling: 100,
+      })
       .then((handle) => handle.jsonValue())
       .catch(() => null);
     return typeof at === 'number' ? Math.round(at) : null;
@@ -40,7 +43,9 @@ export async function benchColdStart(launches: number): Promise<{ rows: ColdStar
   for (let i = 1; i <= launches; i++) {
     const browser = await launch(true);
     try {
-      await browser.context.route(`${PAGES_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: PAGE }));
+      await browser.context.route(`${PAGES_ORIGIN}/**`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: PAGE }),
+      );
       const first = await badgeAfter(browser.context, 'first');
       const second = await badgeAfter(browser.context, 'second');
       rows.push({ launch: i, 'first page: badge after (ms)': first, 'second page: badge after (ms)': second });
@@ -51,7 +56,7 @@ export async function benchColdStart(launches: number): Promise<{ rows: ColdStar
   return {
     rows,
     notes: [
-      'A new browser profile per launch; the first page opens as soon as the extension\'s service worker is up, the second right after. Times are from the page\'s navigation start; null = no badge within 20 s.',
+      "A new browser profile per launch; the first page opens as soon as the extension's service worker is up, the second right after. Times are from the page's navigation start; null = no badge within 20 s.",
     ],
   };
 }

@@ -50,7 +50,9 @@ function rows(from: number, count: number, sharePercent: number): { html: string
   for (let i = from; i < from + count; i++) {
     if (i % every === 0) {
       shares += 1;
-      parts.push(`<li><a href="${SERVICE_ORIGIN}/share/tok_${String(i).padStart(7, '0')}_${'x'.repeat(32)}">deal ${i}</a> · row ${i}</li>`);
+      parts.push(
+        `<li><a href="${SERVICE_ORIGIN}/share/tok_${String(i).padStart(7, '0')}_${'x'.repeat(32)}">deal ${i}</a> · row ${i}</li>`,
+      );
     } else {
       parts.push(`<li><a href="https://example.org/item/${i}">item ${i}</a> · row ${i}</li>`);
     }
@@ -115,13 +117,19 @@ async function longTasks(page: Page, after: number): Promise<{ count: number; ma
   return { count: relevant.length, max: Math.round(Math.max(0, ...relevant.map((task) => task.duration))) };
 }
 
-async function measure(context: BrowserContext, kase: ContentCase, condition: ContentMeasurement['condition']): Promise<ContentMeasurement> {
+async function measure(
+  context: BrowserContext,
+  kase: ContentCase,
+  condition: ContentMeasurement['condition'],
+): Promise<ContentMeasurement> {
   const initial = rows(0, kase.anchors, kase.sharePercent);
   const burst = rows(kase.anchors, BURST_ROWS, kase.sharePercent);
   const html = pageHtml(initial.html, initial.shares);
   const withExtension = condition === 'extension';
   await context.unroute(`${PAGES_ORIGIN}/**`).catch(() => undefined);
-  await context.route(`${PAGES_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  await context.route(`${PAGES_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+  );
 
   const page = await context.newPage();
   try {
@@ -133,7 +141,8 @@ async function measure(context: BrowserContext, kase: ContentCase, condition: Co
     await page.waitForTimeout(500); // let cache peeks and the last slices finish
     const m1 = await metrics(cdp);
     const timing = await page.evaluate(() => {
-      const nav = performance.getEntriesByType('navigation')[0]?.toJSON() as { loadEventEnd?: number; domContentLoadedEventEnd?: number } | undefined;
+      const nav = performance.getEntriesByType('navigation')[0]?.toJSON() as
+        { loadEventEnd?: number; domContentLoadedEventEnd?: number } | undefined;
       return { load: nav?.loadEventEnd ?? 0, dcl: nav?.domContentLoadedEventEnd ?? 0 };
     });
     const initialLongTasks = await longTasks(page, timing.dcl);
@@ -229,7 +238,9 @@ export async function benchContent(
   };
   const cost = cases.map((kase) => {
     const pick = (condition: ContentMeasurement['condition']) =>
-      measurements.filter((m) => m.anchors === kase.anchors && m.share_percent === kase.sharePercent && m.condition === condition);
+      measurements.filter(
+        (m) => m.anchors === kase.anchors && m.share_percent === kase.sharePercent && m.condition === condition,
+      );
     const ext = pick('extension');
     const base = pick('baseline');
     const delta = (key: 'script_ms' | 'task_ms' | 'layout_style_ms' | 'heap_mb' | 'burst_script_ms' | 'load_ms') =>

@@ -17,7 +17,12 @@ const failures: string[] = [];
 const startedAt = Date.now();
 const elapsed = () => `${Math.round((Date.now() - startedAt) / 1000)} s`;
 
-console.log(`Compliance Lens benchmarks${quick ? ' (--quick)' : ''}: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `Compliance Lens benchmarks${quick ? ' (--quick)' : ''}: ${os.cpus().length} CPUs, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 
 // 1. Bundle sizes (deterministic budget).
 const bundle = measureBundle(path.join(repoRoot, '.output/chrome-mv3'));
@@ -59,8 +64,14 @@ console.table(background.rows);
 for (const note of background.notes) console.log(`  · ${note}`);
 
 // 4. Server under load beside a bare Hono handler, and exact view counting (deterministic budget).
-const server = await benchServer({ connections: quick ? [50] : [10, 50, 100], durationS: quick ? 3 : 8, exactAmount: quick ? 2_000 : 5_000 });
-console.log(`\nServer: GET /api/v1/compliance-status/{token} (limiter on, trusted proxy, a new X-Forwarded-For per 50 requests) [${elapsed()}]`);
+const server = await benchServer({
+  connections: quick ? [50] : [10, 50, 100],
+  durationS: quick ? 3 : 8,
+  exactAmount: quick ? 2_000 : 5_000,
+});
+console.log(
+  `\nServer: GET /api/v1/compliance-status/{token} (limiter on, trusted proxy, a new X-Forwarded-For per 50 requests) [${elapsed()}]`,
+);
 console.table(server.results);
 console.log(
   `exact counting: ${server.viewCount.requests} requests over ${server.viewCount.connections} connections → view_count ${server.viewCount.actual} (successful responses: ${server.viewCount.expected})`,
@@ -72,7 +83,20 @@ mkdirSync(outDir, { recursive: true });
 const file = path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(
   file,
-  JSON.stringify({ at: new Date().toISOString(), quick, machine: { cpus: os.cpus().length, loadavg: os.loadavg() }, bundle, content, coldStart, background, server }, null, 2),
+  JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      quick,
+      machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
+      bundle,
+      content,
+      coldStart,
+      background,
+      server,
+    },
+    null,
+    2,
+  ),
 );
 console.log(`\nwrote ${path.relative(repoRoot, file)} (${elapsed()})`);
 

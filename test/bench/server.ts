@@ -111,7 +111,13 @@ export async function benchServer(options: { connections: number[]; durationS: n
     return {
       results,
       // Vacuous passes are failures: every request must have succeeded (no 429s, no errors) and been counted.
-      viewCount: { requests: exact.requests, connections: 100, expected, actual, exact: expected === amount && actual === expected },
+      viewCount: {
+        requests: exact.requests,
+        connections: 100,
+        expected,
+        actual,
+        exact: expected === amount && actual === expected,
+      },
     };
   } finally {
     await Promise.all([stop(bare.child), stop(real.child)]);

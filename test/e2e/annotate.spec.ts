@@ -91,7 +91,12 @@ test('a page of 5,000 anchors with 500 share links: all annotated, no long task 
   await page.goto(`${PAGES_ORIGIN}/big-page.html`);
   await expect(page.locator('compliance-lens-badge')).toHaveCount(500);
   // The last link is far below the fold: its badge is not drawn yet and takes no box.
-  expect(await page.locator('compliance-lens-badge').last().evaluate((host) => getComputedStyle(host).display)).toBe('none');
+  expect(
+    await page
+      .locator('compliance-lens-badge')
+      .last()
+      .evaluate((host) => getComputedStyle(host).display),
+  ).toBe('none');
   const { longTasks, parsedAt } = await page.evaluate(() => ({
     longTasks: (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks,
     parsedAt: performance.getEntriesByType('navigation')[0]?.toJSON().domContentLoadedEventEnd as number,
@@ -102,7 +107,10 @@ test('a page of 5,000 anchors with 500 share links: all annotated, no long task 
   expect(await founder.viewCount(link.id)).toBe(0);
 });
 
-test('a drawn badge makes no line taller: each paragraph is as tall as its twin with an ordinary link', async ({ context, server }) => {
+test('a drawn badge makes no line taller: each paragraph is as tall as its twin with an ordinary link', async ({
+  context,
+  server,
+}) => {
   const { link } = await founderWithLink(server.baseUrl);
   await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
   const page = await context.newPage();
@@ -314,7 +322,10 @@ test('revoked and expired links show their error states', async ({ context, serv
     await second.locator('#safelinks').hover();
     await expect(badgeAfter(second, 'safelinks')).toHaveAttribute('data-error-code', 'EXPIRED');
     await expect(cardFrame(second).getByTestId('error-message')).toContainText(/expired/);
-    await second.screenshot({ path: path.join(artifacts, 'badge-expired-light.png'), clip: { x: 0, y: 0, width: 760, height: 260 } });
+    await second.screenshot({
+      path: path.join(artifacts, 'badge-expired-light.png'),
+      clip: { x: 0, y: 0, width: 760, height: 260 },
+    });
   } finally {
     await clockServer.stop();
   }
@@ -334,7 +345,11 @@ async function badgeNames(page: Page): Promise<string[]> {
   }
 }
 
-test('badges speak the language chosen in the options, and follow a change without a reload', async ({ context, server, serviceWorker }) => {
+test('badges speak the language chosen in the options, and follow a change without a reload', async ({
+  context,
+  server,
+  serviceWorker,
+}) => {
   const { link } = await founderWithLink(server.baseUrl);
   await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
   const page = await context.newPage();
@@ -361,7 +376,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 900, height: 720 });
     await openMailPage(page, 'gmail-thread');
     await expect(page.locator('compliance-lens-badge[data-state="idle"]')).toHaveCount(2);
-    await page.screenshot({ path: path.join(artifacts, `badges-idle-${colorScheme}.png`), clip: { x: 0, y: 0, width: 900, height: 220 } });
+    await page.screenshot({
+      path: path.join(artifacts, `badges-idle-${colorScheme}.png`),
+      clip: { x: 0, y: 0, width: 900, height: 220 },
+    });
 
     await page.locator('#gmail-share').hover();
     await expect(cardFrame(page).getByTestId('disclaimer')).toBeVisible();
@@ -369,6 +387,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.screenshot({ path: path.join(artifacts, `card-${colorScheme}.png`) });
     await page.mouse.move(5, 5);
     await expect(cardHost(page)).toHaveCount(0);
-    await page.screenshot({ path: path.join(artifacts, `badges-ready-${colorScheme}.png`), clip: { x: 0, y: 0, width: 900, height: 220 } });
+    await page.screenshot({
+      path: path.join(artifacts, `badges-ready-${colorScheme}.png`),
+      clip: { x: 0, y: 0, width: 900, height: 220 },
+    });
   });
 }

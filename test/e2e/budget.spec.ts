@@ -14,15 +14,19 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 for (const target of ['chrome-mv3', 'firefox-mv3'] as const) {
   test(`${target}: the content script is at most 15 KB gzip`, () => {
     const dir = path.join(repoRoot, '.output', target);
-    expect(existsSync(path.join(dir, 'manifest.json')), `no build at ${dir}: run \`npm run build\` and \`npm run build:firefox\``).toBe(true);
+    expect(
+      existsSync(path.join(dir, 'manifest.json')),
+      `no build at ${dir}: run \`npm run build\` and \`npm run build:firefox\``,
+    ).toBe(true);
     const sizes = measureBundle(dir);
     expect(sizes.contentScriptFiles, 'content scripts found in the build').toContain('content-scripts/annotator.js');
     test.info().annotations.push({
       type: 'size',
       description: `${sizes.contentScriptGzipBytes} B gzip (budget ${CONTENT_SCRIPT_BUDGET_BYTES} B) in ${sizes.contentScriptFiles.join(', ')}`,
     });
-    expect(sizes.contentScriptGzipBytes, `content script gzip size (budget ${CONTENT_SCRIPT_BUDGET_BYTES} B)`).toBeLessThanOrEqual(
-      CONTENT_SCRIPT_BUDGET_BYTES,
-    );
+    expect(
+      sizes.contentScriptGzipBytes,
+      `content script gzip size (budget ${CONTENT_SCRIPT_BUDGET_BYTES} B)`,
+    ).toBeLessThanOrEqual(CONTENT_SCRIPT_BUDGET_BYTES);
   });
 }

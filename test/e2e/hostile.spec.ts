@@ -70,12 +70,19 @@ test.beforeEach(async ({ serviceWorker, server }) => {
   await resetRateLimits(server.baseUrl);
 });
 
-test('forged events and messages cost no view and steer nothing; the card and badge cannot be read', async ({ context, server }) => {
+test('forged events and messages cost no view and steer nothing; the card and badge cannot be read', async ({
+  context,
+  server,
+}) => {
   const origin = new URL(server.baseUrl).origin;
   const founder = await FounderClient.signUp(server.baseUrl, 'Kobo Ledger Ltd');
   const link = await founder.createShareLink();
   const requests = recordRequests(context);
-  const page = await openHostilePage(context, { share: link.shareUrl, second: 'https://example.org/a', third: 'https://example.org/b' });
+  const page = await openHostilePage(context, {
+    share: link.shareUrl,
+    second: 'https://example.org/a',
+    third: 'https://example.org/b',
+  });
   const badge = badgeAfter(page, 'share');
   await expect(badge).toHaveAttribute('data-state', 'idle');
 
@@ -89,7 +96,8 @@ test('forged events and messages cost no view and steer nothing; the card and ba
       for (const type of ['pointerover', 'pointerenter', 'pointermove', 'mouseover', 'mouseenter']) {
         target.dispatchEvent(new PointerEvent(type, { bubbles: true, composed: true }));
       }
-      for (const key of ['Enter', ' ']) target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
+      for (const key of ['Enter', ' '])
+        target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }));
     }
     host.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
     host.click();
@@ -169,7 +177,10 @@ test('forged events and messages cost no view and steer nothing; the card and ba
     }
     // Messages in @webext-core's wire format, into the card page: it listens to runtime messages only.
     cardWindow.postMessage({ id: 1, type: 'getCardForTab', data: { origin: 'http://127.0.0.1:1', token: 'A'.repeat(43) } }, '*');
-    cardWindow.postMessage({ id: 2, type: 'refreshSnapshot', data: { origin: 'http://127.0.0.1:1', token: 'A'.repeat(43) } }, '*');
+    cardWindow.postMessage(
+      { id: 2, type: 'refreshSnapshot', data: { origin: 'http://127.0.0.1:1', token: 'A'.repeat(43) } },
+      '*',
+    );
     // Forged dismissals: Escape and a pointer-down outside, as page-dispatched events.
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
@@ -266,47 +277,54 @@ test('100,000 links: every share link is badged, the page keeps answering, nothi
   const origin = new URL(server.baseUrl).origin;
   const requests = recordRequests(context);
   let crashed = false;
-  const page = await openHostilePage(context, { share: 'https://example.org/1', second: 'https://example.org/2', third: 'https://example.org/3' });
+  const page = await openHostilePage(context, {
+    share: 'https://example.org/1',
+    second: 'https://example.org/2',
+    third: 'https://example.org/3',
+  });
   page.on('crash', () => {
     crashed = true;
   });
-  const stats = await page.evaluate(async ({ origin }) => {
-    const parts: string[] = [];
-    for (let i = 0; i < 100_000; i++) {
-      parts.push(
-        i % 100 === 0
-          ? `<div><a href="${origin}/share/tok_${String(i).padStart(6, '0')}_${'x'.repeat(32)}">deal ${i}</a></div>`
-          : `<div><a href="https://example.org/item/${i}">item ${i}</a></div>`,
-      );
-    }
-    const bulk = document.getElementById('bulk');
-    if (!bulk) throw new Error('no #bulk');
-    bulk.innerHTML = parts.join('');
-    const insertedAt = performance.now();
-    const badges = bulk.getElementsByTagName('compliance-lens-badge');
-    // setTimeout(0) latency probe: how long the page waits for its own next task while the
-    // extension annotates (the content script shares this main thread).
-    const delays: number[] = [];
-    await new Promise<void>((resolve) => {
-      const tick = () => {
-        const scheduled = performance.now();
-        setTimeout(() => {
-          delays.push(performance.now() - scheduled);
-          if (badges.length >= 1_000 || performance.now() - insertedAt > 45_000) resolve();
-          else tick();
-        }, 0);
+  const stats = await page.evaluate(
+    async ({ origin }) => {
+      const parts: string[] = [];
+      for (let i = 0; i < 100_000; i++) {
+        parts.push(
+          i % 100 === 0
+            ? `<div><a href="${origin}/share/tok_${String(i).padStart(6, '0')}_${'x'.repeat(32)}">deal ${i}</a></div>`
+            : `<div><a href="https://example.org/item/${i}">item ${i}</a></div>`,
+        );
+      }
+      const bulk = document.getElementById('bulk');
+      if (!bulk) throw new Error('no #bulk');
+      bulk.innerHTML = parts.join('');
+      const insertedAt = performance.now();
+      const badges = bulk.getElementsByTagName('compliance-lens-badge');
+      // setTimeout(0) latency probe: how long the page waits for its own next task while the
+      // extension annotates (the content script shares this main thread).
+      const delays: number[] = [];
+      await new Promise<void>((resolve) => {
+        const tick = () => {
+          const scheduled = performance.now();
+          setTimeout(() => {
+            delays.push(performance.now() - scheduled);
+            if (badges.length >= 1_000 || performance.now() - insertedAt > 45_000) resolve();
+            else tick();
+          }, 0);
+        };
+        tick();
+      });
+      const sorted = [...delays].sort((a, b) => a - b);
+      return {
+        badges: badges.length,
+        allBadgedMs: Math.round(performance.now() - insertedAt),
+        probes: delays.length,
+        probeP50Ms: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0),
+        probeMaxMs: Math.round(sorted.at(-1) ?? 0),
       };
-      tick();
-    });
-    const sorted = [...delays].sort((a, b) => a - b);
-    return {
-      badges: badges.length,
-      allBadgedMs: Math.round(performance.now() - insertedAt),
-      probes: delays.length,
-      probeP50Ms: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0),
-      probeMaxMs: Math.round(sorted.at(-1) ?? 0),
-    };
-  }, { origin });
+    },
+    { origin },
+  );
   test.info().annotations.push({ type: '100k links', description: JSON.stringify(stats) });
   console.log('100,000 links:', stats);
   expect(stats.badges).toBe(1_000);
@@ -317,10 +335,17 @@ test('100,000 links: every share link is badged, the page keeps answering, nothi
   await expect(page.locator('#bulk compliance-lens-badge')).toHaveCount(1_000);
   expect(crashed).toBe(false);
   expect(requests.worker).toEqual([]);
-  expect(requests.all.every((url) => url.startsWith(PAGES_ORIGIN) || url.startsWith('chrome-extension:') || new URL(url).origin === origin)).toBe(true);
+  expect(
+    requests.all.every(
+      (url) => url.startsWith(PAGES_ORIGIN) || url.startsWith('chrome-extension:') || new URL(url).origin === origin,
+    ),
+  ).toBe(true);
 });
 
-test('redirect wrappers nested 50 deep: no badge and no crash; 10 deep (the unwrap limit) still works', async ({ context, server }) => {
+test('redirect wrappers nested 50 deep: no badge and no crash; 10 deep (the unwrap limit) still works', async ({
+  context,
+  server,
+}) => {
   const founder = await FounderClient.signUp(server.baseUrl, 'Kobo Ledger Ltd');
   const link = await founder.createShareLink();
   const requests = recordRequests(context);

@@ -16,12 +16,17 @@ async function openOptions(page: Page, extensionId: string, language: 'en' | 'fr
 async function expectNoSeriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 test.beforeAll(() => mkdirSync(artifacts, { recursive: true }));
 
-test('adds a service: a validation error first, then a valid origin the extension can already reach', async ({ page, extensionId }) => {
+test('adds a service: a validation error first, then a valid origin the extension can already reach', async ({
+  page,
+  extensionId,
+}) => {
   await openOptions(page, extensionId);
   await expect(page.getByRole('heading', { level: 1, name: 'Compliance Lens settings' })).toBeVisible();
   const services = page.getByRole('region', { name: 'Compliance services' });
@@ -61,7 +66,9 @@ test('a denied host permission leaves the service unsaved, with a clear message'
   await services.getByRole('textbox', { name: 'Name' }).fill('Comply');
   await services.getByRole('textbox', { name: 'Origin' }).fill('https://comply.example');
   await services.getByRole('button', { name: 'Add service' }).click();
-  await expect(services.getByRole('alert')).toContainText('Access to https://comply.example was not allowed, so the service was not saved.');
+  await expect(services.getByRole('alert')).toContainText(
+    'Access to https://comply.example was not allowed, so the service was not saved.',
+  );
   await expect(services.getByTestId('service-row').filter({ hasText: 'https://comply.example' })).toHaveCount(0);
   const stored = await page.evaluate(() => chrome.storage.local.get('settings'));
   expect(JSON.stringify(stored)).not.toContain('comply.example');

@@ -30,7 +30,9 @@ async function serveDealPage(context: BrowserContext, hrefs: string[]): Promise<
     .map((href, index) => `<tr><td>Deal ${index + 1}</td><td><a href="${escapeHtml(href)}">compliance snapshot</a></td></tr>`)
     .join('');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pipeline</title></head><body><h1>Pipeline</h1><table><tbody>${rows}</tbody></table></body></html>`;
-  await context.route(`${DEALS_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  await context.route(`${DEALS_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+  );
 }
 
 async function createDeals(baseUrl: string, names: string[]): Promise<Deal[]> {
@@ -61,7 +63,9 @@ async function openPopup(context: BrowserContext, extensionId: string, language:
 async function expectNoSeriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 const settle = (page: Page, ms = 800) => page.waitForTimeout(ms);
@@ -163,7 +167,9 @@ test('founder preview: API URL, share URL, wrapped URL and bare token (service p
 
   await field.fill(token.link.token);
   await expect(popup.getByTestId('preview-detected')).toHaveText('Recognised: a token. Choose its service below.');
-  await popup.getByRole('combobox', { name: 'Service that issued this token' }).selectOption({ label: `E2E test server (${new URL(server.baseUrl).origin})` });
+  await popup
+    .getByRole('combobox', { name: 'Service that issued this token' })
+    .selectOption({ label: `E2E test server (${new URL(server.baseUrl).origin})` });
   await submit.click();
   await expect(result.getByTestId('company-name')).toHaveText('Token Form Ltd');
   expect(await token.founder.viewCount(token.link.id)).toBe(1);
@@ -178,7 +184,10 @@ test('founder preview: API URL, share URL, wrapped URL and bare token (service p
   expect(await token.founder.viewCount(token.link.id)).toBe(1);
 });
 
-test('a tab the extension cannot see: a designed state, and the settings button opens the options page', async ({ context, extensionId }) => {
+test('a tab the extension cannot see: a designed state, and the settings button opens the options page', async ({
+  context,
+  extensionId,
+}) => {
   // The only other tab is about:blank, whose address the browser does not even show the extension.
   const popup = await openPopup(context, extensionId);
   await expect(popup.getByTestId('page-no-access')).toContainText('Compliance Lens can’t see this tab');
@@ -189,7 +198,10 @@ test('a tab the extension cannot see: a designed state, and the settings button 
 
 test('French: counts, plurals and dates follow the language', async ({ context, extensionId, server }) => {
   const deals = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay SA']);
-  await serveDealPage(context, deals.map((deal) => deal.link.shareUrl));
+  await serveDealPage(
+    context,
+    deals.map((deal) => deal.link.shareUrl),
+  );
   await openDealPage(context, 2);
   const popup = await openPopup(context, extensionId, 'fr');
   await expect(popup.locator('html')).toHaveAttribute('lang', 'fr');
@@ -208,7 +220,10 @@ for (const language of ['en', 'fr'] as const) {
       server,
     }) => {
       const deals = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay SA', 'Naira Vault Ltd']);
-      await serveDealPage(context, deals.map((deal) => deal.link.shareUrl));
+      await serveDealPage(
+        context,
+        deals.map((deal) => deal.link.shareUrl),
+      );
       const page = await openDealPage(context, 3);
       await page.locator('a').first().hover();
       await expect(page.locator('compliance-lens-badge').first()).toHaveAttribute('data-state', 'ready');
@@ -228,7 +243,9 @@ for (const language of ['en', 'fr'] as const) {
       await popup.getByRole('tab', { name: language === 'en' ? 'Preview my link' : 'Prévisualiser mon lien' }).click();
       await popup.getByRole('textbox').fill(deals[1]!.link.token);
       await expectNoSeriousViolations(popup);
-      await popup.getByRole('button', { name: language === 'en' ? 'Preview (counts 1 view)' : 'Prévisualiser (compte 1 vue)' }).click();
+      await popup
+        .getByRole('button', { name: language === 'en' ? 'Preview (counts 1 view)' : 'Prévisualiser (compte 1 vue)' })
+        .click();
       await expect(popup.getByTestId('preview-result').getByTestId('snapshot-card')).toBeVisible();
       await expectNoSeriousViolations(popup);
       await popup.screenshot({ path: path.join(artifacts, `popup-${language}-${colorScheme}-preview.png`), fullPage: true });
@@ -240,18 +257,27 @@ test('enabled sites: the background registers the annotator for them at runtime 
   serviceWorker,
 }) => {
   const registered = () =>
-    serviceWorker.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).map(({ id, matches, js }) => ({ id, matches, js })));
+    serviceWorker.evaluate(async () =>
+      (await chrome.scripting.getRegisteredContentScripts()).map(({ id, matches, js }) => ({ id, matches, js })),
+    );
   const setSites = (sites: string[]) =>
     serviceWorker.evaluate(async (enabledSites) => {
       const stored = await chrome.storage.local.get(['settings']);
-      const current: Record<string, unknown> = typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
+      const current: Record<string, unknown> =
+        typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
       await chrome.storage.local.set({ settings: { ...current, enabledSites }, settings$: { v: 2 } });
     }, sites);
 
   await setSites(['crm.example.com', '*.deals.example.org']);
-  await expect.poll(registered).toEqual([
-    { id: 'annotator-enabled-sites', matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'], js: ['content-scripts/annotator.js'] },
-  ]);
+  await expect
+    .poll(registered)
+    .toEqual([
+      {
+        id: 'annotator-enabled-sites',
+        matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
+        js: ['content-scripts/annotator.js'],
+      },
+    ]);
   await setSites([]);
   await expect.poll(registered).toEqual([]);
 });

@@ -46,7 +46,9 @@ async function serveDealPage(context: BrowserContext, hrefs: string[]): Promise<
   const rows = hrefs.map((href, index) => `<li>Deal ${index + 1}: <a href="${escapeHtml(href)}">snapshot</a></li>`).join('');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deal flow</title></head><body><h1>Deal flow</h1><ul id="deals">${rows}</ul>
 <script>window.addDeal = (href) => { const li = document.createElement('li'); const a = document.createElement('a'); a.href = href; a.textContent = 'snapshot'; li.append('New deal: ', a); document.getElementById('deals').append(li); };</script></body></html>`;
-  await context.route(`${DEALS_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  await context.route(`${DEALS_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+  );
 }
 
 async function openPanel(context: BrowserContext, extensionId: string, language: 'en' | 'fr' = 'en'): Promise<Page> {
@@ -61,7 +63,9 @@ async function openPanel(context: BrowserContext, extensionId: string, language:
 async function expectNoSeriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 const companyColumn = (panel: Page) => panel.getByTestId('panel-row').getByTestId('row-company');
@@ -117,7 +121,10 @@ test('side panel: a table that follows the page, sorts by each column (aria-sort
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^compliance-snapshots-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync(await download.path(), 'utf8');
-  const lines = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+  const lines = csv
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n');
   expect(lines[0]).toBe('Company,Readiness score,Readiness label,Risk band,Link expires (UTC),Status,Service,Disclaimer');
   expect(lines).toHaveLength(4);
   expect(lines[1]).toMatch(/^Abuja Remit Ltd,35,Critical,High risk,\d{4}-/);

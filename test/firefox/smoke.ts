@@ -76,12 +76,7 @@ function assert(condition: unknown, message: string): asserts condition {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until `accept` holds; the error names the last value seen. */
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
+async function waitFor<T>(what: string, probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   let lastError: unknown;
@@ -174,7 +169,11 @@ async function configureService(browser: Browser, setupUrl: string, serviceOrigi
       (found) => found !== null,
     );
     assert(frame, 'no extension frame');
-    await frame.evaluate(addServiceInExtension, { id: `ff-smoke-${new URL(serviceOrigin).port}`, name: 'Firefox smoke test server', origin: serviceOrigin });
+    await frame.evaluate(addServiceInExtension, {
+      id: `ff-smoke-${new URL(serviceOrigin).port}`,
+      name: 'Firefox smoke test server',
+      origin: serviceOrigin,
+    });
   } finally {
     await page.close();
   }
@@ -270,9 +269,11 @@ async function cardText(page: Page): Promise<Record<string, string>> {
 function extensionErrors(output: string): string[] {
   return output
     .split('\n')
-    .filter((line) => /^(JavaScript error|console\.error): .*moz-extension:\/\//.test(line) || /\[Compliance Lens\].*(error|fail)/i.test(line));
+    .filter(
+      (line) =>
+        /^(JavaScript error|console\.error): .*moz-extension:\/\//.test(line) || /\[Compliance Lens\].*(error|fail)/i.test(line),
+    );
 }
-
 
 // ---------------------------------------------------------------------------------------------
 
@@ -396,8 +397,16 @@ async function main(): Promise<number> {
       }, selector);
       assert(company, 'could not find the company of the plain-share link in the deal table');
       await restOn(page, selector);
-      await waitFor('badge ready', () => badgeState(page, selector), (s) => s?.state === 'ready');
-      await waitFor('card visible', () => cardState(page), (s) => s.hosts === 1 && s.visible);
+      await waitFor(
+        'badge ready',
+        () => badgeState(page, selector),
+        (s) => s?.state === 'ready',
+      );
+      await waitFor(
+        'card visible',
+        () => cardState(page),
+        (s) => s.hosts === 1 && s.visible,
+      );
       const text = await waitFor(
         'card content',
         () => cardText(page),
@@ -407,7 +416,11 @@ async function main(): Promise<number> {
       assert((text['disclaimer'] ?? '').length > 40, `disclaimer looks truncated: ${text['disclaimer']}`);
       await page.screenshot({ path: path.join(outDir, 'demo-card.png') });
       await moveAway(page);
-      await waitFor('card closed', () => cardState(page), (s) => s.hosts === 0 || !s.visible);
+      await waitFor(
+        'card closed',
+        () => cardState(page),
+        (s) => s.hosts === 0 || !s.visible,
+      );
     });
 
     await check('/demo: revoked and expired links end in error badges (NOT_FOUND, EXPIRED)', async () => {
@@ -417,66 +430,118 @@ async function main(): Promise<number> {
       ] as const) {
         const selector = `a[data-demo-form="table"][data-demo-state="${state}"]`;
         await restOn(page, selector);
-        const badge = await waitFor(`${state} badge error`, () => badgeState(page, selector), (s) => s?.state === 'error');
+        const badge = await waitFor(
+          `${state} badge error`,
+          () => badgeState(page, selector),
+          (s) => s?.state === 'error',
+        );
         assert(badge?.errorCode === code, `${state}: data-error-code ${badge?.errorCode}, expected ${code}`);
-        const text = await waitFor('card error message', () => cardText(page), (t) => !!t['error-message']);
+        const text = await waitFor(
+          'card error message',
+          () => cardText(page),
+          (t) => !!t['error-message'],
+        );
         assert(text['error-message'], `${state}: no error message in the card`);
         await moveAway(page);
-        await waitFor('card closed', () => cardState(page), (s) => s.hosts === 0 || !s.visible);
+        await waitFor(
+          'card closed',
+          () => cardState(page),
+          (s) => s.hosts === 0 || !s.visible,
+        );
       }
     });
 
-    await check('own link on another origin: pass-over costs nothing; rest = ready + card + exactly 1 view; cached after', async () => {
-      const mail = await b.newPage();
-      mail.on('pageerror', (error) => pageErrors.push(String(error)));
-      try {
-        await mail.goto(`${fixtures!.origin}/mail.html`);
-        await waitFor('share badge idle', () => badgeState(mail, '#share'), (s) => s?.state === 'idle');
-        await waitFor('api badge idle', () => badgeState(mail, '#api'), (s) => s?.state === 'idle');
-        assert((await badgeState(mail, '#lookalike')) === null, 'the look-alike got a badge');
-        assert((await founder.viewCount(link.id)) === 0, 'a view was counted before any hover');
+    await check(
+      'own link on another origin: pass-over costs nothing; rest = ready + card + exactly 1 view; cached after',
+      async () => {
+        const mail = await b.newPage();
+        mail.on('pageerror', (error) => pageErrors.push(String(error)));
+        try {
+          await mail.goto(`${fixtures!.origin}/mail.html`);
+          await waitFor(
+            'share badge idle',
+            () => badgeState(mail, '#share'),
+            (s) => s?.state === 'idle',
+          );
+          await waitFor(
+            'api badge idle',
+            () => badgeState(mail, '#api'),
+            (s) => s?.state === 'idle',
+          );
+          assert((await badgeState(mail, '#lookalike')) === null, 'the look-alike got a badge');
+          assert((await founder.viewCount(link.id)) === 0, 'a view was counted before any hover');
 
-        // Pass over the link on the way somewhere else: no fetch.
-        const box = await (await mail.$('#share'))!.boundingBox();
-        assert(box, 'link not laid out');
-        await mail.mouse.move(box.x - 20, box.y + box.height / 2);
-        await mail.mouse.move(box.x + 40, box.y + box.height / 2, { steps: 2 });
-        await mail.mouse.move(box.x + 40, box.y + 300, { steps: 2 });
-        await sleep(REST_MS);
-        assert((await founder.viewCount(link.id)) === 0, 'a pass-over counted a view');
-        assert((await cardState(mail)).hosts === 0, 'a pass-over opened a card');
+          // Pass over the link on the way somewhere else: no fetch.
+          const box = await (await mail.$('#share'))!.boundingBox();
+          assert(box, 'link not laid out');
+          await mail.mouse.move(box.x - 20, box.y + box.height / 2);
+          await mail.mouse.move(box.x + 40, box.y + box.height / 2, { steps: 2 });
+          await mail.mouse.move(box.x + 40, box.y + 300, { steps: 2 });
+          await sleep(REST_MS);
+          assert((await founder.viewCount(link.id)) === 0, 'a pass-over counted a view');
+          assert((await cardState(mail)).hosts === 0, 'a pass-over opened a card');
 
-        await restOn(mail, '#share');
-        await waitFor('badge ready', () => badgeState(mail, '#share'), (s) => s?.state === 'ready');
-        await waitFor('card visible', () => cardState(mail), (s) => s.hosts === 1 && s.visible);
-        const text = await waitFor('card content', () => cardText(mail), (t) => !!t['company-name'] && !!t['disclaimer']);
-        assert(text['company-name'] === 'Kobo Ledger Ltd', `card shows ${text['company-name']}`);
-        assert(text['readiness-score'] === '76', `readiness score ${text['readiness-score']}, expected 76`);
-        await sleep(300); // let any late iframe paint settle before the screenshot
-        await mail.screenshot({ path: path.join(outDir, 'card-open.png') });
-        const views = await founder.viewCount(link.id);
-        assert(views === 1, `view count ${views} after one hover, expected 1`);
+          await restOn(mail, '#share');
+          await waitFor(
+            'badge ready',
+            () => badgeState(mail, '#share'),
+            (s) => s?.state === 'ready',
+          );
+          await waitFor(
+            'card visible',
+            () => cardState(mail),
+            (s) => s.hosts === 1 && s.visible,
+          );
+          const text = await waitFor(
+            'card content',
+            () => cardText(mail),
+            (t) => !!t['company-name'] && !!t['disclaimer'],
+          );
+          assert(text['company-name'] === 'Kobo Ledger Ltd', `card shows ${text['company-name']}`);
+          assert(text['readiness-score'] === '76', `readiness score ${text['readiness-score']}, expected 76`);
+          await sleep(300); // let any late iframe paint settle before the screenshot
+          await mail.screenshot({ path: path.join(outDir, 'card-open.png') });
+          const views = await founder.viewCount(link.id);
+          assert(views === 1, `view count ${views} after one hover, expected 1`);
 
-        // The API link of the same token, and the share link again: cached, no new view.
-        await moveAway(mail);
-        await waitFor('card closed', () => cardState(mail), (s) => s.hosts === 0 || !s.visible);
-        await restOn(mail, '#api');
-        await waitFor('api badge ready', () => badgeState(mail, '#api'), (s) => s?.state === 'ready');
-        await waitFor('card visible again', () => cardState(mail), (s) => s.hosts === 1 && s.visible);
-        await sleep(REST_MS);
-        const after = await founder.viewCount(link.id);
-        assert(after === 1, `view count ${after} after a cached hover, expected still 1`);
-      } finally {
-        await mail.close();
-      }
-    });
+          // The API link of the same token, and the share link again: cached, no new view.
+          await moveAway(mail);
+          await waitFor(
+            'card closed',
+            () => cardState(mail),
+            (s) => s.hosts === 0 || !s.visible,
+          );
+          await restOn(mail, '#api');
+          await waitFor(
+            'api badge ready',
+            () => badgeState(mail, '#api'),
+            (s) => s?.state === 'ready',
+          );
+          await waitFor(
+            'card visible again',
+            () => cardState(mail),
+            (s) => s.hosts === 1 && s.visible,
+          );
+          await sleep(REST_MS);
+          const after = await founder.viewCount(link.id);
+          assert(after === 1, `view count ${after} after a cached hover, expected still 1`);
+        } finally {
+          await mail.close();
+        }
+      },
+    );
 
     await check('no errors in the test pages', async () => {
       assert(pageErrors.length === 0, pageErrors.join('\n'));
     });
   } catch (error) {
     // Setup failed (server, browser launch): one failed check says so.
-    results.push({ name: 'setup', ok: false, ms: Date.now() - started, error: String(error instanceof Error ? error.stack : error) });
+    results.push({
+      name: 'setup',
+      ok: false,
+      ms: Date.now() - started,
+      error: String(error instanceof Error ? error.stack : error),
+    });
     console.log(`  ✘ setup\n    ${String(error instanceof Error ? error.stack : error)}`);
   } finally {
     await browser?.close().catch(() => undefined);
@@ -495,7 +560,10 @@ async function main(): Promise<number> {
 
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
-  writeFileSync(path.join(outDir, 'results.json'), JSON.stringify({ passed, failed, ms: Date.now() - started, results }, null, 2));
+  writeFileSync(
+    path.join(outDir, 'results.json'),
+    JSON.stringify({ passed, failed, ms: Date.now() - started, results }, null, 2),
+  );
   console.log(`firefox smoke: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return failed === 0 ? 0 : 1;
 }

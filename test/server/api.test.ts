@@ -41,7 +41,10 @@ describe('errors', () => {
     const broken = makeApp(failingDb(db));
     for (const [path, init] of [
       [snapshotPath('A'.repeat(43)), {}],
-      ['/api/founder/organisations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","subscription_tier":"growth"}' }],
+      [
+        '/api/founder/organisations',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","subscription_tier":"growth"}' },
+      ],
     ] as const) {
       const response = await broken.request(path, init);
       const text = await response.text();
@@ -76,7 +79,11 @@ describe('dev API', () => {
   it('is 404 unless the server runs with --dev', async () => {
     const prod = makeApp(db, { config: { dev: false } });
     for (const path of ['/api/dev/clock', '/api/dev/reset']) {
-      await expectError(await prod.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":1}' }), 404, 'NOT_FOUND');
+      await expectError(
+        await prod.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":1}' }),
+        404,
+        'NOT_FOUND',
+      );
     }
   });
 
@@ -93,7 +100,11 @@ describe('dev API', () => {
     expect(t.clock.now().getTime()).toBe(before + 1234);
     for (const bad of [{ advance_ms: -1 }, { advance_ms: 'soon' }, {}, { advance_ms: 1.5 }]) {
       const error = await expectError(
-        await t.request('/api/dev/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bad) }),
+        await t.request('/api/dev/clock', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(bad),
+        }),
         400,
         'VALIDATION_ERROR',
       );
@@ -125,7 +136,12 @@ describe('GET /api/health', () => {
     const broken = makeApp(failingDb(db));
     const response = await broken.request('/api/health');
     expect(response.status).toBe(503);
-    const body = z.object({ success: z.literal(true), data: z.object({ status: z.literal('degraded'), database: z.object({ ok: z.literal(false) }) }) }).parse(await response.json());
+    const body = z
+      .object({
+        success: z.literal(true),
+        data: z.object({ status: z.literal('degraded'), database: z.object({ ok: z.literal(false) }) }),
+      })
+      .parse(await response.json());
     expect(body.data.status).toBe('degraded');
   });
 });
@@ -169,7 +185,9 @@ describe('GET /api/openapi.json', () => {
 
   it('omits the dev API when not in dev mode', async () => {
     const prod = makeApp(db, { config: { dev: false } });
-    const doc = z.object({ paths: z.record(z.string(), z.unknown()) }).parse(await (await prod.request('/api/openapi.json')).json());
+    const doc = z
+      .object({ paths: z.record(z.string(), z.unknown()) })
+      .parse(await (await prod.request('/api/openapi.json')).json());
     expect(Object.keys(doc.paths)).not.toContain('/api/dev/clock');
   });
 });

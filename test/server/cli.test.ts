@@ -64,15 +64,24 @@ function start(args: string[]): Promise<{ child: ChildProcess; url: string; outp
 }
 
 /** A GET with a chosen Host header (fetch cannot set one), to the server's real address. */
-function getWithHost(base: string, pathName: string, host: string): Promise<{ status: number; contentType: string; body: string }> {
+function getWithHost(
+  base: string,
+  pathName: string,
+  host: string,
+): Promise<{ status: number; contentType: string; body: string }> {
   const target = new URL(base);
   return new Promise((resolve, reject) => {
-    const request = http.request({ hostname: target.hostname, port: target.port, path: pathName, headers: { host } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? '', body }));
-    });
+    const request = http.request(
+      { hostname: target.hostname, port: target.port, path: pathName, headers: { host } },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? '', body }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end();
   });
@@ -117,15 +126,21 @@ describe('npm run server (CLI)', () => {
     const demo = await fetch(`${url}/demo`);
     expect(await demo.text()).toContain(match?.[3] ?? 'missing');
 
-    const dev = await fetch(`${url}/api/dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance_ms":1000}' });
+    const dev = await fetch(`${url}/api/dev/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"advance_ms":1000}',
+    });
     expect(dev.status).toBe(200);
-    const health = z.object({ data: z.object({ status: z.literal('ok') }) }).parse(await (await fetch(`${url}/api/health`)).json());
+    const health = z
+      .object({ data: z.object({ status: z.literal('ok') }) })
+      .parse(await (await fetch(`${url}/api/health`)).json());
     expect(health.data.status).toBe('ok');
 
     expect(await stop(child)).toBe(0);
   });
 
-  it('reopens a --data dir and reseeds it: fresh demo links work, the previous run\'s stop working', async () => {
+  it("reopens a --data dir and reseeds it: fresh demo links work, the previous run's stop working", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'lens-pglite-'));
     onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const activeApiUrl = (output: string) => /^ {2}active {2}.*\(API: (http\S+)\)$/m.exec(output)?.[1] ?? '';
@@ -152,12 +167,26 @@ describe('npm run server (CLI)', () => {
   });
 
   it('--allowed-host: over a real socket a foreign Host gets 421, loopback and the allowed name are answered; cross-site dev POSTs are refused', async () => {
-    const { url } = await start(['--port', '0', '--memory', '--dev', '--allowed-host', 'devbox.test', '--allowed-host', 'Other.Test']);
+    const { url } = await start([
+      '--port',
+      '0',
+      '--memory',
+      '--dev',
+      '--allowed-host',
+      'devbox.test',
+      '--allowed-host',
+      'Other.Test',
+    ]);
     const port = new URL(url).port;
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `devbox.test:${port}`, 'other.test']) {
       expect((await getWithHost(url, '/api/health', host)).status, host).toBe(200);
     }
-    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `devbox.test.evil.example:${port}`]) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      `127.0.0.1.evil.example:${port}`,
+      `devbox.test.evil.example:${port}`,
+    ]) {
       const api = await getWithHost(url, '/api/health', host);
       expect(api.status, host).toBe(421);
       expect(JSON.parse(api.body)).toMatchObject({ success: false, code: 'HOST_NOT_ALLOWED' });
@@ -171,13 +200,22 @@ describe('npm run server (CLI)', () => {
 
     // A script's body-less reset (the DESIGN contract) works; a page's cross-site one does not.
     expect((await fetch(`${url}/api/dev/reset`, { method: 'POST' })).status).toBe(200);
-    const crossSite = await fetch(`${url}/api/dev/reset`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: '{}' });
+    const crossSite = await fetch(`${url}/api/dev/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: '{}',
+    });
     expect(crossSite.status).toBe(403);
-    expect((await fetch(`${url}/api/dev/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/api/dev/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+        .status,
+    ).toBe(200);
   });
 
   it('--allowed-host refuses values that are not host names', async () => {
-    await expect(start(['--memory', '--allowed-host', 'http://devbox.test'])).rejects.toThrow(/invalid --allowed-host[\s\S]*usage/);
+    await expect(start(['--memory', '--allowed-host', 'http://devbox.test'])).rejects.toThrow(
+      /invalid --allowed-host[\s\S]*usage/,
+    );
     await expect(start(['--memory', '--allowed-host', 'devbox.test:8787'])).rejects.toThrow(/invalid --allowed-host/);
   });
 
@@ -205,7 +243,9 @@ describe('npm run server (CLI)', () => {
       child.stderr?.on('data', onData);
       child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
     });
-    const health = z.object({ data: z.object({ database: z.object({ driver: z.string() }) }) }).parse(await (await fetch(`${url}/api/health`)).json());
+    const health = z
+      .object({ data: z.object({ database: z.object({ driver: z.string() }) }) })
+      .parse(await (await fetch(`${url}/api/health`)).json());
     expect(health.data.database.driver).toBe('postgres');
     expect(await stop(child)).toBe(0);
     const tables = await withAdmin((c) => c.query('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1', [schema]));

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { organisationSchema, packSchema, shareLinkSummarySchema } from '../../server/schemas';
 import { sha256Hex } from '../../server/tokens';
-import { GROWTH_PROFILE, expectError, founderWithLink, makeApp, withSharedApp, signUp, snapshotPath, type TestApp } from './support/harness';
+import {
+  GROWTH_PROFILE,
+  expectError,
+  founderWithLink,
+  makeApp,
+  withSharedApp,
+  signUp,
+  snapshotPath,
+  type TestApp,
+} from './support/harness';
 import type { Database } from '../../server/db/driver';
 
 let db: Database;
@@ -13,7 +22,11 @@ withSharedApp((app, database) => {
 });
 
 const signUpRaw = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  t.request('/api/founder/organisations', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  t.request('/api/founder/organisations', {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -22,16 +35,28 @@ describe('POST /api/founder/organisations', () => {
     const response = await signUpRaw({ name: 'Acme Pay', subscription_tier: 'growth', ...GROWTH_PROFILE });
     expect(response.status).toBe(201);
     const body = z
-      .object({ success: z.literal(true), data: z.object({ organisation: organisationSchema, founder_key: z.string() }), meta: z.object({}) })
+      .object({
+        success: z.literal(true),
+        data: z.object({ organisation: organisationSchema, founder_key: z.string() }),
+        meta: z.object({}),
+      })
       .parse(await response.json());
     const org = body.data.organisation;
     expect(org.id).toMatch(/^org_/);
-    expect(org).toMatchObject({ name: 'Acme Pay', subscription_tier: 'growth', readiness_label: 'Good Standing', fundraise_risk_band: 'low', checklist_completion_pct: 77 });
+    expect(org).toMatchObject({
+      name: 'Acme Pay',
+      subscription_tier: 'growth',
+      readiness_label: 'Good Standing',
+      fundraise_risk_band: 'low',
+      checklist_completion_pct: 77,
+    });
     expect(org.last_score_calculated_at).toBe(t.clock.now().toISOString());
     expect(body.data.founder_key.length).toBeGreaterThanOrEqual(40);
     const stored = await db.query('SELECT founder_key_hash FROM organisations WHERE id = $1', [org.id]);
     expect(stored.rows[0]).toEqual({ founder_key_hash: sha256Hex(body.data.founder_key) });
-    const anywhere = await db.query(`SELECT count(*)::int AS n FROM organisations o WHERE o::text LIKE $1`, [`%${body.data.founder_key}%`]);
+    const anywhere = await db.query(`SELECT count(*)::int AS n FROM organisations o WHERE o::text LIKE $1`, [
+      `%${body.data.founder_key}%`,
+    ]);
     expect(anywhere.rows[0]).toEqual({ n: 0 });
   });
 
@@ -39,7 +64,12 @@ describe('POST /api/founder/organisations', () => {
     const response = await signUpRaw({ name: 'Bare Ltd', subscription_tier: 'starter' });
     expect(response.status).toBe(201);
     const { data } = z.object({ data: z.object({ organisation: organisationSchema }) }).parse(await response.json());
-    expect(data.organisation).toMatchObject({ readiness_score: 0, readiness_label: 'Critical', gaps: [], product_classification: null });
+    expect(data.organisation).toMatchObject({
+      readiness_score: 0,
+      readiness_label: 'Critical',
+      gaps: [],
+      product_classification: null,
+    });
   });
 
   it.each([
@@ -74,7 +104,11 @@ describe('POST /api/founder/organisations', () => {
     const bad = await expectError(await signUpRaw('{"name": "x",'), 400, 'VALIDATION_ERROR');
     expect(bad.error).toMatch(/JSON/);
     await expectError(await signUpRaw('[]'), 400, 'VALIDATION_ERROR');
-    await expectError(await signUpRaw('name=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectError(
+      await signUpRaw('name=x', { 'content-type': 'application/x-www-form-urlencoded' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     const huge = JSON.stringify({ name: 'x'.repeat(100 * 1024), subscription_tier: 'growth' });
     await expectError(await signUpRaw(huge), 413, 'PAYLOAD_TOO_LARGE');
   });
@@ -127,9 +161,17 @@ describe('PATCH /api/founder/organisation', () => {
 
   it('validates like sign-up, naming the field, and rejects an empty patch', async () => {
     const founder = await signUp(t);
-    const bad = await expectError(await founder.call('PATCH', '/api/founder/organisation', { fundraise_score: 200 }), 400, 'VALIDATION_ERROR');
+    const bad = await expectError(
+      await founder.call('PATCH', '/api/founder/organisation', { fundraise_score: 200 }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(bad.error).toContain('`fundraise_score`');
-    const over = await expectError(await founder.call('PATCH', '/api/founder/organisation', { checklist_complete: 41 }), 400, 'VALIDATION_ERROR');
+    const over = await expectError(
+      await founder.call('PATCH', '/api/founder/organisation', { checklist_complete: 41 }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(over.error).toContain('`checklist_complete`');
     await expectError(await founder.call('PATCH', '/api/founder/organisation', {}), 400, 'VALIDATION_ERROR');
   });
@@ -160,7 +202,9 @@ describe('DD packs and share links', () => {
     expect(stored.rows[0]).toEqual({ token_hash: sha256Hex(link.token) });
     const anywhere = await db.query(`SELECT count(*)::int AS n FROM share_links s WHERE s::text LIKE $1`, [`%${link.token}%`]);
     expect(anywhere.rows[0]).toEqual({ n: 0 });
-    const listed = z.object({ data: z.object({ share_links: z.array(shareLinkSummarySchema) }) }).parse(await (await founder.call('GET', '/api/founder/share-links')).json());
+    const listed = z
+      .object({ data: z.object({ share_links: z.array(shareLinkSummarySchema) }) })
+      .parse(await (await founder.call('GET', '/api/founder/share-links')).json());
     expect(JSON.stringify(listed)).not.toContain(link.token);
   });
 
@@ -196,9 +240,9 @@ describe('DD packs and share links', () => {
     expect(revoked.data.share_link).toMatchObject({ id: link.id, status: 'revoked', revoked_at: t.clock.now().toISOString() });
     await expectError(await t.request(snapshotPath(link.token)), 404, 'NOT_FOUND');
     t.clock.advance(1000);
-    const again = z.object({ data: z.object({ share_link: shareLinkSummarySchema }) }).parse(
-      await (await founder.call('POST', `/api/founder/share-links/${link.id}/revoke`)).json(),
-    );
+    const again = z
+      .object({ data: z.object({ share_link: shareLinkSummarySchema }) })
+      .parse(await (await founder.call('POST', `/api/founder/share-links/${link.id}/revoke`)).json());
     expect(again.data.share_link.revoked_at).toBe(revoked.data.share_link.revoked_at);
     await expectError(await founder.call('POST', '/api/founder/share-links/link_does_not_exist/revoke'), 404, 'NOT_FOUND');
   });

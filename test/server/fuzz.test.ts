@@ -133,13 +133,54 @@ function expectNoUnhandledErrors(): void {
 
 // ---- generators ----
 
-const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
+const printable = (maxLength: number) =>
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
 
 const SEGMENTS = [
-  '', '.', '..', '%2e%2e', '%2F', '%00', '%', '%ZZ', '%E0%A4%A', '%C0%AF', '%FF', '%u0041', '~', '*', ':', ';', '@', '!', '$', "'",
-  'é', '%C3%A9', '\u{1F600}', 'A'.repeat(43), 'A'.repeat(42) + '=', 'tok_000001_' + 'x'.repeat(32), 'a'.repeat(3000),
-  'revoke', 'share-links', 'organisation', 'organisations', 'compliance-status', 'v1', 'api', 'share', 'demo', 'null', 'undefined',
-  '__proto__', 'constructor', '<script>alert(1)</script>', "' OR 1=1 --", '${7*7}', '{{7*7}}',
+  '',
+  '.',
+  '..',
+  '%2e%2e',
+  '%2F',
+  '%00',
+  '%',
+  '%ZZ',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%FF',
+  '%u0041',
+  '~',
+  '*',
+  ':',
+  ';',
+  '@',
+  '!',
+  '$',
+  "'",
+  'é',
+  '%C3%A9',
+  '\u{1F600}',
+  'A'.repeat(43),
+  'A'.repeat(42) + '=',
+  'tok_000001_' + 'x'.repeat(32),
+  'a'.repeat(3000),
+  'revoke',
+  'share-links',
+  'organisation',
+  'organisations',
+  'compliance-status',
+  'v1',
+  'api',
+  'share',
+  'demo',
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '${7*7}',
+  '{{7*7}}',
 ];
 
 const segment = fc.oneof(
@@ -150,9 +191,25 @@ const segment = fc.oneof(
 );
 
 const PREFIXES = [
-  '/api/v1/compliance-status/', '/api/v1/compliance-status', '/api/v1/', '/share/', '/share', '/api/founder/organisations',
-  '/api/founder/organisation', '/api/founder/organisation/', '/api/founder/dd-packs', '/api/founder/share-links',
-  '/api/founder/share-links/', '/api/dev/clock', '/api/dev/reset', '/api/health', '/api/openapi.json', '/demo', '/', '//', '/API/V1/',
+  '/api/v1/compliance-status/',
+  '/api/v1/compliance-status',
+  '/api/v1/',
+  '/share/',
+  '/share',
+  '/api/founder/organisations',
+  '/api/founder/organisation',
+  '/api/founder/organisation/',
+  '/api/founder/dd-packs',
+  '/api/founder/share-links',
+  '/api/founder/share-links/',
+  '/api/dev/clock',
+  '/api/dev/reset',
+  '/api/health',
+  '/api/openapi.json',
+  '/demo',
+  '/',
+  '//',
+  '/API/V1/',
 ];
 
 /** `{token}` and `{link}` are filled with the live token and link id (so real handlers run too). */
@@ -166,7 +223,10 @@ const path = fc
       '/api/founder/share-links/{segment}/revoke',
     ),
     fc.array(segment, { maxLength: 3 }),
-    fc.option(printable(30).map((q) => `?${q.replace(/#/g, '')}`), { nil: '' }),
+    fc.option(
+      printable(30).map((q) => `?${q.replace(/#/g, '')}`),
+      { nil: '' },
+    ),
   )
   .chain(([prefix, segments, query]) => segment.map((one) => [prefix.replace('{segment}', one), segments, query] as const))
   .map(([prefix, segments, query]) => {
@@ -182,9 +242,19 @@ const method = fc.oneof(
 );
 
 const CONTENT_TYPES = [
-  'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/problem+json', 'application/jsonx',
-  'text/plain', 'text/html', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/octet-stream',
-  '', ';', 'application/json; charset=utf-16',
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/problem+json',
+  'application/jsonx',
+  'text/plain',
+  'text/html',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'application/octet-stream',
+  '',
+  ';',
+  'application/json; charset=utf-16',
 ];
 
 const headers = fc
@@ -216,17 +286,59 @@ const headers = fc
   );
 
 const PROFILE_KEYS = [
-  'name', 'subscription_tier', 'readiness_score', 'fundraise_score', 'checklist_complete', 'checklist_total', 'product_classification',
-  'primary_regulator', 'secondary_regulators', 'arip_stage', 'gaps', 'advance_ms', 'label', '__proto__', 'constructor',
+  'name',
+  'subscription_tier',
+  'readiness_score',
+  'fundraise_score',
+  'checklist_complete',
+  'checklist_total',
+  'product_classification',
+  'primary_regulator',
+  'secondary_regulators',
+  'arip_stage',
+  'gaps',
+  'advance_ms',
+  'label',
+  '__proto__',
+  'constructor',
 ];
 const hostileValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.constantFrom(
-    '', ' ', '\u0000', 'nul\u0000inside', '\ud800', 'a\udfffb', '\u202e', 'x'.repeat(5000), -1, 101, 1.5, 1e308, -0, Number.MAX_SAFE_INTEGER,
-    'growth', 'scale', 'starter', 'PAYMENT', 'CBN', 'formal_application', null, true, [], {},
+    '',
+    ' ',
+    '\u0000',
+    'nul\u0000inside',
+    '\ud800',
+    'a\udfffb',
+    '\u202e',
+    'x'.repeat(5000),
+    -1,
+    101,
+    1.5,
+    1e308,
+    -0,
+    Number.MAX_SAFE_INTEGER,
+    'growth',
+    'scale',
+    'starter',
+    'PAYMENT',
+    'CBN',
+    'formal_application',
+    null,
+    true,
+    [],
+    {},
   ),
   fc.array(
-    fc.record({ title: fc.oneof(fc.string(), fc.constant('\u0000')), severity: fc.constantFrom('critical', 'high', 'medium', 'low'), regulatory_basis: fc.string() }, { requiredKeys: [] }),
+    fc.record(
+      {
+        title: fc.oneof(fc.string(), fc.constant('\u0000')),
+        severity: fc.constantFrom('critical', 'high', 'medium', 'low'),
+        regulatory_basis: fc.string(),
+      },
+      { requiredKeys: [] },
+    ),
     { maxLength: 4 },
   ),
 );
@@ -239,7 +351,17 @@ const body = fc.oneof(
   fc.json({ maxDepth: 4 }),
   fc.string({ maxLength: 200 }),
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.constantFrom('', '{', '{"a":', 'null', '[]', '"\\u0000"', '{"name":"\\u0000","subscription_tier":"growth"}', '[' .repeat(5000), '1e999'),
+  fc.constantFrom(
+    '',
+    '{',
+    '{"a":',
+    'null',
+    '[]',
+    '"\\u0000"',
+    '{"name":"\\u0000","subscription_tier":"growth"}',
+    '['.repeat(5000),
+    '1e999',
+  ),
   fc.uint8Array({ maxLength: 64 }).map((bytes) => new Uint8Array(bytes)),
 );
 
@@ -293,7 +415,9 @@ describe('server fuzzing: never a 5xx, never a stack, always an envelope (or the
         if (kind === 'error' && endpoint.method === 'PATCH') expect(await readOrganisation()).toBe(organisationBefore);
         // A PATCH that was accepted changed the profile; put it back so the next run starts equal.
         if (endpoint.path === '/api/founder/organisation' && answer.status === 200) {
-          const original = z.object({ data: z.object({ organisation: z.record(z.string(), z.unknown()) }) }).parse(JSON.parse(before));
+          const original = z
+            .object({ data: z.object({ organisation: z.record(z.string(), z.unknown()) }) })
+            .parse(JSON.parse(before));
           const { name, subscription_tier } = original.data.organisation;
           await founder.call('PATCH', endpoint.path, { name, subscription_tier });
         }
@@ -307,38 +431,38 @@ describe('server fuzzing: never a 5xx, never a stack, always an envelope (or the
   it('strings Postgres cannot store (NUL, lone surrogates) are refused with 400, not a 500', async () => {
     const nasty = fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800');
     await fc.assert(
-      fc.asyncProperty(
-        nasty,
-        fc.constantFrom('name', 'gap-title', 'gap-basis', 'label', 'regulator'),
-        async (bad, where) => {
-          const bodies: Record<string, { method: string; path: string; payload: unknown }> = {
-            name: { method: 'POST', path: '/api/founder/organisations', payload: { name: `Org ${bad}`, subscription_tier: 'growth' } },
-            'gap-title': {
-              method: 'PATCH',
-              path: '/api/founder/organisation',
-              payload: { gaps: [{ title: `T${bad}`, severity: 'high', regulatory_basis: 'x' }] },
-            },
-            'gap-basis': {
-              method: 'PATCH',
-              path: '/api/founder/organisation',
-              payload: { gaps: [{ title: 'T', severity: 'high', regulatory_basis: `B${bad}` }] },
-            },
-            label: { method: 'POST', path: '/api/founder/share-links', payload: { label: `L${bad}` } },
-            regulator: { method: 'PATCH', path: '/api/founder/organisation', payload: { primary_regulator: `CBN${bad}` } },
-          };
-          const chosen = bodies[where];
-          if (!chosen) throw new Error(where);
-          const r: Fuzzed = {
-            method: chosen.method,
-            path: chosen.path,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${founder.key}` },
-            body: JSON.stringify(chosen.payload),
-          };
-          const answer = await send(r);
-          expect(check(r, answer)).toBe('error');
-          expect(answer.status, answer.text).toBe(400);
-        },
-      ),
+      fc.asyncProperty(nasty, fc.constantFrom('name', 'gap-title', 'gap-basis', 'label', 'regulator'), async (bad, where) => {
+        const bodies: Record<string, { method: string; path: string; payload: unknown }> = {
+          name: {
+            method: 'POST',
+            path: '/api/founder/organisations',
+            payload: { name: `Org ${bad}`, subscription_tier: 'growth' },
+          },
+          'gap-title': {
+            method: 'PATCH',
+            path: '/api/founder/organisation',
+            payload: { gaps: [{ title: `T${bad}`, severity: 'high', regulatory_basis: 'x' }] },
+          },
+          'gap-basis': {
+            method: 'PATCH',
+            path: '/api/founder/organisation',
+            payload: { gaps: [{ title: 'T', severity: 'high', regulatory_basis: `B${bad}` }] },
+          },
+          label: { method: 'POST', path: '/api/founder/share-links', payload: { label: `L${bad}` } },
+          regulator: { method: 'PATCH', path: '/api/founder/organisation', payload: { primary_regulator: `CBN${bad}` } },
+        };
+        const chosen = bodies[where];
+        if (!chosen) throw new Error(where);
+        const r: Fuzzed = {
+          method: chosen.method,
+          path: chosen.path,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${founder.key}` },
+          body: JSON.stringify(chosen.payload),
+        };
+        const answer = await send(r);
+        expect(check(r, answer)).toBe('error');
+        expect(answer.status, answer.text).toBe(400);
+      }),
       { numRuns: 60 },
     );
     expectNoUnhandledErrors();

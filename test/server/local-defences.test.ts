@@ -8,7 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CROSS_ORIGIN_REQUEST_MESSAGE, HOST_NOT_ALLOWED_MESSAGE } from '../../server/http/errors';
 import { LOOPBACK_ONLY, allowedHostName, allowedHostsFor, hostChecker, type AllowedHosts } from '../../server/http/hosts';
-import { BASE, expectError, founderWithLink, makeApp, withSharedApp, signUp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+import {
+  BASE,
+  expectError,
+  founderWithLink,
+  makeApp,
+  withSharedApp,
+  signUp,
+  snapshotPath,
+  uniqueIp,
+  type TestApp,
+} from './support/harness';
 import type { Database } from '../../server/db/driver';
 
 let db: Database;
@@ -32,7 +42,8 @@ function asHost(app: TestApp, host: string | null, path: string, init: RequestIn
 const appWith = (allowedHosts: AllowedHosts) => makeApp(db, { config: { allowedHosts } });
 
 const viewCount = async (app: TestApp, token: string) =>
-  z.object({ meta: z.object({ view_count: z.number() }) }).parse(await (await app.request(snapshotPath(token))).json()).meta.view_count;
+  z.object({ meta: z.object({ view_count: z.number() }) }).parse(await (await app.request(snapshotPath(token))).json()).meta
+    .view_count;
 
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',
@@ -76,30 +87,46 @@ describe('Host check (DNS rebinding)', () => {
     '',
   ];
 
-  it.each(['localhost:8787', '127.0.0.1:1234', '[::1]:8787', 'localhost', '127.0.0.1', '[::1]', 'LocalHost:8787', '[0:0:0:0:0:0:0:1]:8787'])(
-    'answers Host %s by default (loopback names, any port)',
-    async (host) => {
-      const loopback = appWith(LOOPBACK_ONLY);
-      const health = await asHost(loopback, host, '/api/health');
-      expect(health.status, await health.clone().text()).toBe(200);
-      const demo = await asHost(loopback, host, '/demo');
-      expect(demo.status).toBe(200);
-      expect(await demo.text()).toMatch(/^<!doctype html>/i);
-    },
-  );
+  it.each([
+    'localhost:8787',
+    '127.0.0.1:1234',
+    '[::1]:8787',
+    'localhost',
+    '127.0.0.1',
+    '[::1]',
+    'LocalHost:8787',
+    '[0:0:0:0:0:0:0:1]:8787',
+  ])('answers Host %s by default (loopback names, any port)', async (host) => {
+    const loopback = appWith(LOOPBACK_ONLY);
+    const health = await asHost(loopback, host, '/api/health');
+    expect(health.status, await health.clone().text()).toBe(200);
+    const demo = await asHost(loopback, host, '/demo');
+    expect(demo.status).toBe(200);
+    expect(await demo.text()).toMatch(/^<!doctype html>/i);
+  });
 
   it.each(REFUSED)('refuses Host "%s" with 421 HOST_NOT_ALLOWED on the API and an HTML 421 page on /demo', async (host) => {
     const loopback = appWith(LOOPBACK_ONLY);
     await expectHostRefused(await asHost(loopback, host, '/api/health'));
     await expectHostRefused(await asHost(loopback, host, '/api/openapi.json'));
-    await expectHostRefused(await asHost(loopback, host, '/api/founder/organisations', json({ name: 'Rebound Ltd', subscription_tier: 'growth' })));
+    await expectHostRefused(
+      await asHost(loopback, host, '/api/founder/organisations', json({ name: 'Rebound Ltd', subscription_tier: 'growth' })),
+    );
     await expectHostRefusedPage(await asHost(loopback, host, '/demo'));
     await expectHostRefusedPage(await asHost(loopback, host, '/'));
   });
 
   it('a rebinding page reads no seeded demo token from /demo', async () => {
     const token = 'D'.repeat(43);
-    const demoLinks = () => [{ label: 'Seed', company: 'Demo Co', state: 'active' as const, apiUrl: `http://localhost/api/v1/compliance-status/${token}`, shareUrl: `http://localhost/share/${token}` }];
+    const demoLinks = () => [
+      {
+        label: 'Seed',
+        company: 'Demo Co',
+        state: 'active' as const,
+        apiUrl: `http://localhost/api/v1/compliance-status/${token}`,
+        shareUrl: `http://localhost/share/${token}`,
+      },
+    ];
     const seeded = makeApp(db, { config: { allowedHosts: LOOPBACK_ONLY, demoLinks } });
     expect(await (await asHost(seeded, 'localhost:8787', '/demo')).text()).toContain(token);
     expect(await expectHostRefusedPage(await asHost(seeded, 'attacker.example:8787', '/demo'))).not.toContain(token);
@@ -176,7 +203,19 @@ describe('Host check (DNS rebinding)', () => {
     expect(allowedHostName.parse('[0:0:0:0:0:0:0:1]')).toBe('[::1]');
     expect(allowedHostName.parse('192.168.1.20')).toBe('192.168.1.20');
     expect(allowedHostName.parse('my_service')).toBe('my_service');
-    for (const bad of ['', 'http://devbox.test', 'devbox.test:8787', 'devbox.test/x', '*', '*.devbox.test', 'dev box', 'a..b', '-a.test', 'fe80::1%eth0', 'a'.repeat(64)]) {
+    for (const bad of [
+      '',
+      'http://devbox.test',
+      'devbox.test:8787',
+      'devbox.test/x',
+      '*',
+      '*.devbox.test',
+      'dev box',
+      'a..b',
+      '-a.test',
+      'fe80::1%eth0',
+      'a'.repeat(64),
+    ]) {
       expect(allowedHostName.safeParse(bad).success, bad).toBe(false);
     }
     expect(() => allowedHostsFor({ bindHost: '127.0.0.1', extra: ['http://devbox.test'] })).toThrow();
@@ -187,11 +226,22 @@ describe('Host check (DNS rebinding)', () => {
     const isAllowed = hostChecker({ names: ['devbox.test'], anyIpAddress: false });
     const label = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,10}[a-z0-9]$/);
     fc.assert(
-      fc.property(fc.constantFrom(...allowed), label, fc.constantFrom('sub', 'suffix', 'prefix', 'glued'), fc.option(fc.integer({ min: 0, max: 65_535 })), (name, extra, shape, port) => {
-        const host = { sub: `${extra}.${name}`, suffix: `${name}.${extra}`, prefix: `${extra}${name}`, glued: `${name}${extra}` }[shape];
-        expect(isAllowed(port === null ? host : `${host}:${port}`), host).toBe(false);
-        expect(isAllowed(port === null ? name : `${name}:${port}`), name).toBe(true);
-      }),
+      fc.property(
+        fc.constantFrom(...allowed),
+        label,
+        fc.constantFrom('sub', 'suffix', 'prefix', 'glued'),
+        fc.option(fc.integer({ min: 0, max: 65_535 })),
+        (name, extra, shape, port) => {
+          const host = {
+            sub: `${extra}.${name}`,
+            suffix: `${name}.${extra}`,
+            prefix: `${extra}${name}`,
+            glued: `${name}${extra}`,
+          }[shape];
+          expect(isAllowed(port === null ? host : `${host}:${port}`), host).toBe(false);
+          expect(isAllowed(port === null ? name : `${name}:${port}`), name).toBe(true);
+        },
+      ),
       { numRuns: 2_000 },
     );
   });
@@ -223,7 +273,11 @@ describe('cross-site writes to the founder and dev APIs', () => {
   it('POST /api/dev/clock with a text/plain body is 415 and leaves the clock alone', async () => {
     const before = t.clock.now().getTime();
     await expectError(
-      await t.request('/api/dev/clock', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"advance_ms":60000}' }),
+      await t.request('/api/dev/clock', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: '{"advance_ms":60000}',
+      }),
       415,
       'UNSUPPORTED_MEDIA_TYPE',
     );
@@ -232,7 +286,10 @@ describe('cross-site writes to the founder and dev APIs', () => {
 
   it.each([
     ['Origin of another site', { origin: 'https://evil.example' }],
-    ['Origin of another local port (same site, other origin)', { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' }],
+    [
+      'Origin of another local port (same site, other origin)',
+      { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' },
+    ],
     ['Origin: null (sandboxed frame, file: page)', { origin: 'null' }],
     ['Sec-Fetch-Site: cross-site without Origin', { 'sec-fetch-site': 'cross-site' }],
     ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
@@ -249,22 +306,38 @@ describe('cross-site writes to the founder and dev APIs', () => {
   it('founder writes from another origin are 403 CROSS_ORIGIN_REQUEST and change nothing; reads and the public snapshot API are unaffected', async () => {
     const { founder, link } = await founderWithLink(t);
     const crossSite = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
-    await expectError(await t.request('/api/founder/organisations', json({ name: 'Drive-by Ltd', subscription_tier: 'growth' }, crossSite)), 403, 'CROSS_ORIGIN_REQUEST');
     await expectError(
-      await t.request(`/api/founder/share-links/${link.id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${founder.key}`, ...crossSite } }),
+      await t.request('/api/founder/organisations', json({ name: 'Drive-by Ltd', subscription_tier: 'growth' }, crossSite)),
       403,
       'CROSS_ORIGIN_REQUEST',
     );
     await expectError(
-      await t.request('/api/founder/organisation', { method: 'PATCH', headers: { authorization: `Bearer ${founder.key}`, 'content-type': 'application/json', ...crossSite }, body: JSON.stringify({ name: 'Renamed' }) }),
+      await t.request(`/api/founder/share-links/${link.id}/revoke`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${founder.key}`, ...crossSite },
+      }),
+      403,
+      'CROSS_ORIGIN_REQUEST',
+    );
+    await expectError(
+      await t.request('/api/founder/organisation', {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${founder.key}`, 'content-type': 'application/json', ...crossSite },
+        body: JSON.stringify({ name: 'Renamed' }),
+      }),
       403,
       'CROSS_ORIGIN_REQUEST',
     );
     // Still active, still named as before.
     expect((await t.request(snapshotPath(link.token))).status).toBe(200);
-    const read = await t.request('/api/founder/organisation', { headers: { authorization: `Bearer ${founder.key}`, ...crossSite } });
+    const read = await t.request('/api/founder/organisation', {
+      headers: { authorization: `Bearer ${founder.key}`, ...crossSite },
+    });
     expect(read.status).toBe(200);
-    expect(z.object({ data: z.object({ organisation: z.object({ name: z.string() }) }) }).parse(await read.json()).data.organisation.name).not.toBe('Renamed');
+    expect(
+      z.object({ data: z.object({ organisation: z.object({ name: z.string() }) }) }).parse(await read.json()).data.organisation
+        .name,
+    ).not.toBe('Renamed');
     const publicRead = await t.request(snapshotPath(link.token), { headers: crossSite });
     expect(publicRead.status).toBe(200);
     expect(publicRead.headers.get('access-control-allow-origin')).toBe('*');
@@ -274,13 +347,18 @@ describe('cross-site writes to the founder and dev APIs', () => {
     const client = await limitedClient();
     const reset = await t.request('/api/dev/reset', json({}));
     expect(reset.status, await reset.clone().text()).toBe(200);
-    expect(z.object({ success: z.literal(true), data: z.object({ rate_limits_cleared: z.literal(true) }) }).parse(await reset.json()).success).toBe(true);
+    expect(
+      z.object({ success: z.literal(true), data: z.object({ rate_limits_cleared: z.literal(true) }) }).parse(await reset.json())
+        .success,
+    ).toBe(true);
     expect((await t.request(client.path, { ip: client.ip })).status).toBe(200);
 
     expect((await t.request('/api/dev/reset', json({}, { origin: BASE, 'sec-fetch-site': 'same-origin' }))).status).toBe(200);
     expect((await t.request('/api/dev/reset', json({}, { 'sec-fetch-site': 'none' }))).status).toBe(200);
     // An empty body counts as {}; a body-less POST from a script (the DESIGN contract) keeps working.
-    expect((await t.request('/api/dev/reset', { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect((await t.request('/api/dev/reset', { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(
+      200,
+    );
     expect((await t.request('/api/dev/reset', { method: 'POST' })).status).toBe(200);
     const before = t.clock.now().getTime();
     expect((await t.request('/api/dev/clock', json({ advance_ms: 1_000 }, { origin: BASE }))).status).toBe(200);
@@ -289,18 +367,29 @@ describe('cross-site writes to the founder and dev APIs', () => {
     const founder = await signUp(t);
     await founder.createPack();
     const link = await founder.createLink();
-    const revoke = await t.request(`/api/founder/share-links/${link.id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${founder.key}` } });
+    const revoke = await t.request(`/api/founder/share-links/${link.id}/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${founder.key}` },
+    });
     expect(revoke.status).toBe(200);
   });
 
   it('behind a TLS proxy, an Origin equal to PUBLIC_BASE_URL is our own', async () => {
     const proxied = makeApp(db, { config: { publicBaseUrl: 'https://comply.example/' } });
     expect((await proxied.request('/api/dev/reset', json({}, { origin: 'https://comply.example' }))).status).toBe(200);
-    await expectError(await proxied.request('/api/dev/reset', json({}, { origin: 'https://evil.example' })), 403, 'CROSS_ORIGIN_REQUEST');
+    await expectError(
+      await proxied.request('/api/dev/reset', json({}, { origin: 'https://evil.example' })),
+      403,
+      'CROSS_ORIGIN_REQUEST',
+    );
   });
 
   it('without --dev a cross-site dev POST is still the plain 404', async () => {
     const prod = makeApp(db, { config: { dev: false } });
-    await expectError(await prod.request('/api/dev/reset', { method: 'POST', headers: { origin: 'https://evil.example' } }), 404, 'NOT_FOUND');
+    await expectError(
+      await prod.request('/api/dev/reset', { method: 'POST', headers: { origin: 'https://evil.example' } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

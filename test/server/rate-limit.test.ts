@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { manualClock, type Clock } from '../../server/clock';
 import { MemoryRateLimitStore } from '../../server/rate-limit/memory-store';
 import { SqlRateLimitStore } from '../../server/rate-limit/sql-store';
-import { START, expectError, founderWithLink, makeApp, withSharedApp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+import {
+  START,
+  expectError,
+  founderWithLink,
+  makeApp,
+  withSharedApp,
+  snapshotPath,
+  uniqueIp,
+  type TestApp,
+} from './support/harness';
 import type { Database } from '../../server/db/driver';
 
 let db: Database;

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { seedDemo, formatDemoLinks } from '../../server/seed';
 import { DEMO_ORGANISATIONS } from '../../server/seed-data';
-import { BASE, expectError, founderWithLink, makeApp, withSharedApp, snapshotPath, uniqueIp, type TestApp } from './support/harness';
+import {
+  BASE,
+  expectError,
+  founderWithLink,
+  makeApp,
+  withSharedApp,
+  snapshotPath,
+  uniqueIp,
+  type TestApp,
+} from './support/harness';
 import type { Database } from '../../server/db/driver';
 
 let db: Database;
@@ -14,7 +23,8 @@ withSharedApp((app, database) => {
 
 const DAY = 24 * 60 * 60 * 1000;
 const viewCount = async (token: string) =>
-  z.object({ meta: z.object({ view_count: z.number() }) }).parse(await (await t.request(snapshotPath(token))).json()).meta.view_count;
+  z.object({ meta: z.object({ view_count: z.number() }) }).parse(await (await t.request(snapshotPath(token))).json()).meta
+    .view_count;
 
 function expectShareHeaders(response: Response): void {
   expect(response.headers.get('content-type')).toMatch(/^text\/html; charset=utf-8/i);
@@ -58,7 +68,11 @@ describe('GET /share/{token}', () => {
 
   it('410 page once expired (via the dev clock), counting no view', async () => {
     const { founder, link } = await founderWithLink(t);
-    await t.request('/api/dev/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: 7 * DAY }) });
+    await t.request('/api/dev/clock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: 7 * DAY }),
+    });
     const response = await t.request(`/share/${link.token}`);
     expect(response.status).toBe(410);
     expectShareHeaders(response);
@@ -86,7 +100,9 @@ describe('--seed and /demo', () => {
   it('seeds every demo organisation with working active, expired and revoked links, and reseeds cleanly', async () => {
     const seedApp = makeApp(db);
     const links = await seedDemo(db, seedApp.clock, BASE);
-    const expected = DEMO_ORGANISATIONS.flatMap((org) => org.links.map((l) => ({ company: org.name, label: l.label, state: l.state })));
+    const expected = DEMO_ORGANISATIONS.flatMap((org) =>
+      org.links.map((l) => ({ company: org.name, label: l.label, state: l.state })),
+    );
     expect(links.map(({ company, label, state }) => ({ company, label, state }))).toEqual(expected);
 
     for (const link of links) {
@@ -96,7 +112,9 @@ describe('--seed and /demo', () => {
       expect(new URL(link.shareUrl).pathname).toBe(path.replace('/api/v1/compliance-status/', '/share/'));
     }
     const lines = formatDemoLinks(links);
-    expect(lines[0]).toBe(`  ${links[0]?.state}  ${links[0]?.company} — ${links[0]?.label}: ${links[0]?.shareUrl}  (API: ${links[0]?.apiUrl})`);
+    expect(lines[0]).toBe(
+      `  ${links[0]?.state}  ${links[0]?.company} — ${links[0]?.label}: ${links[0]?.shareUrl}  (API: ${links[0]?.apiUrl})`,
+    );
 
     const demoApp = makeApp(db, { config: { demoLinks: () => links } });
     const page = await (await demoApp.request('/demo')).text();

@@ -81,12 +81,19 @@ describe('GET /api/v1/compliance-status/{token}', () => {
     expect(d.links.human_summary_url).toBe(`${BASE}/share/${link.token}`);
     expect(d.links.service_profile_url).toBe('https://service.example/');
     expect(d.disclaimer).toBe(DISCLAIMER);
-    for (const phrase of [/AI-assisted self-assessment/, /not legal advice/, /opinion, licence, certification or guarantee/, /own independent due diligence/]) {
+    for (const phrase of [
+      /AI-assisted self-assessment/,
+      /not legal advice/,
+      /opinion, licence, certification or guarantee/,
+      /own independent due diligence/,
+    ]) {
       expect(d.disclaimer).toMatch(phrase);
     }
     expect(body.meta).toEqual({ token_status: 'active', view_count: 1 });
     // Exactly the envelope keys of the spec, nothing leaked (no ids, hashes of secrets, org internals).
-    const envelopeKeys = z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()), meta: z.record(z.string(), z.unknown()) }).parse(raw);
+    const envelopeKeys = z
+      .object({ success: z.literal(true), data: z.record(z.string(), z.unknown()), meta: z.record(z.string(), z.unknown()) })
+      .parse(raw);
     expect(Object.keys(envelopeKeys).sort()).toEqual(['data', 'meta', 'success']);
     expect(Object.keys(envelopeKeys.data).sort()).toEqual(
       ['api_version', 'company', 'disclaimer', 'licensing', 'links', 'scores', 'top_gaps', 'verification'].sort(),
@@ -178,7 +185,12 @@ describe('GET /api/v1/compliance-status/{token}', () => {
   });
 
   it('shows null licensing fields as null labels', async () => {
-    const { link } = await founderWithLink(t, { product_classification: null, arip_stage: null, primary_regulator: null, secondary_regulators: [] });
+    const { link } = await founderWithLink(t, {
+      product_classification: null,
+      arip_stage: null,
+      primary_regulator: null,
+      secondary_regulators: [],
+    });
     const { body } = await getSnapshot(link.token);
     expect(body.data.licensing).toEqual({
       product_classification: null,
@@ -286,7 +298,9 @@ describe('GET /api/v1/compliance-status/{token}', () => {
     expect(expired.error).toMatch(/expired/i);
 
     const list = z
-      .object({ data: z.object({ share_links: z.array(z.object({ id: z.string(), status: z.string(), view_count: z.number() })) }) })
+      .object({
+        data: z.object({ share_links: z.array(z.object({ id: z.string(), status: z.string(), view_count: z.number() })) }),
+      })
       .parse(await (await founder.call('GET', '/api/founder/share-links')).json());
     expect(list.data.share_links.find((l) => l.id === link.id)).toMatchObject({ status: 'expired', view_count: 2 });
   });

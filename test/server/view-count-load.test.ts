@@ -66,7 +66,9 @@ describe('exact view counting under concurrent load through a real port (trust p
     const responses = await burst(
       Array.from({ length: N }, (_, i) => ({ url: `${baseUrl}${snapshotPath(link.token)}`, xff: forwardedFor(i, 3) })),
     );
-    const bodies = await Promise.all(responses.map(async (response) => ({ status: response.status, text: await response.text() })));
+    const bodies = await Promise.all(
+      responses.map(async (response) => ({ status: response.status, text: await response.text() })),
+    );
     expect(bodies.map((b) => b.status)).toEqual(Array.from({ length: N }, () => 200));
     const numbers = bodies.map((b) => snapshotSuccessEnvelopeSchema.parse(JSON.parse(b.text)).meta.view_count);
     expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: N }, (_, i) => i + 1));

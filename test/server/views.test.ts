@@ -145,9 +145,7 @@ function envelopeForOrganisation(org: DemoOrganisation): SnapshotSuccessEnvelope
       arip_stage: profile.arip_stage,
       arip_stage_label: profile.arip_stage ? ARIP_STAGES[profile.arip_stage] : null,
     };
-    e.data.top_gaps = [...profile.gaps]
-      .sort((a, b) => GAP_SEVERITY_RANK[a.severity] - GAP_SEVERITY_RANK[b.severity])
-      .slice(0, 3);
+    e.data.top_gaps = [...profile.gaps].sort((a, b) => GAP_SEVERITY_RANK[a.severity] - GAP_SEVERITY_RANK[b.severity]).slice(0, 3);
   });
 }
 
@@ -212,9 +210,7 @@ describe('renderSharePage', () => {
     );
     expect(first.querySelector('[data-testid="gap-severity"]')?.textContent).toBe('critical');
     expect(first.querySelector('[data-testid="gap-severity"]')?.className).toContain('tone-red');
-    expect(first.querySelector('[data-testid="gap-basis"]')?.textContent).toBe(
-      'SEC Nigeria rules on custody of digital assets.',
-    );
+    expect(first.querySelector('[data-testid="gap-basis"]')?.textContent).toBe('SEC Nigeria rules on custody of digital assets.');
     expect(doc.querySelector('[data-testid="no-gaps"]')).toBeNull();
     expect(doc.body.textContent).toContain('founder self-assessment, not a certification');
   });
@@ -396,13 +392,55 @@ describe('renderDemoPage', () => {
   const base = 'http://localhost:8787';
   const tok = (c: string) => c.repeat(43);
   const links: DemoLink[] = [
-    { label: 'Series A data room', company: 'Ìlú Digital Exchange Ltd', state: 'active', apiUrl: `${base}/api/v1/compliance-status/${tok('A')}`, shareUrl: `${base}/share/${tok('A')}` },
-    { label: 'Seed link', company: 'Kobo Vault Custody Ltd', state: 'active', apiUrl: `${base}/api/v1/compliance-status/${tok('B')}`, shareUrl: `${base}/share/${tok('B')}` },
-    { label: 'Tokenised RWA', company: 'Sahel Tokenworks SA', state: 'active', apiUrl: `${base}/api/v1/compliance-status/a-b_c${tok('C')}`, shareUrl: `${base}/share/a-b_c${tok('C')}` },
-    { label: 'Bank DD', company: 'Harambee Pay Ltd', state: 'active', apiUrl: `${base}/api/v1/compliance-status/${tok('D')}`, shareUrl: `${base}/share/${tok('D')}` },
-    { label: 'Angels', company: 'Gold Coast Digital Assets Ltd', state: 'active', apiUrl: `${base}/api/v1/compliance-status/x_y-z${tok('E')}`, shareUrl: `${base}/share/x_y-z${tok('E')}` },
-    { label: 'Demo day', company: 'Gold Coast Digital Assets Ltd', state: 'expired', apiUrl: `${base}/api/v1/compliance-status/${tok('F')}`, shareUrl: `${base}/share/${tok('F')}` },
-    { label: 'Old link', company: 'NaijaRaise Offerings Ltd', state: 'revoked', apiUrl: `${base}/api/v1/compliance-status/${tok('G')}`, shareUrl: `${base}/share/${tok('G')}` },
+    {
+      label: 'Series A data room',
+      company: 'Ìlú Digital Exchange Ltd',
+      state: 'active',
+      apiUrl: `${base}/api/v1/compliance-status/${tok('A')}`,
+      shareUrl: `${base}/share/${tok('A')}`,
+    },
+    {
+      label: 'Seed link',
+      company: 'Kobo Vault Custody Ltd',
+      state: 'active',
+      apiUrl: `${base}/api/v1/compliance-status/${tok('B')}`,
+      shareUrl: `${base}/share/${tok('B')}`,
+    },
+    {
+      label: 'Tokenised RWA',
+      company: 'Sahel Tokenworks SA',
+      state: 'active',
+      apiUrl: `${base}/api/v1/compliance-status/a-b_c${tok('C')}`,
+      shareUrl: `${base}/share/a-b_c${tok('C')}`,
+    },
+    {
+      label: 'Bank DD',
+      company: 'Harambee Pay Ltd',
+      state: 'active',
+      apiUrl: `${base}/api/v1/compliance-status/${tok('D')}`,
+      shareUrl: `${base}/share/${tok('D')}`,
+    },
+    {
+      label: 'Angels',
+      company: 'Gold Coast Digital Assets Ltd',
+      state: 'active',
+      apiUrl: `${base}/api/v1/compliance-status/x_y-z${tok('E')}`,
+      shareUrl: `${base}/share/x_y-z${tok('E')}`,
+    },
+    {
+      label: 'Demo day',
+      company: 'Gold Coast Digital Assets Ltd',
+      state: 'expired',
+      apiUrl: `${base}/api/v1/compliance-status/${tok('F')}`,
+      shareUrl: `${base}/share/${tok('F')}`,
+    },
+    {
+      label: 'Old link',
+      company: 'NaijaRaise Offerings Ltd',
+      state: 'revoked',
+      apiUrl: `${base}/api/v1/compliance-status/${tok('G')}`,
+      shareUrl: `${base}/share/${tok('G')}`,
+    },
   ];
   const html = renderDemoPage({ baseUrl: base, links });
   const doc = parse(html);

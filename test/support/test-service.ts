@@ -6,7 +6,8 @@
  */
 export async function addServiceInExtension(service: { id: string; name: string; origin: string }): Promise<void> {
   const stored = await chrome.storage.local.get(['settings']);
-  const current: Record<string, unknown> = typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
+  const current: Record<string, unknown> =
+    typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
   const services = Array.isArray(current.services) ? current.services : [];
   current.services = [
     ...services,

@@ -199,8 +199,12 @@ function interpretResponse(status: number, headers: Headers, text: string, fetch
       fetchedAt,
     });
   }
-  return snapshotError('INVALID_RESPONSE', `Unexpected HTTP ${status} from the service${serverMessage ? `: ${serverMessage}` : '.'}`, {
-    httpStatus: status,
-    fetchedAt,
-  });
+  return snapshotError(
+    'INVALID_RESPONSE',
+    `Unexpected HTTP ${status} from the service${serverMessage ? `: ${serverMessage}` : '.'}`,
+    {
+      httpStatus: status,
+      fetchedAt,
+    },
+  );
 }

@@ -75,7 +75,10 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
     const settings = await deps.getSettings();
     const service = settings.services.find((candidate) => candidate.origin === origin);
     if (!service) {
-      return snapshotError('FORBIDDEN_ORIGIN', `${origin} is not a configured compliance-status service; nothing was sent to it.`);
+      return snapshotError(
+        'FORBIDDEN_ORIGIN',
+        `${origin} is not a configured compliance-status service; nothing was sent to it.`,
+      );
     }
     if (!isValidTokenShape(token)) {
       return snapshotError('NOT_FOUND', 'This is not a valid share token; nothing was sent.');

@@ -10,7 +10,10 @@ import type { Catalogs } from './translator';
 export const badgeCatalogs: Catalogs<typeof badgeEn> = { en: badgeEn, fr: badgeFr };
 
 /** The badge strings and formatting locale for a language preference (the background answers `getBadgeText`). */
-export function badgeTextFor(preference: LanguagePreference, uiLanguage: string | undefined): { locale: string; strings: Readonly<Record<string, string>> } {
+export function badgeTextFor(
+  preference: LanguagePreference,
+  uiLanguage: string | undefined,
+): { locale: string; strings: Readonly<Record<string, string>> } {
   const language = resolveLanguage(preference, uiLanguage);
   return { locale: localeFor(language, uiLanguage), strings: badgeCatalogs[language] };
 }

@@ -1,7 +1,14 @@
 import { en, type AppCatalog } from './en';
 import { fr } from './fr';
 import type { Language } from './language';
-import { createTranslator, type Catalogs, type MessageKey, type MessageParams, type ParamArgs, type Translator } from './translator';
+import {
+  createTranslator,
+  type Catalogs,
+  type MessageKey,
+  type MessageParams,
+  type ParamArgs,
+  type Translator,
+} from './translator';
 
 /**
  * i18n for extension pages (options, popup, side panel, card). The content script should import the

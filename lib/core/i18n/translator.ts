@@ -40,11 +40,7 @@ export type MessageParams<C, K extends string> = K extends keyof C
   : { readonly count: number } & { readonly [P in Exclude<Placeholders<PluralForms<C, K>>, 'count'>]: ParamValue };
 
 /** Params are required exactly when the message has placeholders. */
-export type ParamArgs<P> = [keyof P] extends [never]
-  ? [params?: undefined]
-  : string extends keyof P
-    ? [params?: P]
-    : [params: P];
+export type ParamArgs<P> = [keyof P] extends [never] ? [params?: undefined] : string extends keyof P ? [params?: P] : [params: P];
 
 export interface Translator<C extends Catalog> {
   readonly language: Language;

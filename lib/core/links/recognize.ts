@@ -11,14 +11,7 @@
  */
 import type { ServiceConfig } from '../services';
 import { isValidTokenShape, TOKEN_PATTERN_BODY } from '../token';
-import {
-  authorityEnd,
-  httpSchemeEnd,
-  isWrapperHost,
-  MAX_UNWRAP_LENGTH,
-  splitAuthority,
-  unwrapUrlTrace,
-} from './unwrap';
+import { authorityEnd, httpSchemeEnd, isWrapperHost, MAX_UNWRAP_LENGTH, splitAuthority, unwrapUrlTrace } from './unwrap';
 
 export type LinkKind = 'api' | 'share';
 
@@ -359,10 +352,7 @@ export function createLinkRecognizer(
    * attribute is present, both are real targets (the click follows one, "copy link" the other), so
    * both must lead to the same (origin, token); a disagreement is a forgery and is not annotated.
    */
-  function withSafeRedirect(
-    primary: RecognizedLink | null,
-    redirect: string | null | undefined,
-  ): RecognizedLink | null {
+  function withSafeRedirect(primary: RecognizedLink | null, redirect: string | null | undefined): RecognizedLink | null {
     if (primary === null) return null;
     if (redirect === null || redirect === undefined || redirect === '') return primary;
     const viaRedirect = recognizeHref(redirect);

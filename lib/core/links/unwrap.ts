@@ -151,18 +151,11 @@ export function rawQueryParam(query: string | null, names: readonly string[]): s
 }
 
 const GOOGLE_HOSTS: ReadonlySet<string> = new Set(['www.google.com', 'google.com']);
-const OUTLOOK_WEB_HOSTS: ReadonlySet<string> = new Set([
-  'outlook.office.com',
-  'outlook.office365.com',
-  'outlook.live.com',
-]);
+const OUTLOOK_WEB_HOSTS: ReadonlySet<string> = new Set(['outlook.office.com', 'outlook.office365.com', 'outlook.live.com']);
 const PROOFPOINT_HOSTS: ReadonlySet<string> = new Set(['urldefense.com', 'urldefense.proofpoint.com']);
 const SLACK_HOSTS: ReadonlySet<string> = new Set(['slack-redir.net']);
 const LINKEDIN_HOSTS: ReadonlySet<string> = new Set(['www.linkedin.com', 'linkedin.com']);
-const SAFELINKS_SUFFIXES: readonly string[] = [
-  '.safelinks.protection.outlook.com',
-  '.safelinks.protection.office365.us',
-];
+const SAFELINKS_SUFFIXES: readonly string[] = ['.safelinks.protection.outlook.com', '.safelinks.protection.office365.us'];
 const TREND_MICRO_HOST = 'ctp.trendmicro.com';
 
 function hasLabelSuffix(hostname: string, suffix: string): boolean {
@@ -354,9 +347,7 @@ export function unwrapUrl(url: string, maxDepth: number = MAX_UNWRAP_DEPTH): str
   return unwrapUrlTrace(url, maxDepth).url;
 }
 
-function decoderFor(
-  accepts: (format: WrapperFormat) => boolean,
-): (url: string) => string | null {
+function decoderFor(accepts: (format: WrapperFormat) => boolean): (url: string) => string | null {
   return (url: string): string | null => {
     const decoded = unwrapOnce(url);
     return decoded !== null && accepts(decoded.format) ? decoded.url : null;

@@ -5,16 +5,14 @@ import type { ServiceConfig } from '../services';
 export const serviceConfigSchema = z.object({
   id: z.string().min(1).max(64),
   name: z.string().min(1).max(80),
-  origin: z
-    .string()
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
-      } catch {
-        return false;
-      }
-    }, 'origin must be an http(s) origin like https://service.example (no path, no trailing slash)'),
+  origin: z.string().refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+    } catch {
+      return false;
+    }
+  }, 'origin must be an http(s) origin like https://service.example (no path, no trailing slash)'),
   apiPathTemplate: z.string().startsWith('/').includes('{token}'),
   sharePathTemplates: z.array(z.string().startsWith('/').includes('{token}')),
 }) satisfies z.ZodType<ServiceConfig>;

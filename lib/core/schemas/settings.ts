@@ -13,12 +13,8 @@ import { serviceConfigSchema } from './service';
 export const FETCH_MODES = ['intent', 'prefetch-visible'] as const;
 export type FetchMode = (typeof FETCH_MODES)[number];
 
-
 export const hoverDelayMsSchema = z.int().min(SETTINGS_LIMITS.hoverDelayMs.min).max(SETTINGS_LIMITS.hoverDelayMs.max);
-const cacheTtlMinutesSchema = z
-  .int()
-  .min(SETTINGS_LIMITS.cacheTtlMinutes.min)
-  .max(SETTINGS_LIMITS.cacheTtlMinutes.max);
+const cacheTtlMinutesSchema = z.int().min(SETTINGS_LIMITS.cacheTtlMinutes.min).max(SETTINGS_LIMITS.cacheTtlMinutes.max);
 const requestBudgetSchema = z
   .int()
   .min(SETTINGS_LIMITS.requestBudgetPerMinute.min)
@@ -57,10 +53,12 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
 /** Keeps the valid elements of a stored list and drops the rest, instead of losing the whole list. */
 function lenientList<T>(element: z.ZodType<T>, limit: number) {
   return z.array(z.unknown()).transform((items) =>
-    items.flatMap((item) => {
-      const parsed = element.safeParse(item);
-      return parsed.success ? [parsed.data] : [];
-    }).slice(0, limit),
+    items
+      .flatMap((item) => {
+        const parsed = element.safeParse(item);
+        return parsed.success ? [parsed.data] : [];
+      })
+      .slice(0, limit),
   );
 }
 
@@ -172,7 +170,6 @@ export const configuredServiceSchema = serviceConfigSchema.extend({
 });
 export type ConfiguredService = z.infer<typeof configuredServiceSchema>;
 
-
 export const effectiveSettingsSchema = userSettingsSchema.extend({
   services: z.array(configuredServiceSchema),
   /** true where an administrator's policy decides the value and the options page must not offer it. */
@@ -201,9 +198,7 @@ export function mergeSettings(user: UserSettings, managed: ManagedSettings): Eff
     locked: true,
   }));
   const userServices: ConfiguredService[] =
-    managed.allowUserServices === false
-      ? []
-      : user.services.map((service) => ({ ...service, source: 'user', locked: false }));
+    managed.allowUserServices === false ? [] : user.services.map((service) => ({ ...service, source: 'user', locked: false }));
   // A user entry with the same id or origin as a managed one is shadowed by it.
   const services = dedupeServices([...managedServices, ...userServices]);
 
@@ -226,4 +221,3 @@ export function mergeSettings(user: UserSettings, managed: ManagedSettings): Eff
     },
   };
 }
-

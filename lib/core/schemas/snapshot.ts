@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  ARIP_STAGE_CODES,
-  GAP_SEVERITIES,
-  PRODUCT_CLASSIFICATION_CODES,
-  READINESS_LABELS,
-  RISK_BANDS,
-} from '../labels';
+import { ARIP_STAGE_CODES, GAP_SEVERITIES, PRODUCT_CLASSIFICATION_CODES, READINESS_LABELS, RISK_BANDS } from '../labels';
 
 /**
  * zod schemas of the wire format (spec part 2). Objects strip unknown keys, so extra fields from a
@@ -77,10 +71,7 @@ export const errorEnvelopeSchema = z.object({
 });
 
 /** Either envelope, discriminated on `success`. */
-export const snapshotResponseSchema = z.discriminatedUnion('success', [
-  snapshotSuccessEnvelopeSchema,
-  errorEnvelopeSchema,
-]);
+export const snapshotResponseSchema = z.discriminatedUnion('success', [snapshotSuccessEnvelopeSchema, errorEnvelopeSchema]);
 
 export type Gap = z.infer<typeof gapSchema>;
 export type Snapshot = z.infer<typeof snapshotSchema>;

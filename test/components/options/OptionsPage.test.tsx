@@ -108,7 +108,9 @@ describe('options page: services', () => {
     expect(parts.permissions.request).toHaveBeenCalledWith({ origins: ['https://comply.example/*'] });
     expect(parts.requestsInGesture).toEqual([true]);
     expect((await storedServices()).map((service) => service.origin)).toContain('https://comply.example');
-    const row = within(services).getAllByTestId('service-row').find((element) => element.textContent?.includes('Comply'));
+    const row = within(services)
+      .getAllByTestId('service-row')
+      .find((element) => element.textContent?.includes('Comply'));
     expect(row && within(row).getByText('Access allowed')).toBeTruthy();
   });
 

@@ -16,7 +16,11 @@ export function trackUserGestures() {
     window.addEventListener(type, enter, true);
     window.addEventListener(type, leave, false);
   }
-  return { get active() { return depth > 0; } };
+  return {
+    get active() {
+      return depth > 0;
+    },
+  };
 }
 
 export interface FakeBrowserParts {

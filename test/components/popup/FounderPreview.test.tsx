@@ -71,7 +71,11 @@ describe('founder preview', () => {
     await user.paste(FIXTURE_TOKEN);
     expect(screen.getByTestId('preview-detected').textContent).toBe('Recognised: a token. Choose its service below.');
     const picker = screen.getByRole('combobox', { name: 'Service that issued this token' });
-    expect(within(picker).getAllByRole('option').map((option) => option.textContent)).toEqual([
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual([
       'Local dev server (http://localhost:8787)',
       'Local dev server (127.0.0.1) (http://127.0.0.1:8787)',
       'Compliance Status (https://app.compliance-status.example)',
@@ -112,7 +116,14 @@ describe('founder preview', () => {
 
   it('shows the service’s error (expired link) in the investor’s terms', async () => {
     const { user, field, submit } = await openPreview({
-      fetched: { [FIXTURE_TOKEN]: { status: 'error', code: 'EXPIRED', message: 'Share link has expired', expiredAt: '2026-11-20T08:00:00.000Z' } },
+      fetched: {
+        [FIXTURE_TOKEN]: {
+          status: 'error',
+          code: 'EXPIRED',
+          message: 'Share link has expired',
+          expiredAt: '2026-11-20T08:00:00.000Z',
+        },
+      },
     });
     await user.click(field);
     await user.paste(`${LOCAL}/share/${FIXTURE_TOKEN}`);

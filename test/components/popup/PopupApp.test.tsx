@@ -26,7 +26,10 @@ describe('popup: states', () => {
   it('shows a loading state while the page is asked for its links', async () => {
     let answer: (value: { status: 'links'; links: [] }) => void = () => undefined;
     const { api } = renderPopup({ scan: () => new Promise((resolve) => (answer = resolve)) });
-    expect(await screen.findByTestId('page-links-loading')).toHaveProperty('textContent', expect.stringContaining('Looking for share links'));
+    expect(await screen.findByTestId('page-links-loading')).toHaveProperty(
+      'textContent',
+      expect.stringContaining('Looking for share links'),
+    );
     await waitFor(() => expect(api.scanPage).toHaveBeenCalled());
     await act(async () => answer({ status: 'links', links: [] }));
     expect(await screen.findByTestId('page-empty')).toBeTruthy();
@@ -153,7 +156,10 @@ describe('popup: the list', () => {
   });
 
   it('selecting an uncached link offers to load it (one view) instead of fetching', async () => {
-    const { api, user } = renderPopup({ scan: { status: 'links', links: [first] }, fetched: { [first.token]: readyResult('Kobo Ledger Ltd') } });
+    const { api, user } = renderPopup({
+      scan: { status: 'links', links: [first] },
+      fetched: { [first.token]: readyResult('Kobo Ledger Ltd') },
+    });
     await user.click(await screen.findByTestId('page-link-row'));
     expect(screen.getByText('Not loaded yet')).toBeTruthy();
     expect(api.getSnapshot).not.toHaveBeenCalled();
@@ -163,7 +169,10 @@ describe('popup: the list', () => {
   });
 
   it('is operable by keyboard alone: tab to a row, Enter opens it, tabs switch with arrow keys', async () => {
-    const { user } = renderPopup({ scan: { status: 'links', links: [first] }, cached: { [first.token]: readyResult('Kobo Ledger Ltd') } });
+    const { user } = renderPopup({
+      scan: { status: 'links', links: [first] },
+      cached: { [first.token]: readyResult('Kobo Ledger Ltd') },
+    });
     await screen.findByText('Kobo Ledger Ltd');
     const pageTab = screen.getByRole('tab', { name: 'On this page' });
     pageTab.focus();
@@ -204,7 +213,10 @@ describe('popup: the list', () => {
 });
 
 describe('popup: scan and enable', () => {
-  const notRunning: FakeApiOptions = { tab: { tabId: 5, url: 'https://crm.example.com/pipeline' }, scan: { status: 'not-running', host: 'crm.example.com' } };
+  const notRunning: FakeApiOptions = {
+    tab: { tabId: 5, url: 'https://crm.example.com/pipeline' },
+    scan: { status: 'not-running', host: 'crm.example.com' },
+  };
 
   it('"Scan this page" injects the annotator into the tab and lists what it finds', async () => {
     let scanned = false;

@@ -15,8 +15,18 @@ export function pageLink(index: number, kind: 'api' | 'share' = 'share'): PageLi
 
 /** A ready result for a company (the snapshot fixture, renamed and rescored). */
 export function readyResult(company: string, readiness = 68, fundraise = 57, expiresInMs = 7 * 24 * 3600_000): SnapshotResult {
-  const snapshot = buildSnapshot({ company: { name: company }, scores: { readiness_score: readiness, fundraise_score: fundraise }, expiresInMs });
-  return { status: 'ready', snapshot, meta: { token_status: 'active', view_count: 3 }, fetchedAt: FIXTURE_NOW - 60_000, fromCache: true };
+  const snapshot = buildSnapshot({
+    company: { name: company },
+    scores: { readiness_score: readiness, fundraise_score: fundraise },
+    expiresInMs,
+  });
+  return {
+    status: 'ready',
+    snapshot,
+    meta: { token_status: 'active', view_count: 3 },
+    fetchedAt: FIXTURE_NOW - 60_000,
+    fromCache: true,
+  };
 }
 
 export interface FakeApiOptions {
@@ -54,7 +64,10 @@ export function fakeApi(options: FakeApiOptions = {}) {
     }),
     peekSnapshot: vi.fn(async (request: SnapshotRequest): Promise<PeekResult> => options.cached?.[request.token] ?? null),
     getSnapshot: vi.fn(async (request: SnapshotRequest): Promise<SnapshotResult> => answer(request)),
-    refreshSnapshot: vi.fn(async (request: SnapshotRequest): Promise<SnapshotResult> => ({ ...answer(request), fromCache: false })),
+    refreshSnapshot: vi.fn(async (request: SnapshotRequest): Promise<SnapshotResult> => ({
+      ...answer(request),
+      fromCache: false,
+    })),
     getSettings: vi.fn(async () => options.settings ?? mergeSettings(DEFAULT_USER_SETTINGS, {})),
     injectAnnotator: vi.fn(async (_tabId: number) => undefined),
     requestSiteAccess: vi.fn((_host: string): Promise<boolean> => Promise.resolve(true)),

@@ -34,11 +34,17 @@ describe('side panel', () => {
     renderPanel();
     await screen.findByText('Kobo Ledger Ltd');
     expect(screen.getByTestId('panel-page').textContent).toContain('Deals');
-    expect(companies()).toEqual(['Kobo Ledger Ltd', 'abuja Remit Ltd', '=HYPERLINK("http://evil.example","Zed")', 'Share link 4']);
+    expect(companies()).toEqual([
+      'Kobo Ledger Ltd',
+      'abuja Remit Ltd',
+      '=HYPERLINK("http://evil.example","Zed")',
+      'Share link 4',
+    ]);
     expect(screen.getByRole('table', { name: 'Share links on this page' })).toBeTruthy();
     expect(within(screen.getByTestId('list-disclaimers')).getByTestId('disclaimer').textContent).toBe(DISCLAIMER);
     expect(screen.getByTestId('load-all').textContent).toBe('Load 1 snapshot (counts 1 view)');
-    for (const name of [/Company/, /Readiness/, /Risk band/, /Expires/]) expect(header(name).getAttribute('aria-sort')).toBe('none');
+    for (const name of [/Company/, /Readiness/, /Risk band/, /Expires/])
+      expect(header(name).getAttribute('aria-sort')).toBe('none');
   });
 
   it.each([

@@ -9,7 +9,11 @@ import { addServiceInExtension } from '../../support/test-service';
 export async function configureTestService(serviceWorker: Worker, baseUrl: string): Promise<void> {
   const origin = new URL(baseUrl).origin;
   // One entry per server: a test may start its own (e.g. to move its clock).
-  await serviceWorker.evaluate(addServiceInExtension, { id: `e2e-server-${new URL(origin).port}`, name: 'E2E test server', origin });
+  await serviceWorker.evaluate(addServiceInExtension, {
+    id: `e2e-server-${new URL(origin).port}`,
+    name: 'E2E test server',
+    origin,
+  });
 }
 
 /** An extension page to talk to the background from, as the popup does. */

@@ -97,7 +97,11 @@ export class FounderClient {
         secondary_regulators: ['SEC_NIGERIA'],
         arip_stage: 'formal_application',
         gaps: [
-          { title: 'AML/CFT programme not yet board-approved', severity: 'high', regulatory_basis: 'CBN AML/CFT Regulations 2022' },
+          {
+            title: 'AML/CFT programme not yet board-approved',
+            severity: 'high',
+            regulatory_basis: 'CBN AML/CFT Regulations 2022',
+          },
         ],
       }),
     });
@@ -127,9 +131,9 @@ export class FounderClient {
   }
 
   async viewCount(linkId: string): Promise<number> {
-    const body = envelope(
-      z.object({ share_links: z.array(z.object({ id: z.string(), view_count: z.number() })) }),
-    ).parse(await this.call('GET', '/api/founder/share-links'));
+    const body = envelope(z.object({ share_links: z.array(z.object({ id: z.string(), view_count: z.number() })) })).parse(
+      await this.call('GET', '/api/founder/share-links'),
+    );
     const link = body.data.share_links.find((l) => l.id === linkId);
     if (!link) throw new Error(`share link ${linkId} not listed`);
     return link.view_count;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCardBindings } from '@/lib/background/card-binding';
-import { createCardHandlers, createContentHandlers, createPagesHandlers, type MessageHandlerDeps } from '@/lib/background/messages';
+import {
+  createCardHandlers,
+  createContentHandlers,
+  createPagesHandlers,
+  type MessageHandlerDeps,
+} from '@/lib/background/messages';
 import type { SnapshotService } from '@/lib/background/snapshot-service';
 import type { StorageAreaAdapter } from '@/lib/background/snapshot-service/storage-area';
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
@@ -71,10 +76,18 @@ describe('card binding in the background', () => {
       if (r.origin !== request.origin) throw new Error('not configured');
       return null;
     });
-    const answers = await background.peekBadges([request, { origin: 'https://evil.example', token: FIXTURE_TOKEN }], contentScript(5));
+    const answers = await background.peekBadges(
+      [request, { origin: 'https://evil.example', token: FIXTURE_TOKEN }],
+      contentScript(5),
+    );
     expect(answers).toEqual([null, null]);
     expect(seen).toHaveLength(2);
-    await expect(background.peekBadges(Array.from({ length: MAX_PEEK_BATCH + 1 }, () => request), contentScript(5))).rejects.toThrow(/Malformed/);
+    await expect(
+      background.peekBadges(
+        Array.from({ length: MAX_PEEK_BATCH + 1 }, () => request),
+        contentScript(5),
+      ),
+    ).rejects.toThrow(/Malformed/);
   });
 
   it('content scripts get badge summaries; full cached snapshots only go to extension pages', async () => {

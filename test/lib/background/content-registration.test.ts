@@ -14,7 +14,9 @@ function fakeScripting() {
   const registered = new Map<string, RegisteredScript>();
   const api = {
     getRegisteredContentScripts: vi.fn(async (filter?: { ids?: string[] }) =>
-      [...registered.values()].filter((script) => !filter?.ids || filter.ids.includes(script.id)).map((script) => structuredClone(script)),
+      [...registered.values()]
+        .filter((script) => !filter?.ids || filter.ids.includes(script.id))
+        .map((script) => structuredClone(script)),
     ),
     registerContentScripts: vi.fn(async (scripts: RegisteredScript[]) => {
       for (const script of scripts) {

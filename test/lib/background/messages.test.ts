@@ -15,7 +15,12 @@ import { ORIGIN, createHarness } from './snapshot-service/helpers';
 
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
 const popupSender = { id: 'test-extension-id', url: `${EXTENSION_ORIGIN}/popup.html` };
-const contentScriptSender = { id: 'test-extension-id', url: 'https://mail.example.com/inbox', tab: { id: 7, url: 'https://mail.example.com/inbox' }, frameId: 0 };
+const contentScriptSender = {
+  id: 'test-extension-id',
+  url: 'https://mail.example.com/inbox',
+  tab: { id: 7, url: 'https://mail.example.com/inbox' },
+  frameId: 0,
+};
 
 function setup(language: 'en' | 'fr' = 'fr') {
   const harness = createHarness();
@@ -46,14 +51,17 @@ describe('handlers validate their inputs', () => {
     ['huge token', { origin: ORIGIN, token: 'a'.repeat(5000) }],
   ];
 
-  it.each(malformed)('getSnapshot / refreshSnapshot / peekSnapshots / getBadge reject %s with InvalidMessageError, no fetch', async (_name, data) => {
-    const { pages, content, fetch } = setup();
-    await expect(pages.getSnapshot(data, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
-    await expect(pages.refreshSnapshot(data, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
-    await expect(pages.peekSnapshots([data], popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
-    await expect(content.getBadge(data, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
-    expect(fetch).not.toHaveBeenCalled();
-  });
+  it.each(malformed)(
+    'getSnapshot / refreshSnapshot / peekSnapshots / getBadge reject %s with InvalidMessageError, no fetch',
+    async (_name, data) => {
+      const { pages, content, fetch } = setup();
+      await expect(pages.getSnapshot(data, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
+      await expect(pages.refreshSnapshot(data, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
+      await expect(pages.peekSnapshots([data], popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
+      await expect(content.getBadge(data, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
+      expect(fetch).not.toHaveBeenCalled();
+    },
+  );
 
   it('says which field is wrong', async () => {
     const { pages, content } = setup();
@@ -79,13 +87,18 @@ describe('handlers validate their inputs', () => {
     const { pages, content } = setup();
     await expect(pages.getSettings({ services: [] }, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
     await expect(content.getPageSettings({ settled: 'yes' }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
-    await expect(content.getPageSettings({ waitForPolicy: 'yes' }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(content.getPageSettings({ waitForPolicy: 'yes' }, contentScriptSender)).rejects.toBeInstanceOf(
+      InvalidMessageError,
+    );
     await expect(pages.listCached('all', popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
   });
 
   it('a well-formed message for an unconfigured origin gets FORBIDDEN_ORIGIN and no fetch', async () => {
     const { content, fetch } = setup();
-    const result = await content.getBadge({ origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN }, contentScriptSender);
+    const result = await content.getBadge(
+      { origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN },
+      contentScriptSender,
+    );
     expect(contentProtocol.getBadge.output.parse(result)).toEqual({ status: 'error', code: 'FORBIDDEN_ORIGIN' });
     expect(fetch).not.toHaveBeenCalled();
   });
@@ -93,15 +106,21 @@ describe('handlers validate their inputs', () => {
   it('answers valid messages with results that parse with the exported schemas', async () => {
     const { pages, content } = setup();
     const request = { origin: ORIGIN, token: FIXTURE_TOKEN };
-    expect(pagesProtocol.getSnapshot.output.parse(await pages.getSnapshot(request, popupSender))).toMatchObject({ status: 'ready' });
-    expect(pagesProtocol.peekSnapshots.output.parse(await pages.peekSnapshots([request], popupSender))).toMatchObject([{ fromCache: true }]);
+    expect(pagesProtocol.getSnapshot.output.parse(await pages.getSnapshot(request, popupSender))).toMatchObject({
+      status: 'ready',
+    });
+    expect(pagesProtocol.peekSnapshots.output.parse(await pages.peekSnapshots([request], popupSender))).toMatchObject([
+      { fromCache: true },
+    ]);
     // A content script learns what its badge shows, and nothing else of the snapshot.
     expect(await content.getBadge(request, contentScriptSender)).toEqual(
       contentProtocol.getBadge.output.parse({ status: 'ready', score: 68, label: 'In Progress', band: 'medium' }),
     );
     expect(pagesProtocol.getSettings.output.parse(await pages.getSettings(undefined, popupSender)).fetchMode).toBe('intent');
     // Of the settings, a content script gets the services to recognise and the hover delay.
-    const pageSettings = contentProtocol.getPageSettings.output.parse(await content.getPageSettings(undefined, contentScriptSender));
+    const pageSettings = contentProtocol.getPageSettings.output.parse(
+      await content.getPageSettings(undefined, contentScriptSender),
+    );
     expect(Object.keys(pageSettings).sort()).toEqual(['hoverDelayMs', 'services', 'settled']);
     expect(pagesProtocol.listCached.output.parse(await pages.listCached(undefined, popupSender))).toHaveLength(1);
     expect(pagesProtocol.clearCache.output.parse(await pages.clearCache(undefined, popupSender))).toEqual({ cleared: 1 });
@@ -159,7 +178,9 @@ describe('senders', () => {
       frameId: 2,
     });
     expect(senderContext('garbage', EXTENSION_ORIGIN)).toEqual({ kind: 'unknown' });
-    expect(senderContext({ url: `${EXTENSION_ORIGIN}.evil.com/x`, tab: { id: 1 } }, EXTENSION_ORIGIN).kind).toBe('content-script');
+    expect(senderContext({ url: `${EXTENSION_ORIGIN}.evil.com/x`, tab: { id: 1 } }, EXTENSION_ORIGIN).kind).toBe(
+      'content-script',
+    );
   });
 });
 
@@ -172,15 +193,24 @@ describe('over the runtime messaging channel', () => {
     const { deps, fetch } = setup('en');
     unregister = registerMessageHandlers(deps, { content: contentMessenger, pages: pagesMessenger, card: cardMessenger });
     // A hostile sender speaks the wire format directly, bypassing the compile-time protocol types.
-    const forged = await fakeBrowser.runtime.sendMessage({ id: 1, type: 'getSnapshot', data: { origin: 42 }, timestamp: Date.now() });
+    const forged = await fakeBrowser.runtime.sendMessage({
+      id: 1,
+      type: 'getSnapshot',
+      data: { origin: 42 },
+      timestamp: Date.now(),
+    });
     expect(forged).toMatchObject({ err: { name: 'InvalidMessageError' } });
     // Not the messaging format at all: ignored, nothing thrown.
     await expect(fakeBrowser.runtime.sendMessage('hello')).resolves.toBeUndefined();
     expect(fetch).not.toHaveBeenCalled();
 
     // The fake browser reports no tab and no URL: neither a content script nor an extension page.
-    await expect(contentMessenger.sendMessage('getBadge', { origin: ORIGIN, token: FIXTURE_TOKEN })).rejects.toThrow(/content script/);
-    await expect(pagesMessenger.sendMessage('getSnapshot', { origin: ORIGIN, token: FIXTURE_TOKEN })).rejects.toThrow(/extension page/);
+    await expect(contentMessenger.sendMessage('getBadge', { origin: ORIGIN, token: FIXTURE_TOKEN })).rejects.toThrow(
+      /content script/,
+    );
+    await expect(pagesMessenger.sendMessage('getSnapshot', { origin: ORIGIN, token: FIXTURE_TOKEN })).rejects.toThrow(
+      /extension page/,
+    );
     expect(fetch).not.toHaveBeenCalled();
   });
 });

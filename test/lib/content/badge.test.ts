@@ -26,12 +26,7 @@ describe('badge texts and accessible names', () => {
       /expired on 20 November 2026/,
     ],
     ['expired without date', { state: 'error', code: 'EXPIRED' }, 'Expired', /this share link expired\./],
-    [
-      'rate limited',
-      { state: 'error', code: 'RATE_LIMITED', retryAt: NOW + 90_000 },
-      'Retry in 2 min',
-      /try again in 2 minutes/,
-    ],
+    ['rate limited', { state: 'error', code: 'RATE_LIMITED', retryAt: NOW + 90_000 }, 'Retry in 2 min', /try again in 2 minutes/],
     ['rate limited, no time', { state: 'error', code: 'RATE_LIMITED' }, 'Busy', /try again shortly/],
     ['network', { state: 'error', code: 'NETWORK' }, 'Offline', /could not be reached/],
     ['timeout', { state: 'error', code: 'TIMEOUT' }, 'No answer', /did not answer in time/],
@@ -45,7 +40,9 @@ describe('badge texts and accessible names', () => {
   });
 
   it('the idle name is the one the issue asks for', () => {
-    expect(describeBadge({ state: 'idle' }, NOW, EN_TEXT).label).toBe('Compliance snapshot — hover or press Enter to load (counts as a view)');
+    expect(describeBadge({ state: 'idle' }, NOW, EN_TEXT).label).toBe(
+      'Compliance snapshot — hover or press Enter to load (counts as a view)',
+    );
   });
 
   it('speaks French to a French reader: words, dates and relative times', () => {

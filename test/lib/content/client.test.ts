@@ -35,7 +35,13 @@ describe('toBadgeResult (content-script check of background answers)', () => {
     ['score out of range', { status: 'ready', score: 101, label: 'Critical', band: 'high' }],
     ['unknown label', { status: 'ready', score: 10, label: 'Great', band: 'high' }],
     ['unknown band', { status: 'ready', score: 10, label: 'Critical', band: 'huge' }],
-    ['a full snapshot instead of a summary', { status: 'ready', snapshot: { scores: { readiness_score: 10, readiness_label: 'Critical', fundraise_risk_band: 'high' } } }],
+    [
+      'a full snapshot instead of a summary',
+      {
+        status: 'ready',
+        snapshot: { scores: { readiness_score: 10, readiness_label: 'Critical', fundraise_risk_band: 'high' } },
+      },
+    ],
     ['missing code', { status: 'error' }],
     ['bad retryAt', { status: 'error', code: 'RATE_LIMITED', retryAt: 'soon' }],
   ])('turns a malformed answer (%s) into INVALID_RESPONSE', (_name, value) => {
@@ -57,7 +63,10 @@ describe('toBadgeResult (content-script check of background answers)', () => {
   it('takes the badge strings the background sends, keeping only strings and a locale Intl accepts', () => {
     const sent = badgeTextFor('fr', 'fr-SN');
     expect(toBadgeText(sent)).toEqual({ locale: 'fr-SN', strings: sent.strings });
-    const odd = toBadgeText({ locale: 'not a locale!', strings: { 'badge.brand': 'CL', 'badge.hint': 42, long: 'x'.repeat(5000) } });
+    const odd = toBadgeText({
+      locale: 'not a locale!',
+      strings: { 'badge.brand': 'CL', 'badge.hint': 42, long: 'x'.repeat(5000) },
+    });
     expect(odd).toEqual({ locale: 'en', strings: { 'badge.brand': 'CL' } });
     expect(() => toBadgeText({ strings: {} })).toThrow();
     expect(() => toBadgeText(null)).toThrow();

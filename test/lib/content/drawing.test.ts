@@ -44,7 +44,9 @@ const anchorOf = (id: string) => document.getElementById(id)!;
 const badgeAfter = (id: string) => anchorOf(id).nextElementSibling as HTMLElement;
 
 beforeEach(() => {
-  document.body.innerHTML = Array.from({ length: 5 }, (_, i) => `<p><a id="l${i}" href="${shareUrl(i)}">link ${i}</a></p>`).join('');
+  document.body.innerHTML = Array.from({ length: 5 }, (_, i) => `<p><a id="l${i}" href="${shareUrl(i)}">link ${i}</a></p>`).join(
+    '',
+  );
 });
 afterEach(() => {
   harness?.annotator.stop();

@@ -56,7 +56,12 @@ function fakeSource(initial: PageLinksSource['links'] extends () => infer R ? R 
 afterEach(() => vi.useRealTimers());
 
 describe('servePageLinks (content-script side)', () => {
-  const kobo = { origin: 'http://localhost:8787', token: 'tok_000001_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', canonicalKey: 'k1', kind: 'api' };
+  const kobo = {
+    origin: 'http://localhost:8787',
+    token: 'tok_000001_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    canonicalKey: 'k1',
+    kind: 'api',
+  };
   const sahel = { origin: 'http://localhost:8787', token: 'tok_000002_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', canonicalKey: 'k2' };
 
   it('answers listPageLinks with the engine’s links, kind defaulting to share', async () => {

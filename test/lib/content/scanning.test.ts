@@ -66,7 +66,11 @@ describe('initial scan', () => {
     h.scheduler.runAllFrames();
     for (let i = 0; i < 10; i += 1) await h.settle();
     expect(h.peek).toHaveBeenCalledTimes(1200);
-    expect(h.peekMany.mock.calls.map(([batch]) => batch.length)).toEqual([MAX_PEEK_BATCH, MAX_PEEK_BATCH, 1200 - 2 * MAX_PEEK_BATCH]);
+    expect(h.peekMany.mock.calls.map(([batch]) => batch.length)).toEqual([
+      MAX_PEEK_BATCH,
+      MAX_PEEK_BATCH,
+      1200 - 2 * MAX_PEEK_BATCH,
+    ]);
   });
 
   it('does not annotate links inside editable content (a draft would carry the badge)', () => {
@@ -182,10 +186,9 @@ describe('mutations', () => {
     const h = start();
     h.scheduler.runAllFrames();
     expect(badges()).toHaveLength(1);
-    document.getElementById('g')!.setAttribute(
-      'data-saferedirecturl',
-      `https://www.google.com/url?q=${encodeURIComponent(shareUrl(9))}`,
-    );
+    document
+      .getElementById('g')!
+      .setAttribute('data-saferedirecturl', `https://www.google.com/url?q=${encodeURIComponent(shareUrl(9))}`);
     await h.settle();
     h.scheduler.runAllFrames();
     expect(badges()).toHaveLength(0);

@@ -23,7 +23,7 @@ describe('csvField', () => {
     ['@SUM(A1)', "'@SUM(A1)"],
     ['\t=1', "'\t=1"],
     ['=HYPERLINK("http://evil.example","x")', '"\'=HYPERLINK(""http://evil.example"",""x"")"'],
-    ['=cmd|\' /C calc\'!A0', "'=cmd|' /C calc'!A0"],
+    ["=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"],
   ])('neutralises a formula: %j → %j', (input, expected) => {
     expect(csvField(input)).toBe(expected);
   });
@@ -44,7 +44,13 @@ describe('csvField', () => {
 
 describe('toCsv', () => {
   it('joins fields with commas and rows with CRLF, ending with CRLF', () => {
-    expect(toCsv([['Company', 'Score'], ['Kobo, Ltd', 76], ['=evil', null]])).toBe('Company,Score\r\n"Kobo, Ltd",76\r\n\'=evil,\r\n');
+    expect(
+      toCsv([
+        ['Company', 'Score'],
+        ['Kobo, Ltd', 76],
+        ['=evil', null],
+      ]),
+    ).toBe('Company,Score\r\n"Kobo, Ltd",76\r\n\'=evil,\r\n');
   });
 
   it('is empty for no rows', () => {

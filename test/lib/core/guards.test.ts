@@ -42,18 +42,50 @@ const errorResult = fc.record(
 
 const hostile = fc.oneof(
   fc.constantFrom<unknown>(
-    -1, 101, 50.5, '50', NaN, Infinity, null, undefined, true, '', 'critical', 'HIGH', 'Regulator Ready', 'investor_ready',
-    'NOT_FOUND', 'FOO', 'x'.repeat(65), -5, 1.5, 1e20, '2026-06-18', 'yesterday', '2026-06-18T10:00:00Z', '2026-06-18T10:00:00.000+01:00',
-    {}, [], [1], { __proto__: { status: 'ready' } }, Object.create(null),
+    -1,
+    101,
+    50.5,
+    '50',
+    NaN,
+    Infinity,
+    null,
+    undefined,
+    true,
+    '',
+    'critical',
+    'HIGH',
+    'Regulator Ready',
+    'investor_ready',
+    'NOT_FOUND',
+    'FOO',
+    'x'.repeat(65),
+    -5,
+    1.5,
+    1e20,
+    '2026-06-18',
+    'yesterday',
+    '2026-06-18T10:00:00Z',
+    '2026-06-18T10:00:00.000+01:00',
+    {},
+    [],
+    [1],
+    { __proto__: { status: 'ready' } },
+    Object.create(null),
   ),
   fc.anything({ maxDepth: 2 }),
 );
 
 /** Replaces one kept (or structural) field with a hostile value, or deletes it. */
-function mutate(value: Record<string, unknown>, path: readonly string[], replacement: unknown, remove: boolean): Record<string, unknown> {
+function mutate(
+  value: Record<string, unknown>,
+  path: readonly string[],
+  replacement: unknown,
+  remove: boolean,
+): Record<string, unknown> {
   const copy = structuredClone(value);
   let node: unknown = copy;
-  for (const key of path.slice(0, -1)) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  for (const key of path.slice(0, -1))
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
   const last = path.at(-1);
   if (typeof node === 'object' && node !== null && last !== undefined) {
     if (remove) delete (node as Record<string, unknown>)[last];

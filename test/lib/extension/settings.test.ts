@@ -2,7 +2,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ZodError } from 'zod';
 import { LOCAL_SERVICES } from '@/lib/core/services';
-import { DEFAULT_USER_SETTINGS, SETTINGS_VERSION, effectiveSettingsSchema, mergeSettings, parseManagedSettings } from '@/lib/core/schemas/settings';
+import {
+  DEFAULT_USER_SETTINGS,
+  SETTINGS_VERSION,
+  effectiveSettingsSchema,
+  mergeSettings,
+  parseManagedSettings,
+} from '@/lib/core/schemas/settings';
 import { PRODUCTION_SERVICE, PRODUCTION_SERVICE_ORIGIN } from '@/lib/core/services';
 import { createSettingsStore } from '@/lib/extension/settings';
 
@@ -53,7 +59,11 @@ describe('corrupt stored values', () => {
   it('falls back field by field and drops only the broken service entries', async () => {
     await fakeBrowser.storage.local.set({
       [STORAGE_KEY]: {
-        services: [LOCAL_SERVICES[0], { id: 'bad', name: 'Bad', origin: 'https://x.example/path', apiPathTemplate: '/{token}', sharePathTemplates: [] }, 'nope'],
+        services: [
+          LOCAL_SERVICES[0],
+          { id: 'bad', name: 'Bad', origin: 'https://x.example/path', apiPathTemplate: '/{token}', sharePathTemplates: [] },
+          'nope',
+        ],
         fetchMode: 'always',
         hoverDelayMs: 50,
         cacheTtlMinutes: 120,
@@ -112,7 +122,11 @@ describe('updates', () => {
   it('stores a valid patch', async () => {
     const store = createSettingsStore();
     await store.updateUserSettings({ hoverDelayMs: 800, persistCache: true });
-    expect(await createSettingsStore().getUserSettings()).toMatchObject({ hoverDelayMs: 800, persistCache: true, cacheTtlMinutes: 60 });
+    expect(await createSettingsStore().getUserSettings()).toMatchObject({
+      hoverDelayMs: 800,
+      persistCache: true,
+      cacheTtlMinutes: 60,
+    });
   });
 
   it.each([

@@ -91,7 +91,9 @@ export const GROWTH_PROFILE = {
   primary_regulator: 'CBN',
   secondary_regulators: ['SEC_NIGERIA'],
   arip_stage: 'formal_application',
-  gaps: [{ title: 'AML/CFT programme not yet board-approved', severity: 'high', regulatory_basis: 'CBN AML/CFT Regulations 2022' }],
+  gaps: [
+    { title: 'AML/CFT programme not yet board-approved', severity: 'high', regulatory_basis: 'CBN AML/CFT Regulations 2022' },
+  ],
 } as const;
 
 const created = z.object({
@@ -101,7 +103,13 @@ const created = z.object({
 const linkCreated = z.object({
   success: z.literal(true),
   data: z.object({
-    share_link: z.object({ id: z.string(), token: z.string(), api_url: z.string(), share_url: z.string(), expires_at: z.string() }),
+    share_link: z.object({
+      id: z.string(),
+      token: z.string(),
+      api_url: z.string(),
+      share_url: z.string(),
+      expires_at: z.string(),
+    }),
   }),
 });
 
@@ -118,7 +126,12 @@ export async function signUp(t: TestApp, body: Record<string, unknown> = {}): Pr
   const response = await t.request('/api/founder/organisations', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `Test Org ${Math.random().toString(36).slice(2, 8)}`, subscription_tier: 'growth', ...GROWTH_PROFILE, ...body }),
+    body: JSON.stringify({
+      name: `Test Org ${Math.random().toString(36).slice(2, 8)}`,
+      subscription_tier: 'growth',
+      ...GROWTH_PROFILE,
+      ...body,
+    }),
   });
   const text = await response.text();
   expect(response.status, text).toBe(201);
@@ -138,7 +151,9 @@ export async function signUp(t: TestApp, body: Record<string, unknown> = {}): Pr
       const res = await call('POST', '/api/founder/dd-packs', {});
       expect(res.status).toBe(201);
       return z
-        .object({ data: z.object({ pack: z.object({ id: z.string(), generated_at: z.string(), verification_hash: z.string() }) }) })
+        .object({
+          data: z.object({ pack: z.object({ id: z.string(), generated_at: z.string(), verification_hash: z.string() }) }),
+        })
         .parse(await res.json()).data.pack;
     },
     async createLink() {

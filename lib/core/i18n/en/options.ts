@@ -1,8 +1,7 @@
 /** The options page. */
 export const optionsEn = {
   'options.title': 'Compliance Lens settings',
-  'options.intro':
-    'Choose which services Compliance Lens reads, where it looks for share links, and how often it may ask.',
+  'options.intro': 'Choose which services Compliance Lens reads, where it looks for share links, and how often it may ask.',
   'options.loading': 'Loading settings…',
   'options.loadError.title': 'Your settings could not be loaded',
   'options.loadError.detail': 'Try again. If this keeps happening, restart the browser or ask your administrator.',
@@ -78,8 +77,7 @@ export const optionsEn = {
   'sites.error.permissionDenied': 'Access to {site} was not allowed, so it was not added.',
 
   'fetching.heading': 'When snapshots are fetched',
-  'fetching.note':
-    'Finding a link never fetches anything. Each fetch counts as a view for the founder who shared the link.',
+  'fetching.note': 'Finding a link never fetches anything. Each fetch counts as a view for the founder who shared the link.',
   'fetchMode.label': 'Fetch snapshots',
   'fetchMode.intent': 'On intent only',
   'fetchMode.intent.hint': 'When you rest the pointer on a link, press Enter on it, or click its badge.',

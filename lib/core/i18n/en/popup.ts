@@ -73,8 +73,7 @@ export const popupEn = {
   'preview.heading': 'Preview your share link',
   'preview.intro': 'Paste the link you send investors to see exactly what they will see.',
   'preview.field': 'Share link or token',
-  'preview.field.hint':
-    'An API link, a share page link, a link from an email (Outlook, Gmail, Proofpoint…) or the token alone.',
+  'preview.field.hint': 'An API link, a share page link, a link from an email (Outlook, Gmail, Proofpoint…) or the token alone.',
   'preview.service': 'Service that issued this token',
   'preview.service.hint': 'A token alone does not say where it comes from.',
   'preview.detected.link': 'Recognised: {kind} on {service}.',

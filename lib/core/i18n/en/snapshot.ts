@@ -65,8 +65,7 @@ export const snapshotEn = {
   'error.notFound.detail': 'This share link is invalid or was revoked by the founder. Ask them for a new one.',
   'error.expired.title': 'Link expired',
   'error.expired.detail': 'This share link has expired. Share links last 7 days; ask the founder for a new one.',
-  'error.expiredOn.detail':
-    'This share link expired on {date}. Share links last 7 days; ask the founder for a new one.',
+  'error.expiredOn.detail': 'This share link expired on {date}. Share links last 7 days; ask the founder for a new one.',
   'error.rateLimited.title': 'Too many requests',
   'error.rateLimited.detail': 'The service is limiting requests from your network. Try again in a minute.',
   'error.rateLimitedUntil.detail': 'The service is limiting requests from your network. Try again {when}.',
@@ -75,11 +74,9 @@ export const snapshotEn = {
   'error.network.title': 'Could not reach the service',
   'error.network.detail': 'The request failed. Check your connection and try again.',
   'error.invalidResponse.title': 'Unreadable answer',
-  'error.invalidResponse.detail':
-    'The service answered with data Compliance Lens could not verify, so nothing is shown.',
+  'error.invalidResponse.detail': 'The service answered with data Compliance Lens could not verify, so nothing is shown.',
   'error.forbiddenOrigin.title': 'Service not configured',
-  'error.forbiddenOrigin.detail':
-    'This link points to a service that is not in your settings, so nothing was sent to it.',
+  'error.forbiddenOrigin.detail': 'This link points to a service that is not in your settings, so nothing was sent to it.',
   'error.unknown.title': 'Something went wrong',
   'error.unknown.detail': 'The snapshot could not be loaded ({code}).',
   'snapshot.card.brand': 'Compliance Lens',

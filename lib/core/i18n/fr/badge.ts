@@ -3,8 +3,7 @@ import type { badgeEn } from '../en/badge';
 export const badgeFr: Record<keyof typeof badgeEn, string> = {
   'badge.brand': 'CL',
   'badge.hint': 'Appuyez sur Entrée pour les détails.',
-  'badge.idle.label':
-    'Instantané de conformité — survolez ou appuyez sur Entrée pour le charger (compte comme une consultation)',
+  'badge.idle.label': 'Instantané de conformité — survolez ou appuyez sur Entrée pour le charger (compte comme une consultation)',
   'badge.loading.label': 'Instantané de conformité — chargement',
   'badge.ready.text': '{score} · {band}',
   'badge.ready.label': 'Instantané de conformité : préparation {score} sur 100, {readiness} ; {band}. {hint}',
@@ -26,14 +25,12 @@ export const badgeFr: Record<keyof typeof badgeEn, string> = {
   'badge.error.expired.text': 'Expiré',
   'badge.error.expiredOn.text': 'Expiré le {date}',
   'badge.error.expired.label': 'Instantané de conformité indisponible : ce lien de partage a expiré. {hint}',
-  'badge.error.expiredOn.label':
-    'Instantané de conformité indisponible : ce lien de partage a expiré le {date}. {hint}',
+  'badge.error.expiredOn.label': 'Instantané de conformité indisponible : ce lien de partage a expiré le {date}. {hint}',
   'badge.error.rateLimited.text': 'Occupé',
   'badge.error.rateLimited.label':
     'Instantané de conformité indisponible : trop de requêtes depuis votre réseau ; réessayez dans un instant.',
   'badge.error.retryAt.text': 'Réessayer {when}',
-  'badge.error.retryAt.label':
-    'Instantané de conformité indisponible : trop de requêtes depuis votre réseau ; réessayez {when}.',
+  'badge.error.retryAt.label': 'Instantané de conformité indisponible : trop de requêtes depuis votre réseau ; réessayez {when}.',
   'badge.error.network.text': 'Hors ligne',
   'badge.error.network.label':
     'Instantané de conformité indisponible : le service est injoignable. Survolez ou appuyez sur Entrée pour réessayer.',

@@ -6,8 +6,7 @@ export const optionsFr: Record<keyof typeof optionsEn, string> = {
     'Choisissez les services que Compliance Lens consulte, les sites où il cherche des liens de partage et la fréquence de ses requêtes.',
   'options.loading': 'Chargement des paramètres…',
   'options.loadError.title': 'Vos paramètres n’ont pas pu être chargés',
-  'options.loadError.detail':
-    'Réessayez. Si le problème persiste, redémarrez le navigateur ou contactez votre administrateur.',
+  'options.loadError.detail': 'Réessayez. Si le problème persiste, redémarrez le navigateur ou contactez votre administrateur.',
   'options.retry': 'Réessayer',
   'options.locked': 'Défini par votre administrateur',
   'options.saving': 'Enregistrement…',
@@ -40,8 +39,7 @@ export const optionsFr: Record<keyof typeof optionsEn, string> = {
   'services.editForm.heading': 'Modifier {name}',
   'services.save': 'Enregistrer les modifications',
   'services.cancel': 'Annuler',
-  'services.lockedList':
-    'Votre administrateur gère cette liste : vous ne pouvez pas y ajouter ni y modifier de services.',
+  'services.lockedList': 'Votre administrateur gère cette liste : vous ne pouvez pas y ajouter ni y modifier de services.',
   'services.apiPath': 'Chemin de l’API',
   'services.sharePaths': 'Pages de partage',
   'services.noSharePaths': 'aucune',
@@ -52,8 +50,7 @@ export const optionsFr: Record<keyof typeof optionsEn, string> = {
   'services.field.apiPath': 'Modèle de chemin de l’API',
   'services.field.apiPath.hint': 'Commence par / et contient {placeholder}.',
   'services.field.sharePaths': 'Modèles de chemin des pages de partage',
-  'services.field.sharePaths.hint':
-    'Un par ligne. Chacun commence par / et contient {placeholder}. Peut rester vide.',
+  'services.field.sharePaths.hint': 'Un par ligne. Chacun commence par / et contient {placeholder}. Peut rester vide.',
   'services.error.summary': 'Vérifiez les champs signalés.',
   'services.error.name': 'Le nom est obligatoire (80 caractères au plus).',
   'services.error.origin':
@@ -77,8 +74,7 @@ export const optionsFr: Record<keyof typeof optionsEn, string> = {
   'sites.removeNamed': 'Supprimer {site}',
   'sites.added': '{site} ajouté.',
   'sites.removed': '{site} supprimé.',
-  'sites.error.invalid':
-    'Le nom d’hôte doit ressembler à crm.example.com ou *.example.com (sans https://, sans chemin).',
+  'sites.error.invalid': 'Le nom d’hôte doit ressembler à crm.example.com ou *.example.com (sans https://, sans chemin).',
   'sites.error.duplicate': 'Le nom d’hôte {site} figure déjà dans la liste.',
   'sites.error.tooMany': 'Vous pouvez ajouter 200 sites au plus.',
   'sites.error.permissionDenied': 'L’accès à {site} n’a pas été autorisé : le site n’a donc pas été ajouté.',
@@ -88,8 +84,7 @@ export const optionsFr: Record<keyof typeof optionsEn, string> = {
     'Repérer un lien ne déclenche aucune requête. Chaque récupération compte comme une consultation pour le fondateur qui a partagé le lien.',
   'fetchMode.label': 'Récupérer les instantanés',
   'fetchMode.intent': 'Seulement sur intention',
-  'fetchMode.intent.hint':
-    'Quand vous laissez le pointeur sur un lien, appuyez sur Entrée dessus ou cliquez sur son badge.',
+  'fetchMode.intent.hint': 'Quand vous laissez le pointeur sur un lien, appuyez sur Entrée dessus ou cliquez sur son badge.',
   'fetchMode.prefetch': 'Précharger aussi les liens visibles sur la page',
   'fetchMode.prefetch.hint':
     'Les fiches s’ouvrent plus vite, mais chaque lien visible compte comme une consultation pour son fondateur.',
@@ -129,8 +124,7 @@ export const optionsFr: Record<keyof typeof optionsEn, string> = {
   'language.fr': 'Français',
 
   'privacy.heading': 'Ce que Compliance Lens envoie et conserve',
-  'privacy.token':
-    'Il n’envoie que le jeton d’un lien de partage, et uniquement aux origines des services listés ci-dessus.',
+  'privacy.token': 'Il n’envoie que le jeton d’un lien de partage, et uniquement aux origines des services listés ci-dessus.',
   'privacy.when':
     'Il ne l’envoie que lorsque vous manifestez une intention (pointeur posé sur un lien, touche Entrée sur ce lien, clic sur son badge) ou agissez explicitement dans la fenêtre contextuelle ou le panneau latéral — ou pour les liens visibles, si vous activez le préchargement.',
   'privacy.views': 'Chaque récupération compte comme une consultation pour le fondateur qui a partagé le lien.',

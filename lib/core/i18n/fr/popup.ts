@@ -80,14 +80,14 @@ export const popupFr: Record<keyof typeof popupEn, string> = {
   'preview.service.hint': 'Un jeton seul n’indique pas sa provenance.',
   'preview.detected.link': 'Reconnu : {kind} sur {service}.',
   'preview.detected.token': 'Reconnu : un jeton. Choisissez son service ci-dessous.',
-  'preview.costNote': 'Une prévisualisation compte comme une vue sur votre lien, exactement comme l’ouverture par un investisseur.',
+  'preview.costNote':
+    'Une prévisualisation compte comme une vue sur votre lien, exactement comme l’ouverture par un investisseur.',
   'preview.submit': 'Prévisualiser (compte 1 vue)',
   'preview.submitting': 'Chargement de l’aperçu…',
   'preview.error.empty': 'Collez d’abord un lien de partage ou un jeton.',
   'preview.error.unknownService':
     'Ce lien mène à un service absent de vos paramètres. Ajoutez le service dans les Paramètres pour le prévisualiser.',
-  'preview.error.notASharePath':
-    'Ce lien est sur un service connu mais n’est pas un lien de partage (aucun jeton valide).',
+  'preview.error.notASharePath': 'Ce lien est sur un service connu mais n’est pas un lien de partage (aucun jeton valide).',
   'preview.error.notALink': 'Ce n’est ni un lien ni un jeton. Vérifiez que vous avez copié le lien en entier.',
   'preview.error.noServices': 'Aucun service n’est configuré. Ajoutez-en un dans les Paramètres.',
   'preview.resultHeading': 'Ce que voit un investisseur',

@@ -57,13 +57,11 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
   'snapshot.refresh': 'Actualiser',
   'snapshot.refreshing': 'Actualisation…',
   'snapshot.refreshTitle': 'Récupérer à nouveau (compte comme une consultation pour le fondateur)',
-  'snapshot.apiVersionWarning':
-    'Ce service utilise une autre version de l’API ; certains détails peuvent manquer.',
+  'snapshot.apiVersionWarning': 'Ce service utilise une autre version de l’API ; certains détails peuvent manquer.',
   'error.retry': 'Réessayer',
   'error.details': 'Détails : {message}',
   'error.notFound.title': 'Lien non valide',
-  'error.notFound.detail':
-    'Ce lien de partage est invalide ou a été révoqué par le fondateur. Demandez-lui un nouveau lien.',
+  'error.notFound.detail': 'Ce lien de partage est invalide ou a été révoqué par le fondateur. Demandez-lui un nouveau lien.',
   'error.expired.title': 'Lien expiré',
   'error.expired.detail':
     'Ce lien de partage a expiré. Les liens de partage durent 7 jours ; demandez-en un nouveau au fondateur.',
@@ -80,8 +78,7 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
   'error.invalidResponse.detail':
     'Le service a renvoyé des données que Compliance Lens n’a pas pu vérifier ; rien n’est donc affiché.',
   'error.forbiddenOrigin.title': 'Service non configuré',
-  'error.forbiddenOrigin.detail':
-    'Ce lien mène à un service absent de vos paramètres ; rien ne lui a donc été envoyé.',
+  'error.forbiddenOrigin.detail': 'Ce lien mène à un service absent de vos paramètres ; rien ne lui a donc été envoyé.',
   'error.unknown.title': 'Un problème est survenu',
   'error.unknown.detail': 'L’instantané n’a pas pu être chargé ({code}).',
   'snapshot.card.brand': 'Compliance Lens',

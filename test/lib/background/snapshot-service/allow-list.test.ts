@@ -61,7 +61,9 @@ describe('only configured origins are ever contacted', () => {
   });
 
   it('a configured origin without host permission → FORBIDDEN_ORIGIN (permissionRequired), no fetch', async () => {
-    const { service, fetch } = createHarness(undefined, { hasHostPermission: async (origin) => origin !== 'https://app.compliance-status.example' });
+    const { service, fetch } = createHarness(undefined, {
+      hasHostPermission: async (origin) => origin !== 'https://app.compliance-status.example',
+    });
     const result = await service.getSnapshot({ origin: 'https://app.compliance-status.example', token: FIXTURE_TOKEN });
     expect(result).toMatchObject({ code: 'FORBIDDEN_ORIGIN', permissionRequired: true });
     expect(fetch).not.toHaveBeenCalled();

@@ -30,7 +30,10 @@ describe('TTL cache', () => {
 
   it('never keeps a snapshot past share_expires_at, even inside the TTL', async () => {
     const { service, fetch, clock } = createHarness(
-      async () => (fetch.mock.calls.length === 1 ? okResponse({ expiresInMs: 10 * MINUTE }) : jsonResponse(buildErrorEnvelope('EXPIRED'), { status: 410 })),
+      async () =>
+        fetch.mock.calls.length === 1
+          ? okResponse({ expiresInMs: 10 * MINUTE })
+          : jsonResponse(buildErrorEnvelope('EXPIRED'), { status: 410 }),
       { settings: { cacheTtlMinutes: 60 } },
     );
     await service.getSnapshot(request);

@@ -49,7 +49,12 @@ const validEnvelope = fc
     const envelope = buildSuccessEnvelope({
       now: r.now,
       company: { name: r.name },
-      scores: { readiness_score: r.readiness, fundraise_score: r.fundraise, checklist_complete: r.complete, checklist_total: r.complete + r.extra },
+      scores: {
+        readiness_score: r.readiness,
+        fundraise_score: r.fundraise,
+        checklist_complete: r.complete,
+        checklist_total: r.complete + r.extra,
+      },
       licensing: {
         product_classification: r.product,
         product_classification_label: r.product === null ? null : `label ${r.product}`,
@@ -75,7 +80,18 @@ function isObject(value: Json | undefined): value is { [key: string]: Json } {
 
 // ---- breaking mutations: every one of them makes the envelope invalid ----
 
-const BAD_TIMESTAMPS: Json[] = ['', 'yesterday', '2026-06-18', '2026-06-18T10:00:00', '2026-13-01T00:00:00.000Z', '2026-06-31T00:00:00Z', '18/06/2026 10:00', 1781776800000, null, {}];
+const BAD_TIMESTAMPS: Json[] = [
+  '',
+  'yesterday',
+  '2026-06-18',
+  '2026-06-18T10:00:00',
+  '2026-13-01T00:00:00.000Z',
+  '2026-06-31T00:00:00Z',
+  '18/06/2026 10:00',
+  1781776800000,
+  null,
+  {},
+];
 const BAD_SCORES: Json[] = [-1, 101, 50.5, '50', null, true, 1e9];
 const BAD_STRING: Json[] = [null, 5, true, {}, []];
 const BAD_NONEMPTY: Json[] = ['', null, 5, []];
@@ -159,11 +175,18 @@ const field = fc.constantFrom(...FIELDS);
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   field.map((f) => ({ describe: `delete ${f.path.join('.')}`, apply: (e: Json) => setAt(e, f.path, undefined) })),
   field.chain((f) =>
-    fc.constantFrom(...f.bad).map((bad) => ({ describe: `${f.path.join('.')} = ${JSON.stringify(bad)}`, apply: (e: Json) => setAt(e, f.path, bad) })),
+    fc
+      .constantFrom(...f.bad)
+      .map((bad) => ({ describe: `${f.path.join('.')} = ${JSON.stringify(bad)}`, apply: (e: Json) => setAt(e, f.path, bad) })),
   ),
   fc.integer({ min: 4, max: 12 }).map((count) => ({
     describe: `${count} gaps`,
-    apply: (e: Json) => setAt(e, ['data', 'top_gaps'], Array.from({ length: count }, (_, i) => ({ title: `Gap ${i}`, severity: 'high', regulatory_basis: 'x' }))),
+    apply: (e: Json) =>
+      setAt(
+        e,
+        ['data', 'top_gaps'],
+        Array.from({ length: count }, (_, i) => ({ title: `Gap ${i}`, severity: 'high', regulatory_basis: 'x' })),
+      ),
   })),
   fc.constantFrom(...GAP_FIELDS).chain((g) =>
     fc.option(fc.constantFrom(...g.bad), { nil: undefined }).map((bad) => ({
@@ -236,7 +259,17 @@ describe('snapshot envelope validation (properties)', () => {
       fc.jsonValue({ maxDepth: 5 }).map((value) => JSON.stringify(value)),
       fc.string({ maxLength: 300 }),
       fc.string({ unit: 'binary', maxLength: 300 }),
-      fc.constantFrom('', '{', 'null', '[]', '{"success":true}', '{"success":false}', '{"success":false,"error":"x","code":"NOT_FOUND"}', '\u0000', '\ufeff{}'),
+      fc.constantFrom(
+        '',
+        '{',
+        'null',
+        '[]',
+        '{"success":true}',
+        '{"success":false}',
+        '{"success":false,"error":"x","code":"NOT_FOUND"}',
+        '\u0000',
+        '\ufeff{}',
+      ),
       validEnvelope.map((envelope) => JSON.stringify(envelope).slice(0, -1)),
     );
     const status = fc.oneof(fc.constantFrom(200, 404, 410, 429, 500, 503), fc.integer({ min: 200, max: 599 }));

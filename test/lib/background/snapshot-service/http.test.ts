@@ -41,7 +41,9 @@ describe('the request', () => {
   it('uses a service’s own API path template', async () => {
     const { service, fetch } = createHarness(async () => okResponse(), {
       settings: {
-        services: [{ id: 'custom', name: 'Custom', origin: ORIGIN, apiPathTemplate: '/v2/status/{token}/json', sharePathTemplates: [] }],
+        services: [
+          { id: 'custom', name: 'Custom', origin: ORIGIN, apiPathTemplate: '/v2/status/{token}/json', sharePathTemplates: [] },
+        ],
       },
     });
     await service.getSnapshot(request);
@@ -84,7 +86,11 @@ describe('valid responses', () => {
 describe('invalid responses', () => {
   it('malformed JSON → INVALID_RESPONSE', async () => {
     const { service } = createHarness(async () => new Response('{"success": true, "data": {', { status: 200 }));
-    expect(await service.getSnapshot(request)).toMatchObject({ status: 'error', code: 'INVALID_RESPONSE', message: expect.stringContaining('JSON') });
+    expect(await service.getSnapshot(request)).toMatchObject({
+      status: 'error',
+      code: 'INVALID_RESPONSE',
+      message: expect.stringContaining('JSON'),
+    });
   });
 
   it('a schema violation → INVALID_RESPONSE naming the field', async () => {
@@ -113,7 +119,10 @@ describe('invalid responses', () => {
     const { service } = createHarness(async () =>
       streamResponse([new Uint8Array(10)], { headers: { 'content-length': String(DEFAULT_MAX_BODY_BYTES + 1) } }),
     );
-    expect(await service.getSnapshot(request)).toMatchObject({ code: 'INVALID_RESPONSE', message: expect.stringContaining('256 KB') });
+    expect(await service.getSnapshot(request)).toMatchObject({
+      code: 'INVALID_RESPONSE',
+      message: expect.stringContaining('256 KB'),
+    });
   });
 
   it('an oversized streamed body is cut off past the cap', async () => {
@@ -144,8 +153,14 @@ describe('invalid responses', () => {
   });
 
   it('a JSON 500 carries the server’s message', async () => {
-    const { service } = createHarness(async () => jsonResponse(buildErrorEnvelope('INTERNAL_ERROR', 'database down'), { status: 500 }));
-    expect(await service.getSnapshot(request)).toMatchObject({ code: 'NETWORK', httpStatus: 500, message: expect.stringContaining('database down') });
+    const { service } = createHarness(async () =>
+      jsonResponse(buildErrorEnvelope('INTERNAL_ERROR', 'database down'), { status: 500 }),
+    );
+    expect(await service.getSnapshot(request)).toMatchObject({
+      code: 'NETWORK',
+      httpStatus: 500,
+      message: expect.stringContaining('database down'),
+    });
   });
 
   it('an unexpected status (e.g. 403) → INVALID_RESPONSE with the status', async () => {

@@ -141,7 +141,10 @@ describe('429 pause', () => {
   it('tells requests queued behind the budget about a pause that started while they waited', async () => {
     let calls = 0;
     const { service, fetch, clock } = createHarness(
-      async () => (calls++ === 1 ? jsonResponse(buildErrorEnvelope('RATE_LIMITED'), { status: 429, headers: { 'retry-after': '600' } }) : okResponse()),
+      async () =>
+        calls++ === 1
+          ? jsonResponse(buildErrorEnvelope('RATE_LIMITED'), { status: 429, headers: { 'retry-after': '600' } })
+          : okResponse(),
       { settings: { requestBudgetPerMinute: 2 } },
     );
     const pending = [0, 1, 2].map((i) => service.getSnapshot(token(i)));

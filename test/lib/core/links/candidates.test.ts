@@ -40,7 +40,13 @@ describe('candidateSelector', () => {
   });
 
   it('holds back ordinary links, so the content script never reads them', () => {
-    for (const href of ['https://example.org/item/5', 'https://news.example.net/a', 'mailto:ada@kobo.example', '/deals/42', '#top']) {
+    for (const href of [
+      'https://example.org/item/5',
+      'https://news.example.net/a',
+      'mailto:ada@kobo.example',
+      '/deals/42',
+      '#top',
+    ]) {
       expect(isCandidate(href), href).toBe(false);
     }
   });
@@ -62,9 +68,11 @@ describe('candidateSelector', () => {
 
   it('property: whatever recognizeAnchor accepts, the selector lets through', () => {
     const hrefs = fc.oneof(
-      fc.constantFrom(...SERVICES.map((service) => service.origin)).chain((origin) =>
-        fc.constantFrom(...WRAPPERS.map((wrapper) => wrapper.wrap), (url: string) => url).map((wrap) => wrap(shareUrl(origin))),
-      ),
+      fc
+        .constantFrom(...SERVICES.map((service) => service.origin))
+        .chain((origin) =>
+          fc.constantFrom(...WRAPPERS.map((wrapper) => wrapper.wrap), (url: string) => url).map((wrap) => wrap(shareUrl(origin))),
+        ),
       fc.string({ maxLength: 80 }),
     );
     fc.assert(

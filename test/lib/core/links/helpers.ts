@@ -25,8 +25,7 @@ export const CONFIGURED_ORIGINS: ReadonlySet<string> = new Set(SERVICES.map((s) 
 export const TOKEN = 'q7Rk2_xVbN-4mZt9LpWc8sYd3HfJa6Ge1Uo5Ti0KnQe';
 
 export const shareUrl = (origin: string, token: string = TOKEN): string => `${origin}/share/${token}`;
-export const apiUrl = (origin: string, token: string = TOKEN): string =>
-  `${origin}/api/v1/compliance-status/${token}`;
+export const apiUrl = (origin: string, token: string = TOKEN): string => `${origin}/api/v1/compliance-status/${token}`;
 
 const enc = encodeURIComponent;
 
@@ -97,7 +96,10 @@ export const WRAPPERS: readonly Wrapper[] = [
     wrap: (u) => `https://outlook.office.com/mail/safelink.html?url=${enc(u)}&corid=31b28bee`,
   },
   { name: 'Proofpoint v1', wrap: (u) => `https://urldefense.proofpoint.com/v1/url?u=${enc(u)}&k=oIvRg1%2BdGA%3D%0A&r=x&m=y&s=z` },
-  { name: 'Proofpoint v2', wrap: (u) => `https://urldefense.proofpoint.com/v2/url?u=${proofpointV2Encode(u)}&d=DwMF&c=x&r=y&m=z&s=w&e=` },
+  {
+    name: 'Proofpoint v2',
+    wrap: (u) => `https://urldefense.proofpoint.com/v2/url?u=${proofpointV2Encode(u)}&d=DwMF&c=x&r=y&m=z&s=w&e=`,
+  },
   { name: 'Proofpoint v3', wrap: proofpointV3Encode },
   {
     name: 'Trend Micro click-time',

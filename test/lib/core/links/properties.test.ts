@@ -21,36 +21,113 @@ function assertSound(href: string, link: RecognizedLink | null): void {
 }
 
 const FRAGMENTS = [
-  'https://', 'http://', '//', 'javascript:', 'HTTPS://',
-  'comply.example', 'service.example', 'localhost', '127.0.0.1', 'evil.test', 'comply.example.evil.test',
-  'www.google.com', 'nam12.safelinks.protection.outlook.com', 'urldefense.com', 'urldefense.proofpoint.com',
-  'slack-redir.net', 'www.linkedin.com', 'outlook.office.com', 'ctp.trendmicro.com',
-  ':8787', ':443', ':80', '@', '.', '..', '/', '\\', '?', '#', '&', '=', '%', '%2F', '%25', '%3A', '*', '**', '**A', '__', '__;', '!', '!!', '$',
-  '/share/', '/api/v1/compliance-status/', '/url', '/v1/url', '/v2/url', '/v3/__', '/link', '/redir/redirect', '/safety/go',
-  '/mail/safelink.html', '/wis/clicktime/v1/query', '?q=', '?url=', '?u=', '&amp;', '-3A', '_', 'Iw', 'w60j',
-  TOKEN, TOKEN.slice(0, 15), 'xn--', '\u0435', ' ', '\t', '\n', '\u0000', '\u200b', 'é',
+  'https://',
+  'http://',
+  '//',
+  'javascript:',
+  'HTTPS://',
+  'comply.example',
+  'service.example',
+  'localhost',
+  '127.0.0.1',
+  'evil.test',
+  'comply.example.evil.test',
+  'www.google.com',
+  'nam12.safelinks.protection.outlook.com',
+  'urldefense.com',
+  'urldefense.proofpoint.com',
+  'slack-redir.net',
+  'www.linkedin.com',
+  'outlook.office.com',
+  'ctp.trendmicro.com',
+  ':8787',
+  ':443',
+  ':80',
+  '@',
+  '.',
+  '..',
+  '/',
+  '\\',
+  '?',
+  '#',
+  '&',
+  '=',
+  '%',
+  '%2F',
+  '%25',
+  '%3A',
+  '*',
+  '**',
+  '**A',
+  '__',
+  '__;',
+  '!',
+  '!!',
+  '$',
+  '/share/',
+  '/api/v1/compliance-status/',
+  '/url',
+  '/v1/url',
+  '/v2/url',
+  '/v3/__',
+  '/link',
+  '/redir/redirect',
+  '/safety/go',
+  '/mail/safelink.html',
+  '/wis/clicktime/v1/query',
+  '?q=',
+  '?url=',
+  '?u=',
+  '&amp;',
+  '-3A',
+  '_',
+  'Iw',
+  'w60j',
+  TOKEN,
+  TOKEN.slice(0, 15),
+  'xn--',
+  '\u0435',
+  ' ',
+  '\t',
+  '\n',
+  '\u0000',
+  '\u200b',
+  'é',
 ];
 
-const linkish = fc
-  .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 4 })), { maxLength: 24 })
-  .chain((parts) =>
-    fc.constantFrom<(s: string) => string>(
+const linkish = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 4 })), { maxLength: 24 }).chain((parts) =>
+  fc
+    .constantFrom<(s: string) => string>(
       (s) => s,
       (s) => encodeURIComponent(s),
       (s) => `https://www.google.com/url?q=${encodeURIComponent(s)}`,
       (s) => `https://nam12.safelinks.protection.outlook.com/?url=${s}`,
       (s) => `https://urldefense.com/v3/__${s}__;Iw!!a!b$`,
-    ).map((f) => f(parts.join(''))),
-  );
+    )
+    .map((f) => f(parts.join(''))),
+);
 
 const parserOnly = createLinkRecognizer(SERVICES, { fastPath: false });
-const summary = (link: RecognizedLink | null) => (link === null ? null : { key: link.canonicalKey, kind: link.kind, api: link.apiUrl });
+const summary = (link: RecognizedLink | null) =>
+  link === null ? null : { key: link.canonicalKey, kind: link.kind, api: link.apiUrl };
 
 describe('properties', () => {
   it('the fast path agrees with the URL parser on every input', () => {
-    const pathChars = fc.constantFrom(...'aZ09_-/.%?#@:\\ é'.split(''), '/share/', '/api/v1/compliance-status/', '/s/', '/view', TOKEN, '..', '//');
+    const pathChars = fc.constantFrom(
+      ...'aZ09_-/.%?#@:\\ é'.split(''),
+      '/share/',
+      '/api/v1/compliance-status/',
+      '/s/',
+      '/view',
+      TOKEN,
+      '..',
+      '//',
+    );
     const direct = fc
-      .tuple(fc.constantFrom(...SERVICES.map((service) => service.origin), 'HTTPS://comply.example', 'https://comply.example:443'), fc.array(pathChars, { maxLength: 12 }))
+      .tuple(
+        fc.constantFrom(...SERVICES.map((service) => service.origin), 'HTTPS://comply.example', 'https://comply.example:443'),
+        fc.array(pathChars, { maxLength: 12 }),
+      )
       .map(([origin, parts]) => origin + parts.join(''));
     fc.assert(
       fc.property(fc.oneof(direct, linkish, fc.string({ maxLength: 120 })), (href) => {
@@ -66,15 +143,52 @@ describe('properties', () => {
     // Two services on one origin (order matters), templates with suffixes, one ending in `/`, one
     // with a dot (never plain), an IPv6 origin (brackets to escape).
     const tricky: ServiceConfig[] = [
-      { id: 'a', name: 'A', origin: 'http://127.0.0.1:9000', apiPathTemplate: '/api/{token}', sharePathTemplates: ['/share/{token}', '/share/{token}/view', '/t/{token}/'] },
-      { id: 'b', name: 'B', origin: 'http://127.0.0.1:9000', apiPathTemplate: '/b/{token}', sharePathTemplates: ['/share/{token}/more', '/v1.0/{token}'] },
-      { id: 'c', name: 'C', origin: 'http://[::1]:9000', apiPathTemplate: '/api/{token}', sharePathTemplates: ['/share/{token}'] },
+      {
+        id: 'a',
+        name: 'A',
+        origin: 'http://127.0.0.1:9000',
+        apiPathTemplate: '/api/{token}',
+        sharePathTemplates: ['/share/{token}', '/share/{token}/view', '/t/{token}/'],
+      },
+      {
+        id: 'b',
+        name: 'B',
+        origin: 'http://127.0.0.1:9000',
+        apiPathTemplate: '/b/{token}',
+        sharePathTemplates: ['/share/{token}/more', '/v1.0/{token}'],
+      },
+      {
+        id: 'c',
+        name: 'C',
+        origin: 'http://[::1]:9000',
+        apiPathTemplate: '/api/{token}',
+        sharePathTemplates: ['/share/{token}'],
+      },
     ];
     const fast = createLinkRecognizer(tricky);
     const slow = createLinkRecognizer(tricky, { fastPath: false });
-    const parts = fc.constantFrom('/api/', '/b/', '/share/', '/t/', '/v1.0/', '/view', '/more', '/', '//', '.', 'x', TOKEN, TOKEN.slice(0, 15), '?', '#');
+    const parts = fc.constantFrom(
+      '/api/',
+      '/b/',
+      '/share/',
+      '/t/',
+      '/v1.0/',
+      '/view',
+      '/more',
+      '/',
+      '//',
+      '.',
+      'x',
+      TOKEN,
+      TOKEN.slice(0, 15),
+      '?',
+      '#',
+    );
     const href = fc
-      .tuple(fc.constantFrom('http://127.0.0.1:9000', 'http://[::1]:9000', 'http://127.0.0.1:90000', 'http://127.0.0.1'), fc.array(parts, { maxLength: 6 }))
+      .tuple(
+        fc.constantFrom('http://127.0.0.1:9000', 'http://[::1]:9000', 'http://127.0.0.1:90000', 'http://127.0.0.1'),
+        fc.array(parts, { maxLength: 6 }),
+      )
       .map(([origin, path]) => origin + path.join(''));
     fc.assert(
       fc.property(href, (value) => {
@@ -86,7 +200,19 @@ describe('properties', () => {
     );
     // The trailing-slash edges, one by one (a random walk reaches them only rarely).
     const origin = 'http://127.0.0.1:9000';
-    for (const path of ['/t/T/', '/t/T//', '/t/T', '/share/T/', '/share/T//', '/share/T/view/', '/share/T/view//', '/share/T/more/', '/api/T/', '/b/T//', '/v1.0/T']) {
+    for (const path of [
+      '/t/T/',
+      '/t/T//',
+      '/t/T',
+      '/share/T/',
+      '/share/T//',
+      '/share/T/view/',
+      '/share/T/view//',
+      '/share/T/more/',
+      '/api/T/',
+      '/b/T//',
+      '/v1.0/T',
+    ]) {
       const value = origin + path.replace('T', TOKEN);
       expect(summary(fast.recognizeHref(value)), value).toEqual(summary(slow.recognizeHref(value)));
     }

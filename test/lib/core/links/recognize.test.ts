@@ -2,18 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLinkRecognizer, recognizeAnchor, recognizeLink } from '@/lib/core/links';
 import type { ServiceConfig } from '@/lib/core/services';
 import { LOCAL_SERVICES } from '@/lib/core/services';
-import {
-  apiUrl,
-  COMPLY,
-  FakeAnchor,
-  proofpointV3Encode,
-  SERVICE,
-  SERVICES,
-  shareUrl,
-  TOKEN,
-  wrapper,
-  WRAPPERS,
-} from './helpers';
+import { apiUrl, COMPLY, FakeAnchor, proofpointV3Encode, SERVICE, SERVICES, shareUrl, TOKEN, wrapper, WRAPPERS } from './helpers';
 
 const recognizer = createLinkRecognizer(SERVICES);
 const C = 'https://comply.example';
@@ -82,7 +71,9 @@ describe('direct links', () => {
     };
     const link = createLinkRecognizer([custom]).recognize({ href: `https://custom.example:8443/view/${TOKEN}` });
     expect(link?.apiUrl).toBe(`https://custom.example:8443/v2/status/${TOKEN}.json`);
-    expect(createLinkRecognizer([custom]).recognize({ href: `https://custom.example:8443/v2/status/${TOKEN}.json` })?.kind).toBe('api');
+    expect(createLinkRecognizer([custom]).recognize({ href: `https://custom.example:8443/v2/status/${TOKEN}.json` })?.kind).toBe(
+      'api',
+    );
   });
 
   it('recognizes nothing with no services, and skips invalid service configurations', () => {
@@ -107,7 +98,9 @@ describe('every wrapper', () => {
     ['share link with query and hash', `${shareUrl(C)}/?ref=mail&x=a%2Fb#top`, 'share'],
     ['share link with upper-case scheme and host', `HTTPS://COMPLY.EXAMPLE/share/${TOKEN}`, 'share'],
   ] as const;
-  const rows = WRAPPERS.flatMap((w) => targets.map(([target, url, kind]) => ({ wrapper: w.name, target, wrapped: w.wrap(url), kind })));
+  const rows = WRAPPERS.flatMap((w) =>
+    targets.map(([target, url, kind]) => ({ wrapper: w.name, target, wrapped: w.wrap(url), kind })),
+  );
 
   it.each(rows)('$wrapper around a $target', ({ wrapped, kind }) => {
     const link = recognizer.recognize({ href: wrapped });
@@ -115,9 +108,12 @@ describe('every wrapper', () => {
     expect(link?.kind).toBe(kind);
   });
 
-  it.each(WRAPPERS.map((w) => ({ wrapper: w.name, wrap: w.wrap })))('$wrapper around a look-alike host is not a share link', ({ wrap }) => {
-    expect(recognizer.recognize({ href: wrap(shareUrl('https://comply.example.evil.test')) })).toBeNull();
-  });
+  it.each(WRAPPERS.map((w) => ({ wrapper: w.name, wrap: w.wrap })))(
+    '$wrapper around a look-alike host is not a share link',
+    ({ wrap }) => {
+      expect(recognizer.recognize({ href: wrap(shareUrl('https://comply.example.evil.test')) })).toBeNull();
+    },
+  );
 
   it('Proofpoint v3 around a link whose query has replaced characters', () => {
     const wrapped = proofpointV3Encode(`${shareUrl(C)}?note=100%25*sure&city=Malmö#frag`);
@@ -157,13 +153,23 @@ describe('Gmail data-saferedirecturl', () => {
   it.each([
     ['href share link, attribute wraps the same link', shareUrl(C), gmail(shareUrl(C)), KEY],
     ['href API link, attribute wraps the share form of the same token', apiUrl(C), gmail(shareUrl(C)), KEY],
-    ['href Safe Links, attribute wraps that Safe Link', wrapper('Outlook Safe Links')(shareUrl(C)), gmail(wrapper('Outlook Safe Links')(shareUrl(C))), KEY],
+    [
+      'href Safe Links, attribute wraps that Safe Link',
+      wrapper('Outlook Safe Links')(shareUrl(C)),
+      gmail(wrapper('Outlook Safe Links')(shareUrl(C))),
+      KEY,
+    ],
     ['attribute null', shareUrl(C), null, KEY],
     ['attribute empty', shareUrl(C), '', KEY],
     ['attribute wraps another token', shareUrl(C), gmail(shareUrl(C, 'BBBBBBBBBBBBBBBBBBBBBB')), null],
     ['attribute wraps a look-alike host', shareUrl(C), gmail(shareUrl('https://comply.example.evil.test')), null],
     ['attribute is an unrelated page', shareUrl(C), gmail('https://evil.test/'), null],
-    ['attribute is a look-alike Google', shareUrl(C), `https://www.google.com.evil.test/url?q=${encodeURIComponent(shareUrl(C))}`, null],
+    [
+      'attribute is a look-alike Google',
+      shareUrl(C),
+      `https://www.google.com.evil.test/url?q=${encodeURIComponent(shareUrl(C))}`,
+      null,
+    ],
     ['href elsewhere, attribute wraps a share link', 'https://evil.test/', gmail(shareUrl(C)), null],
   ])('%s', (_name, href, redirect, expected) => {
     expect(recognizer.recognize({ href, attributes: { 'data-saferedirecturl': redirect } })?.canonicalKey ?? null).toBe(expected);

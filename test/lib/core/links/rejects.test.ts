@@ -125,7 +125,10 @@ describe('look-alike wrappers are not unwrapped', () => {
     ['Google, no-scheme javascript', `javascript://www.google.com/url?q=${target}`],
     ['ambiguous q parameters', `https://www.google.com/url?q=${target}&q=${enc('https://evil.test/')}`],
     ['ambiguous q parameters, share link last', `https://www.google.com/url?q=${enc('https://evil.test/')}&q=${target}`],
-    ['ambiguous Safe Links url parameters', `https://nam12.safelinks.protection.outlook.com/?url=${enc('https://evil.test/')}&amp;url=${target}`],
+    [
+      'ambiguous Safe Links url parameters',
+      `https://nam12.safelinks.protection.outlook.com/?url=${enc('https://evil.test/')}&amp;url=${target}`,
+    ],
     ['q and url disagree', `https://www.google.com/url?url=${target}&q=${enc('https://evil.test/')}`],
     ['Safe Links look-alike suffix', `https://nam12.safelinks.protection.outlook.com.evil.test/?url=${target}`],
     ['Safe Links label look-alike', `https://evilsafelinks.protection.outlook.com/?url=${target}`],

@@ -90,13 +90,16 @@ describe('per-format decoders', () => {
     ['LinkedIn redir', decodeLinkedInRedirect, 'linkedin'],
     ['LinkedIn safety', decodeLinkedInRedirect, 'linkedin'],
   ];
-  it.each(cases.map(([name, decode, family]) => ({ name, decode, family })))('$name decodes its own format only', ({ name, decode, family }) => {
-    expect(decode(wrapper(name)(inner))).toBe(inner);
-    for (const [otherName, , otherFamily] of cases) {
-      if (otherFamily !== family) expect(decode(wrapper(otherName)(inner))).toBeNull();
-    }
-    expect(decode(inner)).toBeNull();
-  });
+  it.each(cases.map(([name, decode, family]) => ({ name, decode, family })))(
+    '$name decodes its own format only',
+    ({ name, decode, family }) => {
+      expect(decode(wrapper(name)(inner))).toBe(inner);
+      for (const [otherName, , otherFamily] of cases) {
+        if (otherFamily !== family) expect(decode(wrapper(otherName)(inner))).toBeNull();
+      }
+      expect(decode(inner)).toBeNull();
+    },
+  );
 
   it('Safe Links decodes exactly once', () => {
     const doubly = `https://eur04.safelinks.protection.outlook.com/?url=${encodeURIComponent(encodeURIComponent(SHARE))}&data=x`;
@@ -105,13 +108,15 @@ describe('per-format decoders', () => {
   });
 
   it('Safe Links accepts the /ap/<kind>-<id>/ path', () => {
-    expect(decodeSafeLinks(`https://eur01.safelinks.protection.outlook.com/ap/t-59584e83/?url=${encodeURIComponent(SHARE)}&data=05`)).toBe(SHARE);
+    expect(
+      decodeSafeLinks(`https://eur01.safelinks.protection.outlook.com/ap/t-59584e83/?url=${encodeURIComponent(SHARE)}&data=05`),
+    ).toBe(SHARE);
   });
 
   it('Proofpoint v2: - escapes, _ is /, then HTML-unescaped', () => {
-    expect(decodeProofpointV2('https://urldefense.proofpoint.com/v2/url?u=https-3A__a.example_x-5Fy-2Dz-3Fa-3D1-26amp-3Bb-3D2&d=x')).toBe(
-      'https://a.example/x_y-z?a=1&b=2',
-    );
+    expect(
+      decodeProofpointV2('https://urldefense.proofpoint.com/v2/url?u=https-3A__a.example_x-5Fy-2Dz-3Fa-3D1-26amp-3Bb-3D2&d=x'),
+    ).toBe('https://a.example/x_y-z?a=1&b=2');
   });
 
   it('Proofpoint v3 splices bytes and decodes once', () => {
@@ -182,7 +187,10 @@ describe('hostile input never throws', () => {
     ['50-deep raw Gmail nesting', nest(50, gmailRaw)],
     ['50-deep raw Slack nesting', nest(50, (u) => `https://slack-redir.net/link?url=${u}`)],
     ['50-deep Proofpoint v3 nesting', nest(50, (u) => `https://urldefense.com/v3/__${u}__;!!o!s$`)],
-    ['50-deep alternating Safe Links / Gmail (raw)', nest(25, (u) => `https://nam12.safelinks.protection.outlook.com/?url=${gmailRaw(u)}`)],
+    [
+      '50-deep alternating Safe Links / Gmail (raw)',
+      nest(25, (u) => `https://nam12.safelinks.protection.outlook.com/?url=${gmailRaw(u)}`),
+    ],
     ['12-deep encoded Safe Links', nest(12, wrapper('Outlook Safe Links'))],
     ['self-referencing wrapper', 'https://www.google.com/url?q=https://www.google.com/url?q=https://www.google.com/url'],
   ])('%s', (_name, href) => {
