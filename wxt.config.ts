@@ -22,7 +22,7 @@ export default defineConfig({
     host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
     // User-added and production services are granted at runtime (lib/permissions.ts).
     optional_host_permissions: ['https://*/*', 'http://*/*'],
-    // Administrator policy (lib/settings.ts reads it; absent is fine). Chrome-only key: Firefox takes
+    // Administrator policy (lib/extension/settings.ts reads it; absent is fine). Chrome-only key: Firefox takes
     // managed storage from a native manifest instead.
     ...(browser === 'firefox' ? {} : { storage: { managed_schema: 'managed_schema.json' } }),
     // Only the hover card, only for the pages the annotator runs on; a per-session URL on Chrome.

@@ -8,13 +8,13 @@ import { SnapshotError } from './SnapshotError';
 
 export interface HoverCardProps {
   /** The link bound to this tab by the background (never read from the URL). */
-  getBinding(): Promise<SnapshotRequest | null>;
-  getSnapshot(request: SnapshotRequest): Promise<SnapshotResult>;
-  refreshSnapshot(request: SnapshotRequest): Promise<SnapshotResult>;
-  onClose(reason: 'escape' | 'button'): void;
-  onResize(size: { width: number; height: number }): void;
+  getBinding: () => Promise<SnapshotRequest | null>;
+  getSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
+  refreshSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
+  onClose: (reason: 'escape' | 'button') => void;
+  onResize: (size: { width: number; height: number }) => void;
   /** The pointer entered or left the card (the framing page cannot see inside the iframe). */
-  onHover(inside: boolean): void;
+  onHover: (inside: boolean) => void;
 }
 
 const bindingKey = ['card', 'binding'] as const;

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Snapshot, SnapshotMeta } from '@/lib/core/schemas/snapshot';
 import { formatDateTime, formatPercent, formatRelative } from '@/lib/core/format';
 import { useI18n } from './i18n';
+import { useNow } from './useNow';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE, SEVERITY_TONE } from './tones';
 
 export interface SnapshotCardProps {
@@ -24,7 +25,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
   const { snapshot, meta, fetchedAt, fromCache, apiVersionWarning, onRefresh, refreshing } = props;
   const { t, locale: contextLocale } = useI18n();
   const locale = props.locale ?? contextLocale;
-  const now = props.now ?? Date.now();
+  const now = useNow(props.now);
   const { scores, licensing, verification } = snapshot;
   const expiresAt = new Date(verification.share_expires_at);
 

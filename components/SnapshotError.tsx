@@ -1,6 +1,7 @@
 import { formatDateTime, formatRelative } from '@/lib/core/format';
 import type { AppTranslator } from '@/lib/core/i18n';
 import { useI18n } from './i18n';
+import { useNow } from './useNow';
 
 export interface SnapshotErrorProps {
   code: string;
@@ -14,8 +15,9 @@ export interface SnapshotErrorProps {
 }
 
 /** What went wrong, in the reader's terms, with what they can do next. */
-export function SnapshotError({ code, message, retryAt, expiredAt, now = Date.now(), locale, onRetry }: SnapshotErrorProps) {
+export function SnapshotError({ code, message, retryAt, expiredAt, now: fixedNow, locale, onRetry }: SnapshotErrorProps) {
   const i18n = useI18n();
+  const now = useNow(fixedNow);
   const { t } = i18n;
   const { title, detail } = describeError(i18n, code, { retryAt, expiredAt, now, locale: locale ?? i18n.locale });
   return (

@@ -1,5 +1,5 @@
 import type { GapSeverity, ReadinessLabel, RiskBand } from '@/lib/core/labels';
-import { en } from '@/lib/core/i18n/en';
+import { type en } from '@/lib/core/i18n/en';
 
 /** Tailwind classes per label, so every surface colours a label the same way. */
 export const READINESS_TONE: Readonly<Record<ReadinessLabel, string>> = {

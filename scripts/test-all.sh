@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: types, unit and server tests (PGlite, then PostgreSQL), both extension
+# The whole test suite: types, lint, unit and server tests (PGlite, then PostgreSQL), both extension
 # builds, Firefox lint, end-to-end tests in Chromium and a smoke test in Firefox. Every stage runs; the exit code says
 # whether all passed. The last line adds up every runner's counts.
 set -uo pipefail
@@ -10,6 +10,9 @@ stage() { echo; echo "=== $1"; }
 
 stage "typecheck"
 npx tsc --noEmit || status=1
+
+stage "lint (ESLint with the import boundaries, Prettier)"
+npm run --silent lint || status=1
 
 stage "unit and server tests (PGlite)"
 npx vitest run --reporter=default --reporter=json --outputFile=test-results/vitest-pglite.json || status=1

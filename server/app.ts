@@ -51,7 +51,7 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   // Headers every response carries; API and share responses are never cached (each GET is a view).
-  app.use('*', async (c, next) => {
+  app.use('*', async (c: Context<AppEnv>, next) => {
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
     if (c.req.path.startsWith('/api/') || isSharePath(c)) c.header('Cache-Control', 'no-store');
@@ -61,7 +61,7 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   // DNS rebinding: a page whose domain now resolves to this machine still sends its own name as Host.
   // The URL's authority is checked too: an absolute-form request target overrides Host.
   const isAllowedHost = hostChecker(deps.config.allowedHosts);
-  app.use('*', async (c, next) => {
+  app.use('*', async (c: Context<AppEnv>, next) => {
     const host = c.req.header('host');
     if ((host === undefined || isAllowedHost(host)) && isAllowedHost(urlAuthority(c.req.url))) return next();
     return isHtmlPage(c) ? htmlErrorPage(c, 421) : sendError(c, 421, 'HOST_NOT_ALLOWED', HOST_NOT_ALLOWED_MESSAGE);

@@ -1,6 +1,6 @@
 /**
  * zod schemas of the server's own API (founder, dev, health). The snapshot's schemas live in
- * lib/snapshot/schema.ts; both sets feed request validation and the OpenAPI document.
+ * lib/core/schemas/snapshot.ts; both sets feed request validation and the OpenAPI document.
  */
 import { z } from 'zod';
 import { API_ERROR_CODES } from '../lib/core/api-errors';
@@ -20,6 +20,7 @@ export const regulatorCode = z
   .regex(/^[A-Z][A-Z0-9_]{0,39}$/, 'must be an upper-case regulator code such as SEC_NIGERIA or CBN');
 
 /** A NUL (U+0000) or an unpaired UTF-16 surrogate: PostgreSQL text cannot hold the first (500 before this check) and would silently mangle the second. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this refuses
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Free text that is stored: refused with 400 VALIDATION_ERROR when the database could not keep it as sent. */

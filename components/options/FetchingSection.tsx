@@ -94,7 +94,7 @@ export function FetchingSection({ effective }: { effective: EffectiveSettings })
   );
 }
 
-function RequestBudgetField({ value, locked, onSave }: { value: number; locked: boolean; onSave(value: number): void }) {
+function RequestBudgetField({ value, locked, onSave }: { value: number; locked: boolean; onSave: (value: number) => void }) {
   const { t } = useI18n();
   const { min, max } = SETTINGS_LIMITS.requestBudgetPerMinute;
   const [text, setText] = useState(String(value));

@@ -15,6 +15,7 @@ import {
   type ServiceFieldError,
 } from './validation';
 import { describedBy, errorReason, errorTextClass, hintClass, inputClass, primaryButtonClass, secondaryButtonClass } from './ui';
+import { askWithinGesture } from '../gesture';
 
 export interface ServiceFormProps {
   mode: 'add' | 'edit';
@@ -23,8 +24,8 @@ export interface ServiceFormProps {
   /** Every configured service (to refuse an origin that is already used). */
   services: readonly ConfiguredService[];
   /** Writes the service; rejects when the settings cannot be saved. */
-  onSave(service: ServiceConfig): Promise<void>;
-  onCancel(): void;
+  onSave: (service: ServiceConfig) => Promise<void>;
+  onCancel: () => void;
 }
 
 export function describeServiceError({ t }: AppTranslator, error: ServiceFieldError): string {
@@ -112,14 +113,9 @@ export function ServiceForm({ mode, serviceId, initial, services, onSave, onCanc
       return;
     }
     const originChanged = mode === 'add' || result.service.origin !== initial.origin;
-    // Synchronously, inside the submit event: browsers only show the permission prompt during a user
-    // gesture, and any await before this call would lose it.
-    let access: Promise<boolean>;
-    try {
-      access = originChanged ? api.requestHostAccess([hostPermissionPattern(result.service.origin)]) : Promise.resolve(true);
-    } catch (error) {
-      access = Promise.reject(error);
-    }
+    const access = askWithinGesture(() =>
+      originChanged ? api.requestHostAccess([hostPermissionPattern(result.service.origin)]) : Promise.resolve(true),
+    );
     setPending('access');
     void finish(result.service, access);
   }
@@ -127,6 +123,7 @@ export function ServiceForm({ mode, serviceId, initial, services, onSave, onCanc
   const heading = mode === 'add' ? t('services.add.heading') : t('services.editForm.heading', { name: initial.name });
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape from any field inside cancels the form
     <form
       noValidate
       aria-labelledby={headingId}
@@ -208,7 +205,7 @@ interface FieldProps {
   hint: string;
   value: string;
   error: string | undefined;
-  onChange(value: string): void;
+  onChange: (value: string) => void;
 }
 
 function TextField({

@@ -19,6 +19,7 @@ import {
   type Notice,
 } from './ui';
 import { draftFromService, EMPTY_SERVICE_DRAFT, newServiceId } from './validation';
+import { askWithinGesture } from '../gesture';
 
 export function ServicesSection({ effective, user }: { effective: EffectiveSettings; user: UserSettings }) {
   const { t } = useI18n();
@@ -152,8 +153,8 @@ function ServiceRow({
 }: {
   service: ConfiguredService;
   editable: boolean;
-  onEdit(): void;
-  onRemove(): void;
+  onEdit: () => void;
+  onRemove: () => void;
 }) {
   const { t } = useI18n();
   const lockedId = useId();
@@ -214,13 +215,7 @@ function AccessStatus({ service }: { service: ConfiguredService }) {
   const [denied, setDenied] = useState<string | null>(null);
 
   function allow() {
-    // Called straight from the click: the prompt needs the user gesture.
-    let request: Promise<boolean>;
-    try {
-      request = api.requestHostAccess([pattern]);
-    } catch (error) {
-      request = Promise.reject(error);
-    }
+    const request = askWithinGesture(() => api.requestHostAccess([pattern]));
     void request
       .then((granted) => {
         setDenied(granted ? null : t('services.access.denied', { origin: service.origin, name: service.name }));

@@ -17,6 +17,7 @@ import {
   type Notice,
 } from './ui';
 import { sitePermissionPattern, validateSite } from './validation';
+import { askWithinGesture } from '../gesture';
 
 export function SitesSection({ effective }: { effective: EffectiveSettings }) {
   const { t } = useI18n();
@@ -65,13 +66,7 @@ export function SitesSection({ effective }: { effective: EffectiveSettings }) {
       return;
     }
     setError(null);
-    // Synchronously, inside the submit event: the permission prompt needs the user gesture.
-    let access: Promise<boolean>;
-    try {
-      access = api.requestHostAccess([sitePermissionPattern(result.site)]);
-    } catch (failure) {
-      access = Promise.reject(failure);
-    }
+    const access = askWithinGesture(() => api.requestHostAccess([sitePermissionPattern(result.site)]));
     setPending(true);
     void finishAdd(result.site, access);
   }

@@ -11,23 +11,23 @@ import { getLanguagePreference, setLanguagePreference } from '@/lib/extension/la
  */
 export interface OptionsApi {
   /** Effective settings (with locked flags) and the user's own, which is what the page edits. */
-  loadSettings(): Promise<{ effective: EffectiveSettings; user: UserSettings }>;
+  loadSettings: () => Promise<{ effective: EffectiveSettings; user: UserSettings }>;
   /** Validated strictly by the settings store; rejects with a ZodError naming the field. */
-  updateUserSettings(patch: Partial<UserSettings>): Promise<UserSettings>;
-  watchSettings(onChange: () => void): () => void;
-  hasHostAccess(pattern: string): Promise<boolean>;
+  updateUserSettings: (patch: Partial<UserSettings>) => Promise<UserSettings>;
+  watchSettings: (onChange: () => void) => () => void;
+  hasHostAccess: (pattern: string) => Promise<boolean>;
   /**
    * Asks the browser for host access. It calls the browser before anything is awaited, so call it
    * synchronously from a click or submit handler: browsers only prompt during a user gesture.
    */
-  requestHostAccess(patterns: readonly string[]): Promise<boolean>;
+  requestHostAccess: (patterns: readonly string[]) => Promise<boolean>;
   /** Best effort: manifest permissions cannot be removed, and that is fine. */
-  removeHostAccess(patterns: readonly string[]): Promise<void>;
-  countCached(): Promise<number>;
+  removeHostAccess: (patterns: readonly string[]) => Promise<void>;
+  countCached: () => Promise<number>;
   /** Clears the snapshot cache everywhere; resolves to the number of entries removed. */
-  clearCache(): Promise<number>;
-  getLanguagePreference(): Promise<LanguagePreference>;
-  setLanguagePreference(preference: LanguagePreference): Promise<void>;
+  clearCache: () => Promise<number>;
+  getLanguagePreference: () => Promise<LanguagePreference>;
+  setLanguagePreference: (preference: LanguagePreference) => Promise<void>;
 }
 
 export interface BrowserOptionsApiDeps {

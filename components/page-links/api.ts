@@ -31,29 +31,29 @@ export type PageScan =
 
 export interface PageLinksApi {
   /** null: no tab to look at (e.g. every window is an extension page). */
-  resolveTargetTab(): Promise<TargetTab | null>;
-  scanPage(tab: TargetTab): Promise<PageScan>;
+  resolveTargetTab: () => Promise<TargetTab | null>;
+  scanPage: (tab: TargetTab) => Promise<PageScan>;
   /** Called with a tab id when that tab's content script reports a different list. */
-  watchPageLinks(onChange: (tabId: number) => void): () => void;
+  watchPageLinks: (onChange: (tabId: number) => void) => () => void;
   /** Called when the user switches tabs or a tab finishes loading (the side panel follows along). */
-  watchTabs(onChange: (event: { kind: 'activated' } | { kind: 'updated'; tabId: number }) => void): () => void;
+  watchTabs: (onChange: (event: { kind: 'activated' } | { kind: 'updated'; tabId: number }) => void) => () => void;
   /** Cache only: free, never a view. */
-  peekSnapshot(request: SnapshotRequest): Promise<PeekResult>;
+  peekSnapshot: (request: SnapshotRequest) => Promise<PeekResult>;
   /** Cached while fresh, else one fetch (one view). */
-  getSnapshot(request: SnapshotRequest): Promise<SnapshotResult>;
+  getSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
   /** Always one fetch (one view). */
-  refreshSnapshot(request: SnapshotRequest): Promise<SnapshotResult>;
-  getSettings(): Promise<EffectiveSettings>;
+  refreshSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
+  getSettings: () => Promise<EffectiveSettings>;
   /** Runs the annotator in the tab once (`activeTab` + `scripting`). */
-  injectAnnotator(tabId: number): Promise<void>;
+  injectAnnotator: (tabId: number) => Promise<void>;
   /**
    * Asks for host access to `host` on every scheme. It calls the browser before anything is awaited,
    * so call it synchronously from the click handler: browsers only prompt during a user gesture.
    */
-  requestSiteAccess(host: string): Promise<boolean>;
+  requestSiteAccess: (host: string) => Promise<boolean>;
   /** Adds `host` to the sites the annotator runs on (the background registers it). */
-  enableSite(host: string): Promise<void>;
-  openOptionsPage(): Promise<void>;
+  enableSite: (host: string) => Promise<void>;
+  openOptionsPage: () => Promise<void>;
 }
 
 /** Pages no extension may script, whatever its permissions. */
@@ -101,8 +101,8 @@ function toTarget(tab: TabLike | undefined): TargetTab | null {
 
 /** The part of `browser.tabs` the target resolution needs (a fake in tests). */
 export interface TabsApi {
-  getCurrent(): Promise<TabLike | undefined>;
-  query(queryInfo: { active?: boolean; currentWindow?: boolean }): Promise<TabLike[]>;
+  getCurrent: () => Promise<TabLike | undefined>;
+  query: (queryInfo: { active?: boolean; currentWindow?: boolean }) => Promise<TabLike[]>;
 }
 
 /**
@@ -127,7 +127,7 @@ export async function resolveTargetTab(tabs: TabsApi, extensionOrigin: string): 
 
 /** Peeks in batches: one message per microtask's worth of rows instead of one per row. */
 export function createPeekBatcher(peekMany: (requests: SnapshotRequest[]) => Promise<PeekResult[]>) {
-  let queue: { request: SnapshotRequest; resolve(result: PeekResult): void; reject(error: unknown): void }[] = [];
+  let queue: { request: SnapshotRequest; resolve: (result: PeekResult) => void; reject: (error: unknown) => void }[] = [];
   function flush() {
     const batch = queue;
     queue = [];

@@ -8,10 +8,11 @@ import { focusRing, primaryButtonClass, secondaryButtonClass } from '../options/
 import { Disclaimer, SnapshotCard } from '../SnapshotCard';
 import { SnapshotError } from '../SnapshotError';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
-import { hostOf, type PageScan, type TargetTab } from './api';
+import { hostOf, type TargetTab } from './api';
 import { usePageLinksApi } from './context';
 import { pageLinksKeys, pageLinksQueries, type usePageLinkRows } from './queries';
 import { distinctDisclaimers, unloadedLinks, type LinkRow } from './rows';
+import { askWithinGesture } from '../gesture';
 
 /** Shared pieces of the popup and the side panel. */
 
@@ -109,7 +110,7 @@ export function Spinner() {
 }
 
 /** "Load 7 snapshots (counts 7 views)": the one explicit action that fetches the uncached links. */
-export function LoadAllBar({ rows, onLoad }: { rows: readonly LinkRow[]; onLoad(): void }) {
+export function LoadAllBar({ rows, onLoad }: { rows: readonly LinkRow[]; onLoad: () => void }) {
   const { t } = useI18n();
   const hintId = useId();
   const toLoad = unloadedLinks(rows).length;
@@ -155,8 +156,8 @@ export function SnapshotDetail({
   now,
 }: {
   row: LinkRow;
-  onLoad(): void;
-  onRefresh(): void;
+  onLoad: () => void;
+  onRefresh: () => void;
   now?: number;
 }) {
   const { t } = useI18n();
@@ -349,13 +350,7 @@ export function NotRunningState({
 
   function enable(site: string) {
     setNotice(null);
-    // Synchronously, inside the click: the browser shows its prompt only during a user gesture.
-    let access: Promise<boolean>;
-    try {
-      access = api.requestSiteAccess(site);
-    } catch (error) {
-      access = Promise.reject(error);
-    }
+    const access = askWithinGesture(() => api.requestSiteAccess(site));
     setBusy('enable');
     void finishEnable(site, access);
   }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useI18n } from '../i18n';
+import { useNow } from '../useNow';
 import { hostOf } from '../page-links/api';
 import {
   BandPill,
@@ -23,7 +24,7 @@ export function PageLinksList({ now }: { now?: number }) {
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const returnFocusTo = useRef<string | null>(null);
-  const currentNow = now ?? Date.now();
+  const currentNow = useNow(now);
   const rowName = useRowName();
 
   const selectedIndex = rows.findIndex((row) => row.link.canonicalKey === selectedKey);
@@ -82,7 +83,7 @@ export function PageLinksList({ now }: { now?: number }) {
   );
 }
 
-function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: string; now: number; onSelect(): void }) {
+function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: string; now: number; onSelect: () => void }) {
   const { t } = useI18n();
   const kind = t(row.link.kind === 'api' ? 'pageLinks.linkKind.api' : 'pageLinks.linkKind.share');
   return (
@@ -141,9 +142,9 @@ function DetailView({
   row: LinkRow;
   name: string;
   now: number | undefined;
-  onBack(): void;
-  onLoad(): void;
-  onRefresh(): void;
+  onBack: () => void;
+  onLoad: () => void;
+  onRefresh: () => void;
 }) {
   const { t } = useI18n();
   const backRef = useRef<HTMLButtonElement>(null);

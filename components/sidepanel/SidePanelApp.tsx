@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../i18n';
+import { useNow } from '../useNow';
 import { hostOf, type PageLinksApi } from '../page-links/api';
 import { usePageLinksApi } from '../page-links/context';
 import {
@@ -40,16 +41,19 @@ export function SidePanelApp({ api, queryClient, now, saveFile }: SidePanelAppPr
   );
 }
 
-function SidePanel({ now, saveFile }: { now: number | undefined; saveFile(fileName: string, text: string): void }) {
+function SidePanel({ now, saveFile }: { now: number | undefined; saveFile: (fileName: string, text: string) => void }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
   const api = usePageLinksApi();
   useFollowTabs();
   const { target, tab, scan, rows, loader } = usePageLinkRows();
   const [sort, setSort] = useState<SortState | null>(null);
-  const [selectedKey, setSelectedKey] = useState<string | null>(null);
+  // A selection belongs to the tab it was made in: on another tab or page it means nothing.
+  const [selection, setSelection] = useState<{ tabId: number | undefined; key: string } | null>(null);
+  const selectedKey = selection !== null && selection.tabId === tab?.tabId ? selection.key : null;
+  const setSelectedKey = (key: string | null) => setSelection(key === null ? null : { tabId: tab?.tabId, key });
   const [exported, setExported] = useState<number | null>(null);
-  const currentNow = now ?? Date.now();
+  const currentNow = useNow(now);
   const rowName = useRowName();
 
   const named = useMemo(() => rows.map((row, index) => ({ row, name: rowName(row, index) })), [rows, rowName]);
@@ -63,9 +67,6 @@ function SidePanel({ now, saveFile }: { now: number | undefined; saveFile(fileNa
     return order.flatMap((row) => named.filter((entry) => entry.row === row));
   }, [named, sort, locale]);
   const selected = named.find(({ row }) => row.link.canonicalKey === selectedKey) ?? null;
-
-  // Another tab or page: the old selection means nothing there.
-  useEffect(() => setSelectedKey(null), [tab?.tabId]);
 
   function exportCsv() {
     const shown = visible.map(({ row }) => row);
@@ -173,9 +174,9 @@ function LinksTable({
 }: {
   rows: readonly { row: LinkRow; name: string }[];
   sort: SortState | null;
-  onSort(column: SortColumn): void;
+  onSort: (column: SortColumn) => void;
   selectedKey: string | null;
-  onSelect(key: string): void;
+  onSelect: (key: string) => void;
   now: number;
 }) {
   const { t } = useI18n();
@@ -271,15 +272,16 @@ function DetailRegion({
   row: LinkRow;
   name: string;
   now: number | undefined;
-  onClose(): void;
-  onLoad(): void;
-  onRefresh(): void;
+  onClose: () => void;
+  onLoad: () => void;
+  onRefresh: () => void;
 }) {
   const { t } = useI18n();
   const headingId = useId();
   const ref = useRef<HTMLElement>(null);
   useEffect(() => ref.current?.focus(), [row.link.canonicalKey]);
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape from anywhere in the detail closes it
     <section
       ref={ref}
       tabIndex={-1}

@@ -494,7 +494,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     if (state.fetching) return;
     state.fetching = true;
     if (state.view.state !== 'ready') setView(state, { state: 'loading' });
-    client
+    void client
       .get(state.request)
       .then(
         (result) => viewFromResult(result),

@@ -3,8 +3,8 @@
  * imports this module and must stay within its size budget.
  */
 
-/** The user's settings (lib/settings.ts `defineSettingsItem`). */
+/** The user's settings (lib/extension/settings.ts `defineSettingsItem`). */
 export const USER_SETTINGS_KEY = 'settings';
 
-/** The last administrator policy read (lib/settings.ts `createManagedPolicyReader`). */
+/** The last administrator policy read (lib/extension/settings.ts `createManagedPolicyReader`). */
 export const LAST_POLICY_STORAGE_KEY = 'lastManagedPolicy';

@@ -18,7 +18,7 @@ export async function openPglite(options: { dataDir?: string } = {}): Promise<Da
   const base = wrap(pg);
   return {
     driver: 'pglite',
-    query: base.query,
+    query: (sql, params) => base.query(sql, params),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     close: () => pg.close(),
   };

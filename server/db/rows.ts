@@ -16,10 +16,10 @@ export const profileRowShape = {
   gaps: z.array(gapSchema),
 };
 
-const profileRow = z.object(profileRowShape);
+type ProfileRow = z.infer<z.ZodObject<typeof profileRowShape>>;
 
 /** The founder profile held in a row. Its codes were validated on the way in; parsing again keeps the types honest. */
-export function profileOfRow(row: z.infer<typeof profileRow>): Profile {
+export function profileOfRow(row: ProfileRow): Profile {
   return profileSchema.parse({
     readiness_score: row.readiness_score,
     fundraise_score: row.fundraise_score,

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { z } from 'zod';
+import { type z } from 'zod';
 import { ApiError } from './errors';
 
 /** "`readiness_score`: Too big: expected number to be <=100; `name`: …" — every issue names its field. */

@@ -63,6 +63,7 @@ export function createRateLimitMiddleware(
     store: deps.store,
     keyGenerator: (c) => `ip:${clientAddress(c, options.trustProxy)}`,
     skip: (c) => c.req.method === 'OPTIONS',
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the library returns the handler's result as the response; its type says void
     handler: (c) => options.onLimited(c),
   });
 }

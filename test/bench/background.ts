@@ -3,6 +3,7 @@
 // (refreshSnapshot, one budgeted GET to the bundled server), in Chromium.
 import { FounderClient, startTestServer } from '../e2e/support/server';
 import { launch } from '../support/chromium';
+import { addServiceInExtension } from '../support/test-service';
 
 const BENCH_VIEWPORT = { viewport: { width: 1280, height: 800 } };
 
@@ -42,22 +43,7 @@ export async function benchBackground(options: { cachedHovers: number; refreshes
     const origin = new URL(server.baseUrl).origin;
     const worker = browser.context.serviceWorkers()[0] ?? (await browser.context.waitForEvent('serviceworker'));
     // Configure the server's origin as a service (as the options page would).
-    await worker.evaluate(async (serviceOrigin) => {
-      const stored = await chrome.storage.local.get(['settings']);
-      const current: Record<string, unknown> =
-        typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};
-      current.services = [
-        ...(Array.isArray(current.services) ? current.services : []),
-        {
-          id: 'bench',
-          name: 'Bench server',
-          origin: serviceOrigin,
-          apiPathTemplate: '/api/v1/compliance-status/{token}',
-          sharePathTemplates: ['/share/{token}'],
-        },
-      ];
-      await chrome.storage.local.set({ settings: current, settings$: { v: 2 } });
-    }, origin);
+    await worker.evaluate(addServiceInExtension, { id: 'bench', name: 'Bench server', origin });
     const extensionId = new URL(worker.url()).host;
     const page = await browser.context.newPage();
     await page.goto(`chrome-extension://${extensionId}/popup.html`);

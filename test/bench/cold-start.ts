@@ -1,6 +1,6 @@
 // The first pages after the browser starts: how long until their badges appear. The browser's first
 // read of the administrator policy (storage.managed) took 2.6-3.3 s here; content scripts must not
-// wait for it (lib/settings.ts createManagedPolicyReader). Reported, never asserted.
+// wait for it (lib/extension/settings.ts createManagedPolicyReader). Reported, never asserted.
 import type { BrowserContext } from '@playwright/test';
 import { launch } from '../support/chromium';
 

@@ -269,15 +269,13 @@ test('enabled sites: the background registers the annotator for them at runtime 
     }, sites);
 
   await setSites(['crm.example.com', '*.deals.example.org']);
-  await expect
-    .poll(registered)
-    .toEqual([
-      {
-        id: 'annotator-enabled-sites',
-        matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
-        js: ['content-scripts/annotator.js'],
-      },
-    ]);
+  await expect.poll(registered).toEqual([
+    {
+      id: 'annotator-enabled-sites',
+      matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
+      js: ['content-scripts/annotator.js'],
+    },
+  ]);
   await setSites([]);
   await expect.poll(registered).toEqual([]);
 });

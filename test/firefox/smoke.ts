@@ -40,7 +40,7 @@ const EXTENSION_ID = 'compliance-lens@compliance-lens.dev';
 /** Fixed through `extensions.webextensions.uuids`, so moz-extension://UUID/ is known before install. */
 const EXTENSION_UUID = '0c6f3a52-8d1e-4b7a-9f25-6e4d2c1b0a93';
 const EXTENSION_ORIGIN = `moz-extension://${EXTENSION_UUID}`;
-/** Twice the default hover delay (400 ms, lib/settings.ts): a rest that must count as intent. */
+/** Twice the default hover delay (400 ms, lib/extension/settings.ts): a rest that must count as intent. */
 const REST_MS = 800;
 /** The whole run must stay well under 3 minutes. */
 const WATCHDOG_MS = 150_000;
@@ -90,7 +90,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T>, accept: (value:
     await sleep(100);
   }
   throw new Error(
-    `timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${String(lastError)}` : ''}`,
+    `timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${lastError instanceof Error ? lastError.message : JSON.stringify(lastError)}` : ''}`,
   );
 }
 

@@ -62,7 +62,7 @@ describe('errors', () => {
   });
 
   it('the error envelope has exactly success, error and code', async () => {
-    const body = await (await t.request('/api/nope')).json();
+    const body: unknown = await (await t.request('/api/nope')).json();
     expect(Object.keys(z.record(z.string(), z.unknown()).parse(body)).sort()).toEqual(['code', 'error', 'success']);
   });
 });

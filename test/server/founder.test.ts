@@ -6,7 +6,6 @@ import {
   GROWTH_PROFILE,
   expectError,
   founderWithLink,
-  makeApp,
   withSharedApp,
   signUp,
   snapshotPath,

@@ -176,7 +176,7 @@ describe.each([
     const store = makeStore(manualClock(START));
     store.init({ windowMs: 60_000 });
     const key = `k:${uniqueIp()}`;
-    const results = await Promise.all(Array.from({ length: 100 }, () => store.increment(key)));
+    const results = await Promise.all(Array.from({ length: 100 }, async () => store.increment(key)));
     expect(results.map((r) => r.totalHits).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
   });
 });

@@ -24,9 +24,9 @@ export interface SnapshotServiceSettings {
 
 export interface SnapshotServiceDeps {
   fetch: FetchLike;
-  getSettings(): Promise<SnapshotServiceSettings>;
+  getSettings: () => Promise<SnapshotServiceSettings>;
   /** Whether the extension may contact this origin (host permission granted). */
-  hasHostPermission(origin: string): Promise<boolean>;
+  hasHostPermission: (origin: string) => Promise<boolean>;
   /** storage.session: default cache, rate budget and 429 pauses. */
   sessionArea: StorageAreaAdapter;
   /** storage.local: the cache when the user opts in to keeping it across browser restarts. */
@@ -40,15 +40,15 @@ export interface SnapshotServiceDeps {
 
 export interface SnapshotService {
   /** From the cache while fresh, else one (shared, budgeted) fetch. */
-  getSnapshot(request: SnapshotRequest): Promise<SnapshotResult>;
+  getSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
   /** Bypasses the cache; still joins an in-flight fetch and waits for the budget. */
-  refresh(request: SnapshotRequest): Promise<SnapshotResult>;
+  refresh: (request: SnapshotRequest) => Promise<SnapshotResult>;
   /** The cache only, never the network: null when nothing fresh is cached. */
-  peek(request: SnapshotRequest): Promise<PeekResult>;
+  peek: (request: SnapshotRequest) => Promise<PeekResult>;
   /** Cached entries (fresh or not) in the active cache area, oldest first. */
-  listCached(): Promise<CachedSummary[]>;
+  listCached: () => Promise<CachedSummary[]>;
   /** Empties the cache: `all` (default) both areas, or just one. Returns how many entries went. */
-  clearCache(area?: 'session' | 'local' | 'all'): Promise<number>;
+  clearCache: (area?: 'session' | 'local' | 'all') => Promise<number>;
 }
 
 type Resolved = { service: ServiceConfig; token: string; settings: SnapshotServiceSettings };

@@ -46,7 +46,7 @@ export interface Translator<C extends Catalog> {
   readonly language: Language;
   /** BCP 47 locale for `Intl` formatting (dates, numbers). */
   readonly locale: string;
-  t<K extends MessageKey<C>>(key: K, ...params: ParamArgs<MessageParams<C, K>>): string;
+  t: <K extends MessageKey<C>>(key: K, ...params: ParamArgs<MessageParams<C, K>>) => string;
 }
 
 const pluralRulesCache = new Map<string, Intl.PluralRules>();

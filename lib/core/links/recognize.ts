@@ -75,6 +75,7 @@ export const MAX_LINK_LENGTH = MAX_UNWRAP_LENGTH;
  * URL parser silently strips some of these (tab, newline, leading/trailing spaces), so a link that
  * contains any of them is not what it appears to be and is never recognised.
  */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
 
 interface CompiledTemplate {

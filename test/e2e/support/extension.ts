@@ -1,10 +1,14 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { z } from 'zod';
 import { addServiceInExtension } from '../../support/test-service';
+
+/** @webext-core/messaging's reply: the handler's result, or the error it threw. */
+const wireReplySchema = z.object({ res: z.unknown().optional(), err: z.unknown().optional() });
 
 /**
  * Adds the test server's origin (a random port) to the extension's configured services, the way the
  * options page would: through the versioned settings item in storage.local (`settings` + `settings$`
- * meta, lib/settings.ts).
+ * meta, lib/extension/settings.ts).
  */
 export async function configureTestService(serviceWorker: Worker, baseUrl: string): Promise<void> {
   const origin = new URL(baseUrl).origin;
@@ -23,13 +27,14 @@ export async function openExtensionPage(context: BrowserContext, extensionId: st
   return tab;
 }
 
-/** Sends one message of the typed protocol (lib/messaging/protocol.ts) in @webext-core's wire format. */
+/** Sends one message of the typed protocol (lib/protocol) in @webext-core's wire format. */
 export async function sendToBackground(page: Page, type: string, data: unknown): Promise<unknown> {
-  const reply = await page.evaluate(
+  const reply: unknown = await page.evaluate(
     ({ type, data }) => chrome.runtime.sendMessage({ id: Date.now(), type, data, timestamp: Date.now() }),
     { type, data },
   );
-  if (typeof reply !== 'object' || reply === null) throw new Error(`no reply to ${type}`);
-  if ('err' in reply && reply.err) throw new Error(`${type} failed: ${JSON.stringify(reply.err)}`);
-  return 'res' in reply ? reply.res : undefined;
+  const parsed = wireReplySchema.safeParse(reply);
+  if (!parsed.success) throw new Error(`no reply to ${type}`);
+  if (parsed.data.err) throw new Error(`${type} failed: ${JSON.stringify(parsed.data.err)}`);
+  return parsed.data.res;
 }

@@ -193,7 +193,7 @@ describe('over the runtime messaging channel', () => {
     const { deps, fetch } = setup('en');
     unregister = registerMessageHandlers(deps, { content: contentMessenger, pages: pagesMessenger, card: cardMessenger });
     // A hostile sender speaks the wire format directly, bypassing the compile-time protocol types.
-    const forged = await fakeBrowser.runtime.sendMessage({
+    const forged: unknown = await fakeBrowser.runtime.sendMessage({
       id: 1,
       type: 'getSnapshot',
       data: { origin: 42 },

@@ -3,7 +3,6 @@ import type { ExtensionMessenger } from '@webext-core/messaging';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { servePageLinks, type PageLinksSource } from '@/lib/content/page-links';
 import type { PageLinksProtocolMap } from '@/lib/protocol/page-links';
-import { pageLink } from '../../components/popup/helpers';
 
 /** Records handlers and sent messages; `ask` calls the registered handler as the browser would. */
 function fakeMessenger() {

@@ -140,7 +140,8 @@ describe('mutations', () => {
   it('costs work proportional to the added nodes, not to the page', async () => {
     document.body.innerHTML = `<div id="list">${ordinaryLinks(990)}${Array.from({ length: 10 }, (_, i) => `<a href="${shareUrl(i)}">s</a>`).join('')}</div>`;
     // Without the candidate selector, so that every anchor's cost shows in the count.
-    const recognize = vi.fn(createLinkRecognizer([SERVICE]).recognizeAnchor);
+    const recognizer = createLinkRecognizer([SERVICE]);
+    const recognize = vi.fn((anchor: HTMLAnchorElement, href?: string | null) => recognizer.recognizeAnchor(anchor, href));
     const h = start({ recognizer: { recognizeAnchor: recognize } });
     h.scheduler.runAllFrames();
     expect(recognize).toHaveBeenCalledTimes(1000);

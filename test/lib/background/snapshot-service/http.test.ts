@@ -89,7 +89,7 @@ describe('invalid responses', () => {
     expect(await service.getSnapshot(request)).toMatchObject({
       status: 'error',
       code: 'INVALID_RESPONSE',
-      message: expect.stringContaining('JSON'),
+      message: expect.stringContaining('JSON') as string,
     });
   });
 
@@ -121,7 +121,7 @@ describe('invalid responses', () => {
     );
     expect(await service.getSnapshot(request)).toMatchObject({
       code: 'INVALID_RESPONSE',
-      message: expect.stringContaining('256 KB'),
+      message: expect.stringContaining('256 KB') as string,
     });
   });
 
@@ -159,7 +159,7 @@ describe('invalid responses', () => {
     expect(await service.getSnapshot(request)).toMatchObject({
       code: 'NETWORK',
       httpStatus: 500,
-      message: expect.stringContaining('database down'),
+      message: expect.stringContaining('database down') as string,
     });
   });
 

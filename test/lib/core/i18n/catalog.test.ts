@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { en, fr } from '@/lib/core/i18n';
 import { badgeCatalogs } from '@/lib/core/i18n/badge';
 import { badgeEn } from '@/lib/core/i18n/en/badge';
 import { optionsEn } from '@/lib/core/i18n/en/options';
 import { popupEn } from '@/lib/core/i18n/en/popup';
 import { snapshotEn } from '@/lib/core/i18n/en/snapshot';
+
+const manifestMessagesSchema = z.record(z.string(), z.object({ message: z.string() }).loose());
 
 /** Keys whose French text is rightly the same as the English: names, codes, units, language names. */
 const SAME_IN_BOTH = new Set<string>([
@@ -71,7 +74,11 @@ describe('catalogs', () => {
 
   it('manifest messages exist in both locales', () => {
     const read = (locale: string): Record<string, { message: string }> =>
-      JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../../../public/_locales/${locale}/messages.json`), 'utf8'));
+      manifestMessagesSchema.parse(
+        JSON.parse(
+          readFileSync(path.resolve(import.meta.dirname, `../../../../public/_locales/${locale}/messages.json`), 'utf8'),
+        ),
+      );
     const enMessages = read('en');
     const frMessages = read('fr');
     expect(Object.keys(frMessages).sort()).toEqual(Object.keys(enMessages).sort());

@@ -1,0 +1,196 @@
+// @ts-check
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Import boundaries: who may import what, by where the code runs (docs/architecture.md). Each
+ * entry names the files it governs and the imports they may not make; `no-restricted-imports`
+ * matches the written specifier (relative or `@/`), so every pattern starts with `**`.
+ */
+const PACKAGES = {
+  zod: {
+    group: ['zod', 'zod/*'],
+    message: 'zod stays out of this bundle (the content script has a 15 KB budget; see lib/core/guards.ts).',
+  },
+  react: {
+    group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@tanstack/*'],
+    message: 'React belongs in components/ and page entrypoints.',
+  },
+  browser: {
+    group: ['wxt', 'wxt/*', '@webext-core/*', '#imports'],
+    message: 'The shared core uses no browser API: it runs in the server too.',
+  },
+  node: {
+    group: ['node:*', 'hono', 'hono/*', '@hono/*', 'pg', '@electric-sql/*'],
+    message: 'Node and server packages belong in server/.',
+  },
+};
+const FOLDERS = {
+  content: {
+    group: ['**/lib/content/**', '**/content/*', '!**/content-scripts'],
+    message: 'lib/content is the content-script bundle: only its entrypoint imports it.',
+  },
+  background: {
+    group: ['**/lib/background/**', '**/background/*'],
+    message: 'lib/background runs in the service worker: only its entrypoint imports it.',
+  },
+  extension: {
+    group: ['**/lib/extension/**', '**/extension/*'],
+    message: 'lib/extension uses extension storage: not for the content script or the server.',
+  },
+  protocol: {
+    group: ['**/lib/protocol/**', '**/protocol/*'],
+    message: 'Protocol modules define messages between extension processes.',
+  },
+  components: {
+    group: ['**/components/**', '@/components/*'],
+    message: 'React UI: only page entrypoints and other components import it.',
+  },
+  coreSchemas: {
+    group: ['**/core/schemas/**', '**/schemas/*'],
+    message: 'lib/core/schemas holds the zod schemas; this code must stay zod-free.',
+  },
+  alias: { group: ['@/*'], message: 'The server runs under tsx and vitest without the @/ alias: import lib/core relatively.' },
+};
+/** The content script may import a protocol module's types (erased), and the zod-free card-frame protocol at runtime. */
+const PROTOCOL_TYPES_ONLY = {
+  group: ['**/lib/protocol/**', '**/protocol/*', '!**/protocol/card-frame'],
+  allowTypeImports: true,
+  message: 'The content script imports protocol modules for their types only (they hold zod schemas).',
+};
+
+/** @param {string[]} files @param {Array<{group: string[], message: string, allowTypeImports?: boolean}>} patterns */
+const boundary = (files, patterns) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+
+export const BOUNDARIES = [
+  boundary(
+    ['lib/core/**'],
+    [
+      PACKAGES.zod,
+      PACKAGES.react,
+      PACKAGES.browser,
+      PACKAGES.node,
+      FOLDERS.content,
+      FOLDERS.background,
+      FOLDERS.extension,
+      FOLDERS.protocol,
+      FOLDERS.components,
+      FOLDERS.coreSchemas,
+    ],
+  ),
+  boundary(
+    ['lib/core/schemas/**'],
+    [
+      PACKAGES.react,
+      PACKAGES.browser,
+      PACKAGES.node,
+      FOLDERS.content,
+      FOLDERS.background,
+      FOLDERS.extension,
+      FOLDERS.protocol,
+      FOLDERS.components,
+    ],
+  ),
+  boundary(
+    ['lib/content/**', 'entrypoints/*.content/**'],
+    [
+      PACKAGES.zod,
+      PACKAGES.react,
+      PACKAGES.node,
+      FOLDERS.background,
+      FOLDERS.extension,
+      FOLDERS.components,
+      FOLDERS.coreSchemas,
+      PROTOCOL_TYPES_ONLY,
+    ],
+  ),
+  boundary(
+    ['lib/protocol/**'],
+    [PACKAGES.react, PACKAGES.node, FOLDERS.content, FOLDERS.background, FOLDERS.extension, FOLDERS.components],
+  ),
+  boundary(
+    ['lib/protocol/card-frame.ts'],
+    [
+      PACKAGES.zod,
+      PACKAGES.react,
+      PACKAGES.node,
+      FOLDERS.content,
+      FOLDERS.background,
+      FOLDERS.extension,
+      FOLDERS.components,
+      FOLDERS.coreSchemas,
+      FOLDERS.protocol,
+    ],
+  ),
+  boundary(['lib/extension/**'], [PACKAGES.react, PACKAGES.node, FOLDERS.content, FOLDERS.background, FOLDERS.components]),
+  boundary(
+    ['lib/background/**', 'entrypoints/background.ts'],
+    [PACKAGES.react, PACKAGES.node, FOLDERS.content, FOLDERS.components],
+  ),
+  boundary(['components/**', 'entrypoints/*/main.tsx'], [PACKAGES.node, FOLDERS.content, FOLDERS.background]),
+  boundary(
+    ['server/**'],
+    [
+      PACKAGES.react,
+      PACKAGES.browser,
+      FOLDERS.content,
+      FOLDERS.background,
+      FOLDERS.extension,
+      FOLDERS.protocol,
+      FOLDERS.components,
+      FOLDERS.alias,
+    ],
+  ),
+];
+
+export default tseslint.config(
+  {
+    ignores: ['.output/**', '.wxt/**', 'node_modules/**', 'test-results/**', 'bench-results/**', 'coverage/**', 'scratch/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+      globals: { ...globals.browser, ...globals.node },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      // Off: an \`async\` function without \`await\` still turns a throw into a rejection, which is what
+      // callers of a Promise-returning interface (fakes, handlers, stores) rely on.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    files: ['**/*.tsx'],
+    ...reactHooks.configs.flat['recommended-latest'],
+  },
+  {
+    files: ['**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // A label's text may sit in nested spans (title and hint of a radio choice).
+      'jsx-a11y/label-has-associated-control': ['error', { depth: 3 }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  ...BOUNDARIES,
+  prettier,
+);
