@@ -1,25 +1,30 @@
 /**
  * CSV (RFC 4180) for exports that analysts open in a spreadsheet. Pure and framework-free.
  *
- * - A field is quoted when it contains a comma, a double quote, a line break or leading/trailing
- *   spaces; quotes inside are doubled.
+ * - Every text field is quoted (quotes inside doubled), so a separator inside a name never splits
+ *   it, whatever separator the reader's locale uses (`,` in English, `;` in French, tab).
  * - Formula injection (CWE-1236): snapshot text comes from founders, so a company called
- *   `=HYPERLINK(…)` must not run in the analyst's spreadsheet. A field starting with `=`, `+`, `-`,
- *   `@`, a tab or a carriage return gets a leading `'`, which spreadsheets show as text.
+ *   `=HYPERLINK(…)` must not run in the analyst's spreadsheet. Every place a spreadsheet could start
+ *   a cell (the field's start, after `,` `;` a tab or a line break, when a reader ignores the quotes)
+ *   that begins with a formula character (`=` `+` `-` `@`, or their full-width forms) gets a `'`
+ *   first, which spreadsheets show as text; so does a field starting with a tab or carriage return.
  * - Lines end with CRLF, as the RFC says (Excel and LibreOffice read it everywhere).
  */
 
 export type CsvCell = string | number | null | undefined;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+/** A cell start followed by a formula character; the `'` goes after any spaces before it. */
+const FORMULA_AT_CELL_START = /(^|[,;\t\r\n])([ \u3000]*)(?=[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g;
+const LEADING_CONTROL = /^[\t\r]/;
 
-/** Numbers are written as they are (a negative number is data, not a formula); text is neutralised. */
+/** Numbers are written as they are (a negative number is data, not a formula); text is neutralised and quoted. */
 export function csvField(value: CsvCell): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (value === '') return '';
+  let text = value.replace(FORMULA_AT_CELL_START, "$1$2'");
+  if (LEADING_CONTROL.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 export function toCsv(rows: readonly (readonly CsvCell[])[]): string {

@@ -84,11 +84,11 @@ describe('side panel', () => {
     expect(fileName).toBe('compliance-snapshots-2026-11-22.csv');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines).toEqual([
-      'Company,Readiness score,Readiness label,Risk band,Link expires (UTC),Status,Service,Disclaimer',
-      `abuja Remit Ltd,35,Critical,High risk,2026-11-24T08:00:00.000Z,Loaded,http://localhost:8787,"${DISCLAIMER}"`,
-      `Kobo Ledger Ltd,76,Good Standing,Low risk,2026-11-27T08:00:00.000Z,Loaded,http://localhost:8787,"${DISCLAIMER}"`,
-      `"'=HYPERLINK(""http://evil.example"",""Zed"")",92,Regulator Ready,Investor ready,2026-11-28T08:00:00.000Z,Loaded,http://localhost:8787,"${DISCLAIMER}"`,
-      ',,,,,Not loaded,http://localhost:8787,',
+      '"Company","Readiness score","Readiness label","Risk band","Link expires (UTC)","Status","Service","Disclaimer"',
+      `"abuja Remit Ltd",35,"Critical","High risk","2026-11-24T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
+      `"Kobo Ledger Ltd",76,"Good Standing","Low risk","2026-11-27T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
+      `"'=HYPERLINK(""http://evil.example"",""Zed"")",92,"Regulator Ready","Investor ready","2026-11-28T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
+      ',,,,,"Not loaded","http://localhost:8787",',
     ]);
     for (const link of [kobo, abuja, zed, unloaded]) expect(csv).not.toContain(link.token);
     expect(screen.getByText('Exported 4 rows.')).toBeTruthy();
@@ -102,9 +102,11 @@ describe('side panel', () => {
     const [fileName, csv] = saveFile.mock.calls[0]!;
     expect(fileName).toBe('instantanes-conformite-2026-11-22.csv');
     expect(csv.split('\r\n')[0]).toBe(
-      'Entreprise,Score de préparation,Niveau de préparation,Niveau de risque,Expiration du lien (UTC),État,Service émetteur,Avertissement',
+      '"Entreprise","Score de préparation","Niveau de préparation","Niveau de risque","Expiration du lien (UTC)","État","Service émetteur","Avertissement"',
     );
-    expect(csv.split('\r\n')[1]).toMatch(/^Kobo Ledger Ltd,76,En règle,Risque faible,2026-11-27T08:00:00\.000Z,Chargé,/);
+    expect(csv.split('\r\n')[1]).toMatch(
+      /^"Kobo Ledger Ltd",76,"En règle","Risque faible","2026-11-27T08:00:00\.000Z","Chargé",/,
+    );
     expect(screen.getByText('1 ligne exportée.')).toBeTruthy();
   });
 

@@ -3,34 +3,34 @@ import { csvField, toCsv } from '@/lib/core/csv';
 
 describe('csvField', () => {
   it.each([
-    ['plain', 'plain'],
-    ['Kobo Ledger Ltd', 'Kobo Ledger Ltd'],
+    ['plain', '"plain"'],
+    ['Kobo Ledger Ltd', '"Kobo Ledger Ltd"'],
     ['a,b', '"a,b"'],
     ['say "hi"', '"say ""hi"""'],
     ['two\nlines', '"two\nlines"'],
     ['cr\rhere', '"cr\rhere"'],
     [' padded ', '" padded "'],
     ['', ''],
-    ['Société Générale', 'Société Générale'],
+    ['Société Générale', '"Société Générale"'],
   ])('%j → %j', (input, expected) => {
     expect(csvField(input)).toBe(expected);
   });
 
   it.each([
-    ['=1+1', "'=1+1"],
-    ['+1', "'+1"],
-    ['-1', "'-1"],
-    ['@SUM(A1)', "'@SUM(A1)"],
-    ['\t=1', "'\t=1"],
+    ['=1+1', `"'=1+1"`],
+    ['+1', `"'+1"`],
+    ['-1', `"'-1"`],
+    ['@SUM(A1)', `"'@SUM(A1)"`],
+    ['\t=1', `"'\t'=1"`],
     ['=HYPERLINK("http://evil.example","x")', '"\'=HYPERLINK(""http://evil.example"",""x"")"'],
-    ["=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"],
+    ["=cmd|' /C calc'!A0", `"'=cmd|' /C calc'!A0"`],
   ])('neutralises a formula: %j → %j', (input, expected) => {
     expect(csvField(input)).toBe(expected);
   });
 
   it('leaves a formula character that is not first alone', () => {
-    expect(csvField('a=b')).toBe('a=b');
-    expect(csvField('Pay-Go Ltd')).toBe('Pay-Go Ltd');
+    expect(csvField('a=b')).toBe('"a=b"');
+    expect(csvField('Pay-Go Ltd')).toBe('"Pay-Go Ltd"');
   });
 
   it('writes numbers as data (a negative number is not a formula) and empties for missing values', () => {
@@ -50,7 +50,7 @@ describe('toCsv', () => {
         ['Kobo, Ltd', 76],
         ['=evil', null],
       ]),
-    ).toBe('Company,Score\r\n"Kobo, Ltd",76\r\n\'=evil,\r\n');
+    ).toBe('"Company","Score"\r\n"Kobo, Ltd",76\r\n"\'=evil",\r\n');
   });
 
   it('is empty for no rows', () => {
@@ -64,8 +64,48 @@ describe('toCsv', () => {
   });
 });
 
-/** A minimal RFC 4180 reader, to check what a spreadsheet would see. */
-function parseCsv(text: string): string[][] {
+describe('cells a spreadsheet could split out (security review finding 3)', () => {
+  const FORMULA_START = /^[\s\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+  const hostileNames = [
+    'Acme;=1+1;',
+    'Acme,=1+1,',
+    'Acme\t=1+1\t',
+    'Acme; =1+1',
+    'Acme;+1;-1;@SUM(A1)',
+    '＝1+1',
+    'Acme;＝HYPERLINK("http://evil.example")',
+    '＋1',
+    '－1',
+    '＠SUM(A1)',
+    'two\n=lines',
+  ];
+
+  it.each([',', ';', '\t'])('with %j as the separator, no cell starts a formula (quotes honoured or not)', (separator) => {
+    for (const name of hostileNames) {
+      const csv = toCsv([
+        ['Company', 'Score'],
+        [name, 7],
+      ]);
+      // A spreadsheet that honours quotes: the name stays one cell, neutralised.
+      for (const cell of parseCsv(csv, separator).flat())
+        expect(cell, `${JSON.stringify(name)} → ${JSON.stringify(cell)}`).not.toMatch(FORMULA_START);
+      // One that ignores them (some import wizards): every piece between separators is still text.
+      for (const piece of csv.split(/\r\n|\n/).flatMap((line) => line.split(separator))) {
+        expect(piece.replace(/^"/, ''), `${JSON.stringify(name)} → ${JSON.stringify(piece)}`).not.toMatch(FORMULA_START);
+      }
+    }
+  });
+
+  it('quotes every text field, so a separator inside a name never splits it, in any locale', () => {
+    expect(csvField('Acme;Ltd')).toBe('"Acme;Ltd"');
+    expect(csvField('Acme\tLtd')).toBe('"Acme\tLtd"');
+    expect(parseCsv(toCsv([['Acme;Ltd', 'x']]))).toEqual([['Acme;Ltd', 'x']]);
+    expect(parseCsv(toCsv([['Acme;Ltd', 'x']]), ';')[0]?.[0]).toContain('Acme;Ltd');
+  });
+});
+
+/** A minimal RFC 4180 reader (with the separator a spreadsheet's locale uses), to check what a spreadsheet would see. */
+function parseCsv(text: string, separator = ','): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -79,7 +119,7 @@ function parseCsv(text: string): string[][] {
       } else if (char === '"') quoted = false;
       else field += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') {
+    else if (char === separator) {
       row.push(field);
       field = '';
     } else if (char === '\r' && text[i + 1] === '\n') {
