@@ -96,6 +96,8 @@ const routes = [
       410: { description: 'HTML error page (expired)', content: { 'text/html': { schema: z.string() } } },
       421: { description: 'HTML error page (Host not allowed)', content: { 'text/html': { schema: z.string() } } },
       429: { description: 'HTML error page (rate limited)', content: { 'text/html': { schema: z.string() } } },
+      500: { description: 'HTML error page (server fault)', content: { 'text/html': { schema: z.string() } } },
+      ...errors({ 405: COMMON_ERRORS[405] }),
     },
   }),
   createRoute({
@@ -105,7 +107,16 @@ const routes = [
     responses: {
       200: json(success(healthData), 'Healthy'),
       503: json(success(healthData), 'Database unavailable'),
-      ...errors({ 421: COMMON_ERRORS[421] }),
+      ...errors(COMMON_ERRORS),
+    },
+  }),
+  createRoute({
+    method: 'get',
+    path: '/api/openapi.json',
+    summary: 'This OpenAPI 3.1 document',
+    responses: {
+      200: json(z.looseObject({ openapi: z.string() }), 'The OpenAPI document'),
+      ...errors(COMMON_ERRORS),
     },
   }),
   createRoute({
@@ -190,6 +201,12 @@ const routes = [
 ] as const;
 
 const devRoutes = [
+  createRoute({
+    method: 'get',
+    path: '/api/dev/clock',
+    summary: 'Dev only: read the server clock',
+    responses: { 200: json(success(devClockData), 'Current clock time'), ...errors(COMMON_ERRORS) },
+  }),
   createRoute({
     method: 'post',
     path: '/api/dev/clock',
