@@ -6,6 +6,7 @@ import {
   BASE,
   expectError,
   founderWithLink,
+  listedViewCount,
   makeApp,
   withSharedApp,
   snapshotPath,
@@ -81,6 +82,46 @@ describe('GET /share/{token}', () => {
       .object({ data: z.object({ share_links: z.array(z.object({ id: z.string(), view_count: z.number() })) }) })
       .parse(await (await founder.call('GET', '/api/founder/share-links')).json());
     expect(list.data.share_links.find((l) => l.id === link.id)?.view_count).toBe(0);
+  });
+
+  it('HEAD answers with the status and share headers of GET, no body, and counts no view: HEAD then GET shows 1 view', async () => {
+    const { founder, link } = await founderWithLink(t);
+    for (let i = 0; i < 2; i++) {
+      const head = await t.request(`/share/${link.token}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expectShareHeaders(head);
+      expect(head.headers.get('x-frame-options')).toBe('DENY');
+      expect(head.headers.get('ratelimit-limit')).toBe('60');
+      expect(await head.text()).toBe('');
+    }
+    expect(await listedViewCount(founder, link.id)).toBe(0);
+    const page = await t.request(`/share/${link.token}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<span data-testid="view-count">1 view</span>');
+    expect(await listedViewCount(founder, link.id)).toBe(1);
+  });
+
+  it('HEAD answers 404 for unknown, malformed and revoked tokens and 410 once expired, like GET, without a body or a view', async () => {
+    const { founder, link } = await founderWithLink(t);
+    const expiring = await founder.createLink();
+    await founder.call('POST', `/api/founder/share-links/${link.id}/revoke`);
+    for (const token of [link.token, 'G'.repeat(43), 'bad%00token', 'x'.repeat(5000), 'a/b']) {
+      const head = await t.request(`/share/${token}`, { method: 'HEAD' });
+      expect(head.status, token.slice(0, 40)).toBe(404);
+      expectShareHeaders(head);
+      expect(await head.text()).toBe('');
+    }
+    await t.request('/api/dev/clock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: 7 * DAY }),
+    });
+    const expired = await t.request(`/share/${expiring.token}`, { method: 'HEAD' });
+    expect(expired.status).toBe(410);
+    expectShareHeaders(expired);
+    expect(await expired.text()).toBe('');
+    expect(await listedViewCount(founder, link.id)).toBe(0);
+    expect(await listedViewCount(founder, expiring.id)).toBe(0);
   });
 
   it('405 for other methods', async () => {
