@@ -43,9 +43,12 @@ export default defineConfig({
           browser_specific_settings: {
             gecko: {
               id: 'compliance-lens@compliance-lens.dev',
-              strict_min_version: '128.0',
+              // data_collection_permissions arrived in Firefox 140 and Firefox for Android 142
+              // (@mdn/browser-compat-data, which addons-linter checks against): no older minimum.
+              strict_min_version: '140.0',
               data_collection_permissions: { required: ['none'] },
             },
+            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : {}),
