@@ -34,6 +34,16 @@ if (existsSync(e2eFile)) {
   failed += 1;
 }
 
+const lintFile = 'test-results/web-ext-lint.json';
+if (existsSync(lintFile)) {
+  const lint = JSON.parse(readFileSync(lintFile, 'utf8'));
+  if (!lint.clean) failed += 1;
+  rows.push(`web-ext lint (Firefox store linter): ${lint.errors} errors, ${lint.warnings} warnings, ${lint.notices} notices`);
+} else {
+  rows.push('web-ext lint (Firefox store linter): no report');
+  failed += 1;
+}
+
 const firefoxFile = 'test-results/firefox/results.json';
 if (existsSync(firefoxFile)) {
   const report = JSON.parse(readFileSync(firefoxFile, 'utf8'));
