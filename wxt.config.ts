@@ -12,6 +12,22 @@ export default defineConfig({
   vite: (env) => ({
     plugins: [tailwindcss(), compileOut({ checkOutput: env.mode === 'production' })],
   }),
+  zip: {
+    // The sources zip (made for Firefox: AMO reviewers rebuild from it) holds what git tracks. WXT already
+    // leaves out node_modules, .output, dotfiles (.data, .env) and *.test.* files; these are the other
+    // git-ignored outputs a test or benchmark run leaves behind (test/e2e/store-package.spec.ts checks).
+    excludeSources: [
+      'test-results/**',
+      'bench-results/**',
+      'coverage/**',
+      'playwright-report/**',
+      'web-ext-artifacts/**',
+      'dist/**',
+      'scratch/**',
+      'test/artifacts/**',
+      '**/*.log',
+    ],
+  },
   manifest: ({ browser }) => ({
     // Localised from public/_locales (en, fr).
     name: '__MSG_extName__',

@@ -28,9 +28,11 @@ if (existsSync(e2eFile)) {
   passed += stats.expected;
   failed += stats.unexpected + stats.flaky;
   skipped += stats.skipped;
-  rows.push(`playwright (end-to-end in Chromium): ${stats.expected} passed, ${stats.unexpected + stats.flaky} failed`);
+  rows.push(
+    `playwright (end-to-end in Chromium, store packages): ${stats.expected} passed, ${stats.unexpected + stats.flaky} failed`,
+  );
 } else {
-  rows.push('playwright (end-to-end in Chromium): no report');
+  rows.push('playwright (end-to-end in Chromium, store packages): no report');
   failed += 1;
 }
 
