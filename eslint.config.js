@@ -186,7 +186,7 @@ export default tseslint.config(
     },
   },
   {
-    // build/compile-out.ts compiles react-dom's dangerouslySetInnerHTML out of the extension (store
+    // scripts/build/compile-out.ts compiles react-dom's dangerouslySetInnerHTML out of the extension (store
     // review rejects HTML written from strings): it would throw at runtime, so it fails here first.
     files: ['components/**/*.tsx', 'entrypoints/**/*.tsx'],
     rules: {
@@ -194,7 +194,7 @@ export default tseslint.config(
         'error',
         {
           selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
-          message: 'dangerouslySetInnerHTML is compiled out of the extension (build/compile-out.ts): render text.',
+          message: 'dangerouslySetInnerHTML is compiled out of the extension (scripts/build/compile-out.ts): render text.',
         },
       ],
     },

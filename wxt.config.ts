@@ -1,6 +1,6 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
-import { compileOut } from './build/compile-out';
+import { compileOut } from './scripts/build/compile-out';
 import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, CARD_PAGE } from './lib/core/content-scripts';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).

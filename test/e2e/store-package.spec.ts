@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { findUnsafeCode } from '../../build/unsafe-code';
+import { findUnsafeCode } from '../../scripts/build/unsafe-code';
 import { storePackagePaths } from '../bench/bundle';
 
 /**
@@ -164,7 +164,7 @@ async function checkCommon(pkg: Package, browser: string) {
       for (const found of findUnsafeCode(text)) findings.push(`${file}: ${found.rule}: ${found.excerpt}`);
     for (const reference of referencedFiles(file, text)) if (!files.includes(reference)) broken.push(`${file} → ${reference}`);
   }
-  expect.soft(findings, `${browser}: source-map links and code store review rejects (build/unsafe-code.ts)`).toEqual([]);
+  expect.soft(findings, `${browser}: source-map links and code store review rejects (scripts/build/unsafe-code.ts)`).toEqual([]);
   expect.soft(broken, `${browser}: pages and modules that load a file the zip lacks`).toEqual([]);
 }
 
@@ -217,7 +217,7 @@ test('the Firefox sources zip holds what a reviewer rebuilds from, and nothing g
       'package-lock.json',
       'wxt.config.ts',
       'tsconfig.json',
-      'build/compile-out.ts',
+      'scripts/build/compile-out.ts',
       'entrypoints/background.ts',
       'README.md',
     ]),

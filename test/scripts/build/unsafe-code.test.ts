@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUnsafeCode } from '@/build/unsafe-code';
+import { findUnsafeCode } from '@/scripts/build/unsafe-code';
 
 const rules = (code: string) => findUnsafeCode(code).map((finding) => finding.rule);
 

@@ -16,7 +16,7 @@
  * Each patch names the exact published text it replaces and how often it occurs. When a dependency
  * update changes that text, the build throws instead of shipping the old code: re-read the new
  * code, then update the patch. As a second net, a production build fails when any emitted script
- * still matches build/unsafe-code.ts (for instance because the code moved to another module).
+ * still matches scripts/build/unsafe-code.ts (for instance because the code moved to another module).
  */
 import { findUnsafeCode } from './unsafe-code';
 
@@ -34,7 +34,8 @@ export interface Patch {
 
 const lines = (...text: string[]) => text.join('\n');
 
-const compiledOut = (what: string) => `${what} is compiled out of the Compliance Lens extension bundle (build/compile-out.ts)`;
+const compiledOut = (what: string) =>
+  `${what} is compiled out of the Compliance Lens extension bundle (scripts/build/compile-out.ts)`;
 
 export const PATCHES: readonly Patch[] = [
   {
@@ -52,7 +53,7 @@ export const PATCHES: readonly Patch[] = [
     ),
     occurrences: 1,
     replace: lines(
-      '    // build/compile-out.ts: the extension CSP forbids code from strings, so this probe could only fail;',
+      '    // scripts/build/compile-out.ts: the extension CSP forbids code from strings, so this probe could only fail;',
       '    // zod runs its interpreted parsers.',
       '    return false;',
     ),
@@ -139,7 +140,7 @@ export function applyPatches(code: string, id: string, patches: readonly Patch[]
     if (found !== patch.occurrences) {
       throw new Error(
         `compile-out: ${patch.what}: expected the patched text ${patch.occurrences} time(s) in ${file}, found it ${found} time(s). ` +
-          'The dependency changed: read its new code and update build/compile-out.ts (the build stops rather than ship the old code).',
+          'The dependency changed: read its new code and update scripts/build/compile-out.ts (the build stops rather than ship the old code).',
       );
     }
     result = result.replaceAll(patch.find, patch.replace);
@@ -154,7 +155,7 @@ interface EmittedFile {
   code?: string;
 }
 
-/** Throws, naming every file and excerpt, when an emitted script matches build/unsafe-code.ts. */
+/** Throws, naming every file and excerpt, when an emitted script matches scripts/build/unsafe-code.ts. */
 export function assertNoUnsafeCode(bundle: Record<string, EmittedFile>): void {
   const problems = Object.values(bundle).flatMap((file) =>
     file.type === 'chunk' && file.code !== undefined
@@ -164,7 +165,7 @@ export function assertNoUnsafeCode(bundle: Record<string, EmittedFile>): void {
   if (problems.length > 0) {
     throw new Error(
       `compile-out: the bundle holds code store review rejects:\n  ${problems.join('\n  ')}\n` +
-        'Find the module it comes from and compile it out in build/compile-out.ts (or stop using it).',
+        'Find the module it comes from and compile it out in scripts/build/compile-out.ts (or stop using it).',
     );
   }
 }

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as installedZod from 'zod';
-import { applyPatches, assertNoUnsafeCode, compileOut, PATCHES } from '@/build/compile-out';
-import { findUnsafeCode } from '@/build/unsafe-code';
+import { applyPatches, assertNoUnsafeCode, compileOut, PATCHES } from '@/scripts/build/compile-out';
+import { findUnsafeCode } from '@/scripts/build/unsafe-code';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 const modules = [...new Set(PATCHES.map((patch) => patch.module))];
 /** The installed file a patch's module path names. */
 const installed = (module: string) => path.join(root, module);

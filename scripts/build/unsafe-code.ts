@@ -2,7 +2,7 @@
  * What a store reviewer rejects in an extension's scripts, as text patterns over the built (minified)
  * code: the `Function` constructor and `eval` (code from strings; extension CSP forbids both anyway)
  * and HTML written into the DOM from a string. Mozilla's linter (`web-ext lint`) finds these in the
- * Firefox build by parsing it; Chrome has no such linter, so the build (build/compile-out.ts) and the
+ * Firefox build by parsing it; Chrome has no such linter, so the build (scripts/build/compile-out.ts) and the
  * store-package test (test/e2e/store-package.spec.ts) run these patterns over every script.
  *
  * They are patterns, not a parser: a string literal that reads like code (say the message
