@@ -13,7 +13,7 @@ export interface ScannerHooks {
 }
 
 const ANCHOR_SELECTOR = 'a[href]';
-const WATCHED_ATTRIBUTES = ['href', 'data-saferedirecturl'];
+const OBSERVED = { childList: true, subtree: true, attributes: true, attributeFilter: ['href', 'data-saferedirecturl'] };
 const MAX_REPAIRS = 5;
 /** Badges must never be written into something the user is editing (they would be sent). */
 const EDITABLE_SELECTOR = '[contenteditable]:not([contenteditable="false"])';
@@ -43,7 +43,9 @@ export interface LinkScanner {
 
 /**
  * One mutation observer, work batched in idle periods and sliced by time, each anchor recognised
- * once per change of its `href`: work is proportional to what changed, never to the page.
+ * once per change of its `href`: work is proportional to what changed, never to the page. Open
+ * shadow roots (nested too) are scanned and observed like the document: a subtree's hosts are
+ * found when the subtree is, so a root filled later is seen (closed roots are out of reach).
  */
 export function createLinkScanner(
   { document: doc, scheduler, sliceBudgetMs, recognizer: initialRecognizer }: EngineConfig,
@@ -72,6 +74,8 @@ export function createLinkScanner(
   let anchorQueue: Element[] = [];
   let anchorIndex = 0;
   let cancelFlush: (() => void) | null = null;
+  /** Open shadow roots found so far (each observed once). */
+  const roots = new WeakSet<ShadowRoot>();
 
   function selectorFor(current: AnchorRecognizer): string {
     const candidates = current.candidateSelector ? current.candidateSelector(doc.baseURI) : ANCHOR_SELECTOR;
@@ -122,6 +126,7 @@ export function createLinkScanner(
       root.remove(); // a page's clone of one of our badges: empty and inert
       return;
     }
+    findShadowRoots(root as ParentNode);
     const found = (root as ParentNode).querySelectorAll(searchSelector);
     // Indexed, not for-of: no iterator objects (hundreds of candidates on a long page).
     for (let index = 0; index < found.length; index += 1) {
@@ -133,6 +138,21 @@ export function createLinkScanner(
         anchorQueue.push(element);
       }
     }
+  }
+
+  /** Observes and scans every open shadow root in `root` (and of `root` itself, when it is a host). */
+  function findShadowRoots(root: ParentNode): void {
+    if (isElement(root)) addShadowRoot(root.shadowRoot);
+    const elements = root.querySelectorAll('*');
+    // Indexed: this looks at every element of a new subtree once (a page's first scan included).
+    for (let index = 0; index < elements.length; index += 1) addShadowRoot(elements[index]?.shadowRoot);
+  }
+
+  function addShadowRoot(shadow: ShadowRoot | null | undefined): void {
+    if (!shadow || roots.has(shadow)) return;
+    roots.add(shadow);
+    observer.observe(shadow, OBSERVED);
+    expandRoot(shadow);
   }
 
   function processAnchor(anchor: HTMLAnchorElement): void {
@@ -193,6 +213,16 @@ export function createLinkScanner(
     hooks.onDropped(annotation);
   }
 
+  /** Drops the annotations of every anchor under `root`, shadow roots included. */
+  function dropAnchorsIn(root: ParentNode): void {
+    for (const anchor of root.querySelectorAll(ANCHOR_SELECTOR)) {
+      const annotation = annotations.get(anchor);
+      if (annotation) drop(annotation);
+    }
+    for (const element of root.querySelectorAll('*')) if (element.shadowRoot) dropAnchorsIn(element.shadowRoot);
+    if (isElement(root) && root.shadowRoot) dropAnchorsIn(root.shadowRoot);
+  }
+
   function handleRemoved(nodes: Node[]): void {
     if (live.size === 0) return;
     for (const node of nodes) {
@@ -208,10 +238,7 @@ export function createLinkScanner(
         if (annotation) drop(annotation);
         continue;
       }
-      for (const anchor of node.querySelectorAll(ANCHOR_SELECTOR)) {
-        const annotation = annotations.get(anchor);
-        if (annotation) drop(annotation);
-      }
+      dropAnchorsIn(node);
     }
   }
 
@@ -249,7 +276,7 @@ export function createLinkScanner(
     }
     if (changed) scheduleFlush();
   });
-  observer.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED_ATTRIBUTES });
+  observer.observe(doc, OBSERVED);
   pendingRoots.add(doc);
   scheduleFlush();
 

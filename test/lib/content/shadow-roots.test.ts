@@ -1,0 +1,127 @@
+// @vitest-environment happy-dom
+/**
+ * Links inside open shadow roots (web-component apps such as Salesforce Lightning): found, badged next
+ * to the link in the same root, kept up to date as the roots change, at a cost proportional to what
+ * changed. Closed roots are out of reach by design.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixtureToken } from '@/test/fixtures/snapshot';
+import { shareUrl, startHarness, type Harness } from './helpers';
+
+let h: Harness | null = null;
+const start = (...args: Parameters<typeof startHarness>) => (h = startHarness(...args));
+
+beforeEach(() => {
+  document.body.innerHTML = '';
+});
+afterEach(() => {
+  h?.annotator.stop();
+  h = null;
+  vi.useRealTimers();
+});
+
+/** A host element with an open shadow root holding `html`. */
+function host(html: string, parent: ParentNode = document.body, mode: ShadowRootMode = 'open'): ShadowRoot {
+  const element = document.createElement('div');
+  parent.append(element);
+  const root = element.attachShadow({ mode });
+  root.innerHTML = html;
+  return root;
+}
+
+const badgesIn = (root: ParentNode) => [...root.querySelectorAll('compliance-lens-badge')];
+const shareLink = (index: number, id = `s${index}`) => `<a id="${id}" href="${shareUrl(index)}">share ${index}</a>`;
+
+describe('open shadow roots', () => {
+  it('badges a share link inside a shadow root right after the link, in the same root', () => {
+    const root = host(`<p>${shareLink(1)} and <a href="https://example.org/">plain</a></p>`);
+    const harness = start();
+    harness.scheduler.runAllFrames();
+    expect(badgesIn(root)).toHaveLength(1);
+    expect(root.getElementById('s1')?.nextSibling).toBe(badgesIn(root)[0]);
+    expect(document.querySelectorAll('compliance-lens-badge')).toHaveLength(0); // not in the light DOM
+    expect(harness.annotator.links().map((link) => link.token)).toEqual([fixtureToken(1)]);
+  });
+
+  it('finds links in nested shadow roots', () => {
+    const outer = host(`<section>${shareLink(1)}</section>`);
+    const inner = host(shareLink(2), outer);
+    const innermost = host(shareLink(3), inner);
+    const harness = start();
+    harness.scheduler.runAllFrames();
+    expect([badgesIn(outer), badgesIn(inner), badgesIn(innermost)].map((list) => list.length)).toEqual([1, 1, 1]);
+    expect(harness.annotator.links()).toHaveLength(3);
+  });
+
+  it('a shadow root filled after load gets its badges', async () => {
+    const root = host('<div id="slot"></div>');
+    const harness = start();
+    harness.scheduler.runAllFrames();
+    expect(badgesIn(root)).toHaveLength(0);
+    root.getElementById('slot')?.insertAdjacentHTML('beforeend', shareLink(4));
+    await harness.settle();
+    harness.scheduler.runAllFrames();
+    expect(badgesIn(root)).toHaveLength(1);
+  });
+
+  it('a host added after load (a component rendering later) gets its badges, nested roots included', async () => {
+    const harness = start();
+    harness.scheduler.runAllFrames();
+    const container = document.createElement('div');
+    const root = host(shareLink(5), container);
+    const nested = host(shareLink(6), root);
+    document.body.append(container);
+    await harness.settle();
+    harness.scheduler.runAllFrames();
+    expect(badgesIn(root)).toHaveLength(1);
+    expect(badgesIn(nested)).toHaveLength(1);
+  });
+
+  it('a link changed or removed inside a shadow root updates its badge; removing the host drops its links', async () => {
+    const root = host(`<p>${shareLink(7)}</p><p id="keep">${shareLink(8)}</p>`);
+    const harness = start();
+    harness.scheduler.runAllFrames();
+    root.getElementById('s7')?.setAttribute('href', 'https://example.org/');
+    await harness.settle();
+    harness.scheduler.runAllFrames();
+    expect(badgesIn(root)).toHaveLength(1);
+    expect(harness.annotator.links().map((link) => link.token)).toEqual([fixtureToken(8)]);
+
+    root.host.remove();
+    await harness.settle();
+    harness.scheduler.runAllFrames();
+    expect(harness.annotator.links()).toEqual([]);
+  });
+
+  it('costs work proportional to what changed inside a root, not a rescan of the page', async () => {
+    const roots = Array.from({ length: 20 }, (_, index) => host(shareLink(100 + index)));
+    const harness = start();
+    harness.scheduler.runAllFrames();
+    harness.recognize.mockClear();
+    roots[3]?.append(document.createRange().createContextualFragment(shareLink(200)));
+    await harness.settle();
+    harness.scheduler.runAllFrames();
+    expect(harness.recognize).toHaveBeenCalledTimes(1);
+    expect(badgesIn(roots[3]!)).toHaveLength(2);
+  });
+
+  it('hover intent works on a link inside a shadow root (the event is read where it happened, not at the host)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const root = host(`<a id="s9" href="${shareUrl(9)}"><span id="inner">share</span></a>`);
+    const harness = start({ hoverDelayMs: 400 });
+    harness.scheduler.runAllFrames();
+    await harness.settle();
+    root.getElementById('inner')?.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+    vi.advanceTimersByTime(400);
+    await harness.settle();
+    expect(harness.get).toHaveBeenCalledWith({ origin: 'https://comply.example', token: fixtureToken(9) });
+    expect(harness.card().opened).toHaveLength(1);
+  });
+
+  it('never reaches into a closed shadow root', () => {
+    host(shareLink(10), document.body, 'closed');
+    const harness = start();
+    harness.scheduler.runAllFrames();
+    expect(harness.annotator.links()).toEqual([]);
+  });
+});
