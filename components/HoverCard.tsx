@@ -1,15 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from '@/lib/core/limits';
-import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
+import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
+import { primaryButtonClass } from './styles';
 import { useI18n } from './i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
 
+/** What the card page claims from the background: its link, and whether it may fetch it. */
+export interface CardClaim {
+  request: SnapshotRequest;
+  /** false: a hover beyond the tab's allowance; show the link only if cached, else offer to load it. */
+  fetch: boolean;
+}
+
 export interface HoverCardProps {
-  /** The link bound to this tab by the background (never read from the URL). */
-  getBinding: () => Promise<SnapshotRequest | null>;
+  /** Claims, once, the link the content script bound to this card (never read from the URL). */
+  claimBinding: () => Promise<CardClaim | null>;
   getSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
+  peekSnapshot: (request: SnapshotRequest) => Promise<PeekResult>;
   refreshSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
   onClose: (reason: 'escape' | 'button') => void;
   onResize: (size: { width: number; height: number }) => void;
@@ -21,15 +30,25 @@ const bindingKey = ['card', 'binding'] as const;
 const snapshotKey = (request: SnapshotRequest | null | undefined) => ['snapshot', request?.origin, request?.token] as const;
 
 /** The hover card's page content: the shared SnapshotCard / SnapshotError with close and refresh. */
-export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, onResize, onHover }: HoverCardProps) {
+export function HoverCard({
+  claimBinding,
+  getSnapshot,
+  peekSnapshot,
+  refreshSnapshot,
+  onClose,
+  onResize,
+  onHover,
+}: HoverCardProps) {
   const queryClient = useQueryClient();
   const { t } = useI18n();
   const root = useRef<HTMLElement>(null);
-  const binding = useQuery({ queryKey: bindingKey, queryFn: () => getBinding(), staleTime: Infinity, retry: 1 });
-  const request = binding.data ?? null;
+  // No retry: a claim succeeds once, a second one gets nothing.
+  const binding = useQuery({ queryKey: bindingKey, queryFn: () => claimBinding(), staleTime: Infinity, retry: false });
+  const request = binding.data?.request ?? null;
+  const mayFetch = binding.data?.fetch ?? false;
   const snapshot = useQuery({
     queryKey: snapshotKey(request),
-    queryFn: () => getSnapshot(request!),
+    queryFn: () => (mayFetch ? getSnapshot(request!) : peekSnapshot(request!)),
     enabled: request !== null,
     staleTime: Infinity,
     retry: false,
@@ -127,6 +146,14 @@ export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, o
         <p data-testid="error-message" role="alert" className="py-4 text-center text-xs text-slate-600 dark:text-slate-300">
           {t('snapshot.card.noBinding')}
         </p>
+      ) : result === null ? (
+        <div data-testid="not-loaded" className="flex flex-col items-start gap-2 py-2">
+          <p className="text-sm font-semibold text-slate-900 dark:text-white">{t('snapshot.card.notLoaded.title')}</p>
+          <p className="text-xs text-slate-600 dark:text-slate-300">{t('snapshot.card.notLoaded.detail')}</p>
+          <button type="button" className={primaryButtonClass} onClick={() => refresh.mutate()} disabled={refresh.isPending}>
+            {t('snapshot.card.load')}
+          </button>
+        </div>
       ) : !result ? (
         <SnapshotError code="NETWORK" onRetry={() => void snapshot.refetch()} />
       ) : result.status === 'ready' ? (

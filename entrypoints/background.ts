@@ -1,7 +1,13 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
-import { createCardBindings, createSnapshotService, registerMessageHandlers, startContentRegistration } from '@/lib/background';
+import {
+  createCardBindings,
+  createHoverAllowance,
+  createSnapshotService,
+  registerMessageHandlers,
+  startContentRegistration,
+} from '@/lib/background';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { createSettingsStore, getLanguagePreference, hasServicePermission } from '@/lib/extension';
 import { cardMessenger, pagesMessenger, type ContentProtocolMap } from '@/lib/protocol';
@@ -23,6 +29,8 @@ export default defineBackground(() => {
     localArea: browser.storage.local,
   });
   const cardBindings = createCardBindings({ area: browser.storage.session });
+  const hoverAllowance = createHoverAllowance({ area: browser.storage.session });
+  const contentMessenger = defineExtensionMessaging<ContentProtocolMap>();
 
   registerMessageHandlers(
     {
@@ -31,11 +39,16 @@ export default defineBackground(() => {
       getPageSettings: () => settings.getPageSettings(),
       getBadgeText: async () => badgeTextFor(await getLanguagePreference(), browser.i18n.getUILanguage()),
       cardBindings,
+      hoverAllowance,
+      tellCardReplaced: (tabId, frameId) => contentMessenger.sendMessage('cardReplaced', undefined, { tabId, frameId }),
       extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
     },
-    { content: defineExtensionMessaging<ContentProtocolMap>(), pages: pagesMessenger, card: cardMessenger },
+    { content: contentMessenger, pages: pagesMessenger, card: cardMessenger },
   );
-  browser.tabs.onRemoved.addListener((tabId) => void cardBindings.close(tabId));
+  browser.tabs.onRemoved.addListener((tabId) => {
+    void cardBindings.close(tabId);
+    void hoverAllowance.forget(tabId);
+  });
   // The annotator on the user's extra sites (enabledSites), registered at runtime.
   startContentRegistration({ scripting: browser.scripting, settings });
   // Snapshot data is confidential: turning persistence off removes what was kept on disk.

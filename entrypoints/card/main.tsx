@@ -3,12 +3,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HoverCard } from '@/components/HoverCard';
 import { StoredLanguageProvider } from '@/components/i18n';
+import { CARD_NONCE_PATTERN } from '@/lib/core/limits';
 import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/card-frame';
 import { cardClient } from '@/lib/protocol/card';
 import { backgroundClient } from '@/lib/protocol/pages';
 import '@/assets/tailwind.css';
 
-// Wiring only. The link comes from the background, bound to this tab (never from this page's URL).
+// Wiring only. The link comes from the background, claimed once with the nonce the content script
+// gave this frame as its name (never from this page's URL).
 
 /** The framing page's origin when the browser tells us (Chrome); size and close carry no data. */
 const parentOrigin = location.ancestorOrigins?.[0] ?? '*';
@@ -26,8 +28,11 @@ if (container) {
       <QueryClientProvider client={queryClient}>
         <StoredLanguageProvider>
           <HoverCard
-            getBinding={() => cardClient.getCardForTab()}
+            claimBinding={async () =>
+              CARD_NONCE_PATTERN.test(window.name) ? cardClient.claimCard({ nonce: window.name }) : null
+            }
             getSnapshot={backgroundClient.getSnapshot}
+            peekSnapshot={async (request) => (await backgroundClient.peekSnapshots([request]))[0] ?? null}
             refreshSnapshot={backgroundClient.refreshSnapshot}
             onClose={onClose}
             onResize={onResize}

@@ -3,40 +3,86 @@ import type { SnapshotRequest } from '../core/schemas/results';
 import type { StorageAreaAdapter } from './snapshot-service/storage-area';
 
 const CARD_KEY_PREFIX = 'cardForTab:';
-const bindingSchema = z.object({ origin: z.string(), token: z.string(), at: z.number() });
+const bindingSchema = z.object({
+  origin: z.string(),
+  token: z.string(),
+  frameId: z.int(),
+  nonce: z.string(),
+  fetch: z.boolean(),
+  claimed: z.boolean(),
+  at: z.number(),
+});
+type StoredBinding = z.infer<typeof bindingSchema>;
 
 export interface CardBindingDeps {
   /** storage.session: bindings survive a service-worker restart, not a browser restart. */
   area: StorageAreaAdapter;
-  /** Bindings older than this are ignored (a card left open for hours re-asks the page). */
-  maxAgeMs?: number;
+  /** A binding not claimed within this time is dropped (the card page loads in well under a second). */
+  claimWithinMs?: number;
   now?: () => number;
 }
 
+/** What the card page learns when it claims its binding: the link, and whether it may fetch it. */
+export interface CardClaim {
+  request: SnapshotRequest;
+  /** false: the card shows the link only if it is cached (hover beyond the tab's allowance). */
+  fetch: boolean;
+}
+
 export interface CardBindings {
-  /** The content script of `tabId` opened its card for `request`. */
-  open(tabId: number, request: SnapshotRequest): Promise<void>;
-  close(tabId: number): Promise<void>;
-  /** The link the card page framed in `tabId` shows; null when none (or too old). */
-  forTab(tabId: number): Promise<SnapshotRequest | null>;
+  /**
+   * The content script in (`tabId`, `frameId`) opens its card for `request`; the card page it made
+   * claims it with `nonce`. One card per tab: returns the frame whose card this one replaces, if any.
+   */
+  open(
+    tabId: number,
+    frameId: number,
+    binding: { request: SnapshotRequest; nonce: string; fetch: boolean },
+  ): Promise<number | null>;
+  /**
+   * The card page of `tabId` claims the link its content script bound to `nonce`, once. Any other
+   * card page (one a page framed itself, or a second claim) gets null: it shows nothing and costs
+   * no view (security finding 1).
+   */
+  claim(tabId: number, nonce: string): Promise<CardClaim | null>;
+  /** The card of `nonce` closed (a later card of the tab is left alone). */
+  close(tabId: number, nonce?: string): Promise<void>;
 }
 
 /** Which link each tab's hover card shows, kept by the background (the card page never trusts its URL). */
 export function createCardBindings(deps: CardBindingDeps): CardBindings {
   const now = deps.now ?? (() => Date.now());
-  const maxAgeMs = deps.maxAgeMs ?? 12 * 3600_000;
+  const claimWithinMs = deps.claimWithinMs ?? 60_000;
+  const keyOf = (tabId: number) => CARD_KEY_PREFIX + tabId;
+  async function read(tabId: number): Promise<StoredBinding | null> {
+    const key = keyOf(tabId);
+    const binding = bindingSchema.safeParse((await deps.area.get([key]))[key]);
+    return binding.success ? binding.data : null;
+  }
   return {
-    async open(tabId, request) {
-      await deps.area.set({ [CARD_KEY_PREFIX + tabId]: { origin: request.origin, token: request.token, at: now() } });
+    async open(tabId, frameId, { request, nonce, fetch }) {
+      const previous = await read(tabId);
+      const binding: StoredBinding = {
+        origin: request.origin,
+        token: request.token,
+        frameId,
+        nonce,
+        fetch,
+        claimed: false,
+        at: now(),
+      };
+      await deps.area.set({ [keyOf(tabId)]: binding });
+      return previous !== null && previous.frameId !== frameId ? previous.frameId : null;
     },
-    async close(tabId) {
-      await deps.area.remove([CARD_KEY_PREFIX + tabId]);
+    async claim(tabId, nonce) {
+      const binding = await read(tabId);
+      if (!binding || binding.claimed || binding.nonce !== nonce || now() - binding.at > claimWithinMs) return null;
+      await deps.area.set({ [keyOf(tabId)]: { ...binding, claimed: true } });
+      return { request: { origin: binding.origin, token: binding.token }, fetch: binding.fetch };
     },
-    async forTab(tabId) {
-      const key = CARD_KEY_PREFIX + tabId;
-      const binding = bindingSchema.safeParse((await deps.area.get([key]))[key]);
-      if (!binding.success || now() - binding.data.at > maxAgeMs) return null;
-      return { origin: binding.data.origin, token: binding.data.token };
+    async close(tabId, nonce) {
+      const binding = await read(tabId);
+      if (binding && (nonce === undefined || binding.nonce === nonce)) await deps.area.remove([keyOf(tabId)]);
     },
   };
 }

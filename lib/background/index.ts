@@ -5,5 +5,6 @@
  */
 export { createCardBindings } from './card-binding';
 export { startContentRegistration } from './content-registration';
+export { createHoverAllowance } from './hover-allowance';
 export { registerMessageHandlers } from './messages';
 export { createSnapshotService } from './snapshot-service';

@@ -5,6 +5,7 @@ import { cardProtocol, type CardProtocolMap } from '../protocol/card';
 import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from '../protocol/content';
 import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
 import type { CardBindings } from './card-binding';
+import type { HoverAllowance } from './hover-allowance';
 import {
   FROM_CONTENT_SCRIPT,
   FROM_EXTENSION_PAGE,
@@ -24,6 +25,9 @@ export interface MessageHandlerDeps {
   /** The badge strings of the reader's language (lib/core/i18n/badge.ts `badgeTextFor`). */
   getBadgeText(): Promise<BadgeTextPayload>;
   cardBindings: CardBindings;
+  hoverAllowance: HoverAllowance;
+  /** Tells a frame of a tab that another frame's card replaced its own (`cardReplaced`). */
+  tellCardReplaced(tabId: number, frameId: number): Promise<void>;
   /** `browser.runtime.getURL('')` without the trailing slash. */
   extensionOrigin: string;
 }
@@ -53,12 +57,19 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
         return { services, hoverDelayMs, settled };
       },
       getBadgeText: () => deps.getBadgeText(),
-      async openCard(request, sender) {
-        await deps.cardBindings.open(tabOf(sender), request);
-        return { ok: true };
+      async openCard({ origin, token, nonce, intent }, sender) {
+        const tabId = tabOf(sender);
+        const request = { origin, token };
+        // Resting the pointer fetches an uncached link only within the tab's allowance; a click or a
+        // key on the badge always may, and a cached link costs nothing.
+        const fetch =
+          intent !== 'hover' || (await deps.service.peek(request)) !== null || (await deps.hoverAllowance.take(tabId));
+        const replaced = await deps.cardBindings.open(tabId, sender.frameId ?? 0, { request, nonce, fetch });
+        if (replaced !== null) await deps.tellCardReplaced(tabId, replaced).catch(() => undefined);
+        return { fetch };
       },
-      async closeCard(_input, sender) {
-        await deps.cardBindings.close(tabOf(sender));
+      async closeCard({ nonce }, sender) {
+        await deps.cardBindings.close(tabOf(sender), nonce);
         return { ok: true };
       },
     },
@@ -86,7 +97,7 @@ export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<t
 export function createCardHandlers(deps: MessageHandlerDeps): GuardedHandlers<typeof cardProtocol> {
   return guardHandlers(
     cardProtocol,
-    { getCardForTab: (_input, sender) => deps.cardBindings.forTab(tabOf(sender)) },
+    { claimCard: ({ nonce }, sender) => deps.cardBindings.claim(tabOf(sender), nonce) },
     { rule: FROM_EXTENSION_PAGE_IN_TAB, extensionOrigin: deps.extensionOrigin },
   );
 }

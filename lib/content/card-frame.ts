@@ -2,8 +2,9 @@ import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { browser } from 'wxt/browser';
 import { CARD_MAX_WIDTH } from '../core/limits';
 import { parseCardFrameMessage } from '../protocol/card-frame';
+import { cardHostOf, frameBoxOf, toAncestorViewport, type CardHost } from './frame-geometry';
 import { placeCard } from './position';
-import type { CardCloseReason, CardEvents, CardPresenter, SnapshotRequest } from './types';
+import type { ActivationSource, CardCloseReason, CardEvents, CardPresenter, SnapshotRequest } from './types';
 
 export const CARD_TAG = 'compliance-lens-card';
 
@@ -17,53 +18,76 @@ iframe{display:block;border:0;border-radius:12px;width:${CARD_MAX_WIDTH}px;heigh
 box-shadow:0 10px 30px rgba(15,23,42,.22),0 2px 6px rgba(15,23,42,.12);color-scheme:normal}
 iframe.pending{visibility:hidden}`;
 
+export interface CardBindingClient {
+  /** Binds this tab's card to `request` for the card page that claims it with `nonce`; answers whether to fetch. */
+  open(binding: SnapshotRequest & { nonce: string; intent: ActivationSource }): Promise<boolean>;
+  close(nonce: string): Promise<unknown>;
+  /** Calls `listener` when another frame of the tab opened its card. */
+  onReplaced(listener: () => void): void;
+}
+
 export interface CardFrameDeps {
   ctx: ContentScriptContext;
-  /** Tells the background which link this tab's card shows (the card page reads it from there). */
-  binding: { open(request: SnapshotRequest): Promise<unknown>; close(): Promise<unknown> };
+  binding: CardBindingClient;
   /** `browser.runtime.getURL('')` origin: the only origin card messages may come from. */
   extensionOrigin: string;
+  /** The window of the content script's own document. */
+  window: Window;
+}
+
+/** 128 random bits as hex: `crypto.randomUUID` needs a secure context, and plain http pages are not. */
+function newNonce(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**
- * The hover card: the extension page `card.html` in an iframe (as WXT's `createIframeUi` makes one), inside a
- * shadow root so page CSS cannot restyle it, fixed next to its badge. Closed = removed from the DOM.
+ * The hover card: the extension page `card.html` in an iframe, inside a **closed** shadow root (the
+ * page can neither restyle it nor read the frame's URL or name), fixed next to its badge, in the
+ * topmost same-origin document (frame-geometry.ts). The frame's name is a one-time nonce the card page
+ * claims its link with: a copy of card.html that a page frames itself gets nothing. Closed = removed.
  */
 export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPresenter {
   const { ctx } = deps;
-  const host = document.createElement(CARD_TAG);
-  const shadow = host.attachShadow({ mode: 'open' });
-  const style = document.createElement('style');
-  style.textContent = CARD_CSS;
-  shadow.append(style);
-
-  // What WXT's createIframeUi does for us, in a few lines: its shared mounting code (auto-mount with
-  // element watching) measured ~1.9 KB gzip of the 15 KB content-script budget (docs/design-changes.md).
-  const wrapper = document.createElement('div');
-  wrapper.className = 'frame';
-  const iframe = document.createElement('iframe');
-  iframe.src = browser.runtime.getURL('/card.html');
-  iframe.title = 'Compliance snapshot';
-  wrapper.append(iframe);
-  const ui = {
-    mount: () => shadow.append(wrapper),
-    remove: () => wrapper.remove(),
-  };
-  ctx.onInvalidated(ui.remove);
-
-  let current: SnapshotRequest | null = null;
+  let host: CardHost | null = null;
+  let element: HTMLElement | null = null;
+  let shadow: ShadowRoot | null = null;
+  let wrapper: HTMLElement | null = null;
+  let iframe: HTMLIFrameElement | null = null;
+  let current: { request: SnapshotRequest; nonce: string } | null = null;
   let anchorElement: Element | null = null;
   let size = { width: CARD_MAX_WIDTH, height: 200 };
   let openSequence = 0;
   let cancelReveal: (() => void) | null = null;
   let focusOnReveal = false;
+  let listeners: AbortController | null = null;
+
+  deps.binding.onReplaced(() => {
+    if (current) events.onCloseRequested('replaced');
+  });
+
+  /** Builds the card's elements in the host document, once (the host is found at the first open). */
+  function ensureBuilt(): { host: CardHost; element: HTMLElement; shadow: ShadowRoot; wrapper: HTMLElement } {
+    if (host && element && shadow && wrapper) return { host, element, shadow, wrapper };
+    host = cardHostOf(deps.window);
+    const doc = host.document;
+    element = doc.createElement(CARD_TAG);
+    shadow = element.attachShadow({ mode: 'closed' });
+    const style = doc.createElement('style');
+    style.textContent = CARD_CSS;
+    wrapper = doc.createElement('div');
+    wrapper.className = 'frame';
+    shadow.append(style, wrapper);
+    ctx.onInvalidated(() => element?.remove());
+    return { host, element, shadow, wrapper };
+  }
 
   function position(): void {
-    if (!anchorElement?.isConnected) return;
-    const rect = anchorElement.getBoundingClientRect();
+    if (!anchorElement?.isConnected || !host || !wrapper || !iframe) return;
+    const hostWindow = host.document.defaultView;
+    const rect = toAncestorViewport(anchorElement.getBoundingClientRect(), host.frames.map(frameBoxOf));
     const placement = placeCard(rect, size, {
-      width: document.documentElement.clientWidth || window.innerWidth,
-      height: window.innerHeight,
+      width: host.document.documentElement.clientWidth || (hostWindow?.innerWidth ?? 0),
+      height: hostWindow?.innerHeight ?? 0,
     });
     wrapper.style.left = `${placement.left}px`;
     wrapper.style.top = `${placement.top}px`;
@@ -75,77 +99,120 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
   function reveal(): void {
     cancelReveal?.();
     cancelReveal = null;
-    iframe.classList.remove('pending');
+    iframe?.classList.remove('pending');
     if (focusOnReveal) {
       focusOnReveal = false;
-      iframe.focus();
+      iframe?.focus();
     }
   }
 
-  ctx.addEventListener(window, 'message', (event: MessageEvent) => {
-    // A page can dispatch a MessageEvent naming any source and origin itself: only browser-delivered ones count.
-    if (!current || !event.isTrusted || event.source !== iframe.contentWindow || event.origin !== deps.extensionOrigin) return;
-    const message = parseCardFrameMessage(event.data);
-    if (!message) return;
-    if (message.kind === 'size') {
-      size = { width: Math.ceil(message.width), height: Math.ceil(message.height) };
-      position();
-      reveal();
-    } else if (message.kind === 'hover') {
-      events.onCardHover(message.inside);
-    } else {
-      events.onCloseRequested(message.reason);
+  /** While open: the card's messages, and scrolling or resizing of any window between link and card. */
+  function listen(built: { host: CardHost }): void {
+    listeners?.abort();
+    listeners = new AbortController();
+    const { signal } = listeners;
+    const hostWindow = built.host.document.defaultView;
+    hostWindow?.addEventListener(
+      'message',
+      (event: MessageEvent) => {
+        // A page can dispatch a MessageEvent naming any source and origin itself: only browser-delivered ones count.
+        if (!current || !event.isTrusted || event.source !== iframe?.contentWindow || event.origin !== deps.extensionOrigin)
+          return;
+        const message = parseCardFrameMessage(event.data);
+        if (!message) return;
+        if (message.kind === 'size') {
+          size = { width: Math.ceil(message.width), height: Math.ceil(message.height) };
+          position();
+          reveal();
+        } else if (message.kind === 'hover') {
+          events.onCardHover(message.inside);
+        } else {
+          events.onCloseRequested(message.reason);
+        }
+      },
+      { signal },
+    );
+    let frame = 0;
+    const onViewportChange = () => {
+      if (frame === 0) frame = requestAnimationFrame(() => ((frame = 0), presenter.reposition()));
+    };
+    for (const win of built.host.windows) {
+      win.addEventListener('scroll', onViewportChange, { capture: true, passive: true, signal });
+      win.addEventListener('resize', onViewportChange, { passive: true, signal });
     }
-  });
+    // A card in an ancestor's document: a real press there, outside the card, is a press outside it.
+    if (built.host.document !== deps.window.document) {
+      built.host.document.addEventListener(
+        'pointerdown',
+        (event) => {
+          if (event.isTrusted && event.target !== element) events.onCloseRequested('outside');
+        },
+        { capture: true, passive: true, signal },
+      );
+    }
+  }
 
   const presenter: CardPresenter = {
     get isOpen() {
       return current !== null;
     },
-    open(request, anchor, options) {
+    async open(request, anchor, options) {
       anchorElement = anchor;
       if (options.focus) focusOnReveal = true;
-      if (current && current.origin === request.origin && current.token === request.token) {
+      if (current && current.request.origin === request.origin && current.request.token === request.token) {
         position();
-        if (options.focus && host.isConnected && !iframe.classList.contains('pending')) reveal();
-        return;
+        if (options.focus && element?.isConnected && iframe && !iframe.classList.contains('pending')) reveal();
+        return true;
       }
-      current = request;
+      const nonce = newNonce();
+      current = { request, nonce };
       const sequence = ++openSequence;
-      void deps.binding.open(request).then(
-        () => {
-          if (sequence !== openSequence || current !== request || ctx.isInvalid) return;
-          if (!host.isConnected) document.documentElement.append(host);
-          iframe.classList.add('pending');
-          // A card page that never reports its size still shows, at the default size.
-          const timer = ctx.setTimeout(reveal, 1500);
-          cancelReveal = () => clearTimeout(timer);
-          ui.remove(); // re-inserting the iframe reloads it, so the page asks for the new binding
-          ui.mount();
-          position();
-        },
-        () => {
-          if (sequence === openSequence) presenter.close('stopped');
-        },
-      );
+      let fetch: boolean;
+      try {
+        fetch = await deps.binding.open({ ...request, nonce, intent: options.intent });
+      } catch {
+        if (sequence === openSequence) presenter.close('stopped');
+        return false;
+      }
+      if (sequence !== openSequence || current?.nonce !== nonce || ctx.isInvalid) return fetch;
+      const built = ensureBuilt();
+      if (!built.element.isConnected) built.host.document.documentElement.append(built.element);
+      // A new frame for each link: its name is this card's nonce, and a fresh frame loads the card page.
+      iframe?.remove();
+      iframe = built.host.document.createElement('iframe');
+      iframe.name = nonce;
+      iframe.title = 'Compliance snapshot';
+      iframe.className = 'pending';
+      iframe.src = browser.runtime.getURL('/card.html');
+      built.wrapper.append(iframe);
+      listen(built);
+      // A card page that never reports its size still shows, at the default size.
+      const timer = ctx.setTimeout(reveal, 1500);
+      cancelReveal = () => clearTimeout(timer);
+      position();
+      return fetch;
     },
     close(_reason: CardCloseReason) {
       if (!current) return;
+      const { nonce } = current;
       current = null;
       anchorElement = null;
       focusOnReveal = false;
       openSequence += 1;
       cancelReveal?.();
       cancelReveal = null;
-      ui.remove();
-      host.remove();
-      void deps.binding.close().catch(() => undefined);
+      listeners?.abort();
+      listeners = null;
+      iframe?.remove();
+      iframe = null;
+      element?.remove();
+      void deps.binding.close(nonce).catch(() => undefined);
     },
     contains(node) {
-      return node === host || host.contains(node);
+      return node === element || (element?.contains(node) ?? false);
     },
     hasFocus() {
-      return document.activeElement === host;
+      return element !== null && element.ownerDocument.activeElement === element;
     },
     reposition() {
       if (current && anchorElement && !anchorElement.isConnected) presenter.close('replaced');

@@ -15,7 +15,8 @@ import {
 } from '../core/guards';
 import { HOVER_DELAY_MS, MAX_BADGE_STRING } from '../core/limits';
 import type { BadgeText } from './badge-view';
-import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types';
+import type { CardBindingClient } from './card-frame';
+import type { BadgeResult, BadgeSnapshotClient } from './types';
 
 /**
  * The content script's side of lib/protocol/content.ts. The background answers it with badge
@@ -86,9 +87,16 @@ export async function fetchContentSettings(options: { waitForPolicy?: boolean } 
   );
 }
 
-export const cardBinding = {
-  open: (request: SnapshotRequest) => messenger.sendMessage('openCard', request),
-  close: () => messenger.sendMessage('closeCard'),
+/** The card's binding in the background (lib/content/card-frame.ts `CardBindingClient`). */
+export const cardBinding: CardBindingClient = {
+  open: async (binding) => {
+    const answer: unknown = await messenger.sendMessage('openCard', binding);
+    return isRecord(answer) && answer.fetch === true;
+  },
+  close: (nonce) => messenger.sendMessage('closeCard', { nonce }),
+  onReplaced(listener) {
+    messenger.onMessage('cardReplaced', () => listener());
+  },
 };
 
 /** The badge strings the background sent: string values only; anything else is dropped (its key shows). */

@@ -6,6 +6,32 @@ import type { ActivationSource, CardCloseReason, CardPresenter, EngineConfig } f
 /** WCAG 1.4.13: leaving link, badge and card for this long closes a hover-opened card. */
 const CARD_CLOSE_DELAY_MS = 300;
 
+/**
+ * Resting the pointer counts only on something a person can see (security finding 6): not hidden,
+ * not faded below half opacity (its ancestors' opacity included), not a "link" covering a quarter of
+ * the window. A page cannot turn pointer moves over an invisible full-page link into fetches. Run
+ * once per rest, not per event.
+ */
+function canRestOn(target: Element): boolean {
+  const view = target.ownerDocument.defaultView;
+  if (!view) return false;
+  const box = target.getBoundingClientRect();
+  if (box.width * box.height * 4 > view.innerWidth * view.innerHeight) return false;
+  let opacity = 1;
+  for (let node: Element | null = target; node;) {
+    const style = view.getComputedStyle(node);
+    if (style.visibility === 'hidden') return false;
+    const value = parseFloat(style.opacity);
+    if (!Number.isNaN(value)) opacity *= value;
+    const root = node.getRootNode();
+    node = node.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+  }
+  return opacity >= 0.5;
+}
+
+/** Where an event really happened: inside an open shadow root, not at its host, where the document sees it. */
+const targetOf = (event: Event): EventTarget | null => event.composedPath()[0] ?? event.target;
+
 /** The user's gestures, and the one card of the page. */
 export interface Interaction {
   /** The user asked for `annotation`'s snapshot (by hover intent, keyboard or click on its badge). */
@@ -31,7 +57,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   let hovered: Annotation | null = null;
   let cancelIntentTimer: (() => void) | null = null;
   let cancelCloseTimer: (() => void) | null = null;
-  let cancelReposition: (() => void) | null = null;
   let cardFor: Annotation | null = null;
   /** Opened by keyboard or click: stays until dismissed, not closed by pointer movement. */
   let cardSticky = false;
@@ -67,8 +92,11 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     annotation.badge.draw(); // the card is placed at the badge
     cardFor = annotation;
     cardSticky = source !== 'hover';
-    getCard().open(annotation.state.request, annotation.badge.host, { focus: source === 'keyboard' });
-    states.load(annotation.state);
+    void getCard()
+      .open(annotation.state.request, annotation.badge.host, { focus: source === 'keyboard', intent: source })
+      .then((fetch) => {
+        if (fetch) states.load(annotation.state);
+      });
   }
 
   function closeCard(reason: CardCloseReason): void {
@@ -100,7 +128,8 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   }
 
   function onPointerOver(event: Event): void {
-    const annotation = annotationAt(event.target);
+    const target = targetOf(event);
+    const annotation = annotationAt(target);
     pointerOnCardOwner = annotation !== null && annotation === cardFor;
     if (annotation) {
       if (annotation === cardFor) {
@@ -113,11 +142,11 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
       hovered = annotation;
       cancelIntentTimer = scheduler.timeout(() => {
         cancelIntentTimer = null;
-        activate(annotation, 'hover');
+        if (target instanceof Element && canRestOn(target)) activate(annotation, 'hover');
       }, hoverDelayMs);
       return;
     }
-    if (card?.isOpen && event.target instanceof Node && card.contains(event.target)) {
+    if (card?.isOpen && target instanceof Node && card.contains(target)) {
       cancelIntent();
       cancelClose();
       return;
@@ -135,27 +164,19 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
 
   function onPointerDown(event: Event): void {
     if (!card?.isOpen || !cardFor) return;
-    const target = event.target;
+    const target = targetOf(event);
     if (target instanceof Node && card.contains(target)) return;
     if (annotationAt(target) === cardFor) return;
     closeCard('outside');
   }
 
   function onFocusIn(event: Event): void {
-    const target = event.target;
+    const target = targetOf(event);
     if (target instanceof Element && target.localName === 'a') drawBadgeOf(target);
   }
 
   function onKeyDown(event: KeyboardEvent): void {
     if (event.key === 'Escape' && card?.isOpen) closeCard('escape');
-  }
-
-  function onViewportChange(): void {
-    if (!card?.isOpen || cancelReposition) return;
-    cancelReposition = scheduler.frame(() => {
-      cancelReposition = null;
-      card?.reposition();
-    });
   }
 
   const listeners = new AbortController();
@@ -170,8 +191,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   doc.addEventListener('pointerdown', fromUser(onPointerDown), capture);
   doc.addEventListener('keydown', fromUser(onKeyDown), { capture: true, signal: listeners.signal });
   doc.addEventListener('focusin', fromUser(onFocusIn), capture);
-  doc.defaultView?.addEventListener('scroll', onViewportChange, capture);
-  doc.defaultView?.addEventListener('resize', onViewportChange, capture);
 
   function reset(reason: CardCloseReason, nextHoverDelayMs?: number): void {
     if (nextHoverDelayMs !== undefined) hoverDelayMs = nextHoverDelayMs;
@@ -188,7 +207,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     reset,
     stop() {
       listeners.abort();
-      cancelReposition?.();
       reset('stopped');
     },
   };

@@ -71,7 +71,7 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
     document: deps.document ?? document,
     recognizer: createLinkRecognizer(settings.services),
     client: deps.client ?? messagingSnapshotClient,
-    createCard: (events) => createCardFrame({ ctx, binding: cardBinding, extensionOrigin }, events),
+    createCard: (events) => createCardFrame({ ctx, binding: cardBinding, extensionOrigin, window }, events),
     scheduler: contextScheduler(ctx),
     hoverDelayMs: settings.hoverDelayMs,
     text,

@@ -1,4 +1,5 @@
 import type { ReadinessLabel, RiskBand } from '../core/labels';
+import type { ACTIVATION_SOURCES } from '../core/limits';
 import type { Badge, BadgeCallbacks, DescribeBadge } from './badge';
 import type { BadgeText } from './badge-view';
 import type { VisibilityWatcherFactory } from './visibility';
@@ -52,26 +53,32 @@ export interface BadgeSnapshotClient {
   get(request: SnapshotRequest): Promise<BadgeResult>;
 }
 
-export type ActivationSource = 'hover' | 'keyboard' | 'click';
+export type ActivationSource = (typeof ACTIVATION_SOURCES)[number];
 
 export type CardCloseReason = 'escape' | 'button' | 'pointer-left' | 'outside' | 'replaced' | 'navigation' | 'stopped';
 
+/** Why the card itself asks to close: its own button or Escape, a press outside it, another frame's card. */
+export type CardCloseRequest = Extract<CardCloseReason, 'escape' | 'button' | 'outside' | 'replaced'>;
+
 export interface CardPresenter {
-  /** Shows the card for `request` next to `anchor` (the badge host); one card at a time. */
-  open(request: SnapshotRequest, anchor: Element, options: { focus: boolean }): void;
+  /**
+   * Shows the card for `request` next to `anchor` (the badge host); one card at a time. Answers
+   * whether the link may be fetched (the background may refuse a hover beyond the tab's allowance).
+   */
+  open(request: SnapshotRequest, anchor: Element, options: { focus: boolean; intent: ActivationSource }): Promise<boolean>;
   close(reason: CardCloseReason): void;
   readonly isOpen: boolean;
   /** True for the card's own elements (so the pointer moving onto the card keeps it open). */
   contains(node: Node): boolean;
   /** Whether keyboard focus is inside the card. */
   hasFocus(): boolean;
-  /** Re-positions after scrolling or resizing. */
+  /** Re-positions (after scrolling or resizing, which the presenter watches itself). */
   reposition(): void;
 }
 
 /** Callbacks a card implementation reports to the engine (requests from the card page). */
 export interface CardEvents {
-  onCloseRequested(reason: 'escape' | 'button'): void;
+  onCloseRequested(reason: CardCloseRequest): void;
   /** The card page reports the pointer entering or leaving it. */
   onCardHover(inside: boolean): void;
 }

@@ -30,3 +30,15 @@ export const CARD_MAX_HEIGHT = 560;
 
 /** Most links one page-links answer may carry (a CRM list view can be long; more than this is not a list). */
 export const MAX_PAGE_LINKS = 2000;
+
+/** How the user asked for a snapshot: resting the pointer, a key on the badge, or a click on it. */
+export const ACTIVATION_SOURCES = ['hover', 'keyboard', 'click'] as const;
+
+/** The one-time name the content script gives its card's frame, and the card page claims its link with. */
+export const CARD_NONCE_PATTERN = /^[0-9a-f]{32}$/;
+
+/**
+ * Uncached links hovering may fetch per tab per minute (a click or a key on the badge always may): a
+ * page that moves links under a still pointer cannot spend the request budget on tokens it chooses.
+ */
+export const HOVER_FETCHES_PER_MINUTE = 10;

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { MAX_BADGE_STRING, MAX_PEEK_BATCH } from '../core/limits';
+import { ACTIVATION_SOURCES, CARD_NONCE_PATTERN, MAX_BADGE_STRING, MAX_PEEK_BATCH } from '../core/limits';
 import { badgeSummarySchema, snapshotRequestSchema } from '../core/schemas/results';
 import { serviceConfigSchema } from '../core/schemas/service';
 import { hoverDelayMsSchema } from '../core/schemas/settings';
 import { TOKEN_PATTERN } from '../core/token';
 import type { ProtocolMapOf } from './define';
 import { noInput, ok } from './schemas';
+
+const cardNonceSchema = z.string().regex(CARD_NONCE_PATTERN);
 
 /**
  * Content script ↔ background. The content script runs inside untrusted pages: the background
@@ -41,12 +43,29 @@ export const contentProtocol = {
       strings: z.record(z.string().max(100), z.string().max(MAX_BADGE_STRING)),
     }),
   },
-  /** "My tab's card now shows this link". */
-  openCard: { input: snapshotRequestSchema.extend({ token: z.string().regex(TOKEN_PATTERN) }), output: ok },
-  /** The card was closed: forget the binding. */
-  closeCard: { input: noInput, output: ok },
+  /**
+   * "My tab's card now shows this link": the card page this content script made claims it with
+   * `nonce` (its frame's name). The answer says whether the link may be fetched: a hover beyond the
+   * tab's allowance shows the card from the cache only (security finding 6).
+   */
+  openCard: {
+    input: snapshotRequestSchema.extend({
+      token: z.string().regex(TOKEN_PATTERN),
+      nonce: cardNonceSchema,
+      intent: z.enum(ACTIVATION_SOURCES),
+    }),
+    output: z.object({ fetch: z.boolean() }),
+  },
+  /** The card of `nonce` was closed: forget its binding. */
+  closeCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
 } as const;
 
-export type ContentProtocolMap = ProtocolMapOf<typeof contentProtocol>;
+/** Background → a content script (one frame of a tab). */
+export const contentPushProtocol = {
+  /** Another frame of the tab opened its card: close this one (one card per tab). */
+  cardReplaced: { input: noInput, output: z.undefined() },
+} as const;
+
+export type ContentProtocolMap = ProtocolMapOf<typeof contentProtocol & typeof contentPushProtocol>;
 export type ContentSettings = z.output<typeof contentProtocol.getPageSettings.output>;
 export type BadgeTextPayload = z.output<typeof contentProtocol.getBadgeText.output>;

@@ -2,6 +2,7 @@ import { defineExtensionMessaging } from '@webext-core/messaging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createCardBindings } from '@/lib/background/card-binding';
+import { createHoverAllowance } from '@/lib/background/hover-allowance';
 import { createContentHandlers, createPagesHandlers, registerMessageHandlers } from '@/lib/background/messages';
 import { ForbiddenSenderError, InvalidMessageError } from '@/lib/background/serve';
 import { senderContext } from '@/lib/background/sender';
@@ -30,6 +31,8 @@ function setup(language: 'en' | 'fr' = 'fr') {
     getPageSettings: () => createSettingsStore().getPageSettings(),
     getBadgeText: async () => badgeTextFor(language, undefined),
     cardBindings: createCardBindings({ area: fakeBrowser.storage.session, now: harness.clock.now }),
+    hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session, now: harness.clock.now }),
+    tellCardReplaced: async () => undefined,
     extensionOrigin: EXTENSION_ORIGIN,
   };
   return { ...harness, deps, content: createContentHandlers(deps), pages: createPagesHandlers(deps) };
@@ -154,7 +157,9 @@ describe('senders', () => {
     const request = { origin: ORIGIN, token: FIXTURE_TOKEN };
     await expect(content.getBadge(request, popupSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
     await expect(content.peekBadges([request], {})).rejects.toBeInstanceOf(ForbiddenSenderError);
-    await expect(content.openCard(request, popupSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(content.openCard({ ...request, nonce: 'c'.repeat(32), intent: 'click' }, popupSender)).rejects.toBeInstanceOf(
+      ForbiddenSenderError,
+    );
     expect(fetch).not.toHaveBeenCalled();
   });
 

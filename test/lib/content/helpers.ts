@@ -72,7 +72,7 @@ export class ManualScheduler implements Scheduler {
 
 export class FakeCard implements CardPresenter {
   isOpen = false;
-  opened: { request: SnapshotRequest; anchor: Element; focus: boolean }[] = [];
+  opened: { request: SnapshotRequest; anchor: Element; focus: boolean; intent: string }[] = [];
   closed: string[] = [];
   readonly element: HTMLElement;
   focused = false;
@@ -85,11 +85,15 @@ export class FakeCard implements CardPresenter {
     this.element.id = 'fake-card';
   }
 
-  open(request: SnapshotRequest, anchor: Element, options: { focus: boolean }): void {
+  /** What the background answers to openCard: whether the link may be fetched. */
+  allowFetch = true;
+
+  open(request: SnapshotRequest, anchor: Element, options: { focus: boolean; intent: string }): Promise<boolean> {
     this.isOpen = true;
     this.focused = options.focus;
-    this.opened.push({ request, anchor, focus: options.focus });
+    this.opened.push({ request, anchor, focus: options.focus, intent: options.intent });
     if (!this.element.isConnected) this.element.ownerDocument.body.append(this.element);
+    return Promise.resolve(this.allowFetch);
   }
 
   close(reason: string): void {

@@ -111,6 +111,7 @@ describe('hover intent', () => {
 
     over(byId('a'));
     vi.advanceTimersByTime(400);
+    await h.settle(); // the background's answer to openCard (may this link be fetched?) comes first
     expect(badges().filter((b) => b.dataset.state === 'loading')).toHaveLength(2);
     resolve({ state: 'error', code: 'NOT_FOUND' });
     await h.settle();

@@ -85,4 +85,8 @@ export const snapshotEn = {
   'snapshot.card.closeTitle': 'Close (Esc)',
   'snapshot.card.loading': 'Loading snapshot…',
   'snapshot.card.noBinding': "No link to show here. Hover a link's badge again.",
+  'snapshot.card.notLoaded.title': 'Not loaded yet',
+  'snapshot.card.notLoaded.detail':
+    'Resting the pointer has already loaded several links on this page in the last minute. Load this one yourself: it counts as one view for the founder who shared it.',
+  'snapshot.card.load': 'Load snapshot',
 } as const;

@@ -87,4 +87,8 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
   'snapshot.card.closeTitle': 'Fermer (Échap)',
   'snapshot.card.loading': 'Chargement de l’instantané…',
   'snapshot.card.noBinding': 'Aucun lien à afficher ici. Survolez à nouveau le badge d’un lien.',
+  'snapshot.card.notLoaded.title': 'Pas encore chargé',
+  'snapshot.card.notLoaded.detail':
+    'Le survol a déjà chargé plusieurs liens de cette page dans la dernière minute. Chargez celui-ci vous-même : cela compte comme une consultation pour le fondateur qui l’a partagé.',
+  'snapshot.card.load': 'Charger l’instantané',
 };

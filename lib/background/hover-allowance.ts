@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { HOVER_FETCHES_PER_MINUTE } from '../core/limits';
+import type { StorageAreaAdapter } from './snapshot-service/storage-area';
+
+const KEY_PREFIX = 'hoverFetches:';
+const WINDOW_MS = 60_000;
+const timesSchema = z.array(z.number()).catch([]);
+
+export interface HoverAllowance {
+  /** Takes one hover fetch of the tab's allowance; false when the last minute already used it all. */
+  take(tabId: number): Promise<boolean>;
+  forget(tabId: number): Promise<void>;
+}
+
+/**
+ * How many uncached links resting the pointer may fetch per tab per minute (security finding 6): a
+ * page cannot turn small real pointer moves over links it keeps changing into fetches of tokens it
+ * chooses. Kept in storage.session, so a restarted service worker does not hand out a fresh minute.
+ */
+export function createHoverAllowance(deps: { area: StorageAreaAdapter; now?: () => number; perMinute?: number }): HoverAllowance {
+  const now = deps.now ?? (() => Date.now());
+  const perMinute = deps.perMinute ?? HOVER_FETCHES_PER_MINUTE;
+  return {
+    async take(tabId) {
+      const key = KEY_PREFIX + tabId;
+      const at = now();
+      const recent = timesSchema.parse((await deps.area.get([key]))[key]).filter((time) => at - time < WINDOW_MS);
+      if (recent.length >= perMinute) return false;
+      await deps.area.set({ [key]: [...recent, at] });
+      return true;
+    },
+    async forget(tabId) {
+      await deps.area.remove([KEY_PREFIX + tabId]);
+    },
+  };
+}
