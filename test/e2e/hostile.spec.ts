@@ -5,6 +5,7 @@ import { configureTestService } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { FounderClient, resetRateLimits } from './support/server';
 import { PAGES_ORIGIN, servePages } from './pages/serve';
+import { escapeHtml } from '../support/html';
 
 /**
  * A hostile page, in Chromium with the built extension (issue 6, docs/security.md). The page forges
@@ -14,8 +15,6 @@ import { PAGES_ORIGIN, servePages } from './pages/serve';
  * configured service's origin only (recorded from Playwright's service-worker network events, with a
  * positive control, plus a second local server standing in for the swapped-to origin).
  */
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** Longer than the default hover delay (400 ms) plus a message round trip and a fetch. */
 const settle = (page: Page, ms = 1_200) => page.waitForTimeout(ms);

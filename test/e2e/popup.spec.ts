@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { configureTestService } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { FounderClient, resetRateLimits } from './support/server';
+import { escapeHtml } from '../support/html';
 
 /**
  * The popup end to end: the built extension in Chromium, the bundled server on a random port, a
@@ -21,8 +22,6 @@ interface Deal {
   founder: FounderClient;
   link: { id: string; token: string; apiUrl: string; shareUrl: string };
 }
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** A CRM-like page listing the given links (the same link twice counts once). */
 async function serveDealPage(context: BrowserContext, hrefs: string[]): Promise<void> {

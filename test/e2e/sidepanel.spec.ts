@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { configureTestService } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { FounderClient, resetRateLimits } from './support/server';
+import { escapeHtml } from '../support/html';
 
 /**
  * The side panel end to end, opened as a page (`sidepanel.html`): it then lists the most recently
@@ -38,8 +39,6 @@ async function createLink(baseUrl: string, company: Company) {
   if (!response.ok) throw new Error(`PATCH organisation → ${response.status}: ${await response.text()}`);
   return { founder, link: await founder.createShareLink() };
 }
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** A deal-flow page; `window.addDeal(href)` appends a row later, as a CRM's list does. */
 async function serveDealPage(context: BrowserContext, hrefs: string[]): Promise<void> {

@@ -28,6 +28,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { FounderClient, startTestServer, type TestServer } from '../e2e/support/server';
+import { escapeHtml } from '../support/html';
 import { addServiceInExtension } from '../support/test-service';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -117,8 +118,6 @@ function startFixtureServer(pages: Record<string, string>): Promise<{ origin: st
   });
 }
 
-const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 function mailPage(link: { shareUrl: string; apiUrl: string; token: string }): string {
   const service = new URL(link.shareUrl);
   const lookalike = `${service.protocol}//${service.hostname}.evil.test:${service.port}/share/${link.token}`;
@@ -129,11 +128,11 @@ function mailPage(link: { shareUrl: string; apiUrl: string; token: string }): st
 <h1>Re: Kobo Ledger, compliance snapshot</h1>
 <div class="msg">
 <p>Hi, here is our investor view:</p>
-<p class="link"><a id="share" href="${escapeAttr(link.shareUrl)}">${escapeAttr(link.shareUrl)}</a></p>
+<p class="link"><a id="share" href="${escapeHtml(link.shareUrl)}">${escapeHtml(link.shareUrl)}</a></p>
 <p>And the API address for your tools:</p>
-<p class="link"><a id="api" href="${escapeAttr(link.apiUrl)}">${escapeAttr(link.apiUrl)}</a></p>
+<p class="link"><a id="api" href="${escapeHtml(link.apiUrl)}">${escapeHtml(link.apiUrl)}</a></p>
 <p>Not ours (look-alike host):</p>
-<p class="link"><a id="lookalike" href="${escapeAttr(lookalike)}">${escapeAttr(lookalike)}</a></p>
+<p class="link"><a id="lookalike" href="${escapeHtml(lookalike)}">${escapeHtml(lookalike)}</a></p>
 <p style="margin-top:360px">Regards, Kobo Ledger</p>
 </div></body></html>`;
 }

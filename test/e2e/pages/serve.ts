@@ -1,6 +1,7 @@
 import type { BrowserContext } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { escapeHtml } from '../../support/html';
 
 /** Fixture pages are served from here: a loopback origin the content script runs on (any port). */
 export const PAGES_ORIGIN = 'http://localhost:5999';
@@ -25,8 +26,6 @@ export async function servePages(context: BrowserContext, values: Record<string,
     return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
   });
 }
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** Placeholder values for the mail fixture pages, for one share link. */
 export function mailPageValues(link: { shareUrl: string; apiUrl: string; token: string }, serviceOrigin: string) {
