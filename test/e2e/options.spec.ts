@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { expectNoSeriousViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 
 const artifacts = path.resolve(import.meta.dirname, '../artifacts');
@@ -11,14 +11,6 @@ async function openOptions(page: Page, extensionId: string, language: 'en' | 'fr
   // Start from a known language whatever the browser's own is (WXT's `local:language` item).
   await page.evaluate((value) => chrome.storage.local.set({ language: value }), language);
   await page.reload();
-}
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
 }
 
 test.beforeAll(() => mkdirSync(artifacts, { recursive: true }));

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { configureTestService } from './support/extension';
+import { expectNoSeriousViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { FounderClient, resetRateLimits } from './support/server';
 import { escapeHtml } from '../support/html';
@@ -57,14 +57,6 @@ async function openPanel(context: BrowserContext, extensionId: string, language:
   await panel.evaluate((value) => chrome.storage.local.set({ language: value }), language);
   await panel.reload();
   return panel;
-}
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
 }
 
 const companyColumn = (panel: Page) => panel.getByTestId('panel-row').getByTestId('row-company');
