@@ -32,6 +32,8 @@ export class PopupPage extends PageLinksView {
   readonly previewDetected: Locator;
   readonly previewCost: Locator;
   readonly previewServiceSelect: Locator;
+  /** The region showing the preview's outcome (absent until a preview ran). */
+  readonly previewOutcome: Locator;
   readonly previewResult: SnapshotCard;
   /** The preview form's error (role alert). */
   readonly alert: Locator;
@@ -44,7 +46,8 @@ export class PopupPage extends PageLinksView {
     this.previewDetected = page.getByTestId('preview-detected');
     this.previewCost = page.getByTestId('preview-cost');
     this.previewServiceSelect = page.getByRole('combobox', { name: LABELS[language].previewService });
-    this.previewResult = new SnapshotCard(page.getByTestId('preview-result'));
+    this.previewOutcome = page.getByTestId('preview-result');
+    this.previewResult = new SnapshotCard(this.previewOutcome);
     this.alert = page.getByRole('alert');
   }
 
