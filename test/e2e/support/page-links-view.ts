@@ -16,7 +16,8 @@ export abstract class PageLinksView {
   readonly loadAll: Locator;
   /** The disclaimer shown under the list, once per distinct disclaimer. */
   readonly listDisclaimer: Locator;
-  /** The details of the selected link. */
+  /** The details of the selected link (absent while the list shows). */
+  readonly detailRegion: Locator;
   readonly detail: SnapshotCard;
 
   protected constructor(
@@ -29,7 +30,8 @@ export abstract class PageLinksView {
     this.summary = page.getByTestId('page-links-summary');
     this.loadAll = page.getByTestId('load-all');
     this.listDisclaimer = page.getByTestId('list-disclaimers').getByTestId('disclaimer');
-    this.detail = new SnapshotCard(page.getByTestId('link-detail'));
+    this.detailRegion = page.getByTestId('link-detail');
+    this.detail = new SnapshotCard(this.detailRegion);
   }
 
   /** The row of `company` (once its snapshot is known: before that a row has no company name). */
