@@ -30,6 +30,7 @@ import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { FounderClient, startTestServer, type TestServer } from '../e2e/support/server';
 import { escapeHtml } from '../support/html';
 import { addServiceInExtension } from '../support/test-service';
+import { waitLongerThanHoverDelay } from '../support/timing';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const extensionPath = path.join(repoRoot, '.output/firefox-mv3');
@@ -41,8 +42,6 @@ const EXTENSION_ID = 'compliance-lens@compliance-lens.dev';
 /** Fixed through `extensions.webextensions.uuids`, so moz-extension://UUID/ is known before install. */
 const EXTENSION_UUID = '0c6f3a52-8d1e-4b7a-9f25-6e4d2c1b0a93';
 const EXTENSION_ORIGIN = `moz-extension://${EXTENSION_UUID}`;
-/** Twice the default hover delay (400 ms, lib/extension/settings.ts): a rest that must count as intent. */
-const REST_MS = 800;
 /** The whole run must stay well under 3 minutes. */
 const WATCHDOG_MS = 150_000;
 
@@ -74,9 +73,7 @@ function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until `accept` holds; the error names the last value seen. */
+/** Polls `probe` every 100 ms until `accept` holds; the error names the last value seen. */
 async function waitFor<T>(what: string, probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
@@ -88,7 +85,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T>, accept: (value:
     } catch (error) {
       lastError = error;
     }
-    await sleep(100);
+    await new Promise<void>((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(
     `timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${lastError instanceof Error ? lastError.message : JSON.stringify(lastError)}` : ''}`,
@@ -203,7 +200,8 @@ function badgeState(page: Page, anchorSelector: string) {
 }
 
 /**
- * Moves the real (BiDi) pointer onto the anchor and rests there. Aims at the middle of the anchor's
+ * Moves the real (BiDi) pointer onto the anchor and leaves it there: hover intent once the hover
+ * delay is over (callers wait for its outcome). Aims at the middle of the anchor's
  * first line box: a link that wraps onto two lines has a bounding box whose centre may be between
  * the lines, or beside the text, i.e. not on the link at all.
  */
@@ -221,7 +219,6 @@ async function restOn(page: Page, anchorSelector: string): Promise<void> {
   }, anchorSelector);
   assert(point.onTarget, `${anchorSelector}: the point (${point.x}, ${point.y}) is on <${point.hit}>, not on the link`);
   await page.mouse.move(point.x, point.y, { steps: 4 });
-  await sleep(REST_MS);
 }
 
 /** Moves the pointer away (top-left corner), which closes an open card. */
@@ -248,6 +245,22 @@ function cardState(page: Page): Promise<CardState> {
       box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
     };
   });
+}
+
+/** Waits until the card frame has stopped moving and resizing (two polls 100 ms apart agree), e.g. before a screenshot. */
+async function waitForStableCard(page: Page): Promise<void> {
+  let previous = '';
+  await waitFor(
+    'the card frame to stop moving',
+    async () => {
+      const state = await cardState(page);
+      const key = JSON.stringify(state);
+      const stable = key === previous;
+      previous = key;
+      return { stable, visible: state.visible };
+    },
+    (probe) => probe.stable && probe.visible,
+  );
 }
 
 /** Text of the card's `data-testid` elements, read inside the extension frame. */
@@ -476,7 +489,7 @@ async function main(): Promise<number> {
           await mail.mouse.move(box.x - 20, box.y + box.height / 2);
           await mail.mouse.move(box.x + 40, box.y + box.height / 2, { steps: 2 });
           await mail.mouse.move(box.x + 40, box.y + 300, { steps: 2 });
-          await sleep(REST_MS);
+          await waitLongerThanHoverDelay();
           assert((await founder.viewCount(link.id)) === 0, 'a pass-over counted a view');
           assert((await cardState(mail)).hosts === 0, 'a pass-over opened a card');
 
@@ -498,7 +511,7 @@ async function main(): Promise<number> {
           );
           assert(text['company-name'] === 'Kobo Ledger Ltd', `card shows ${text['company-name']}`);
           assert(text['readiness-score'] === '76', `readiness score ${text['readiness-score']}, expected 76`);
-          await sleep(300); // let any late iframe paint settle before the screenshot
+          await waitForStableCard(mail);
           await mail.screenshot({ path: path.join(outDir, 'card-open.png') });
           const views = await founder.viewCount(link.id);
           assert(views === 1, `view count ${views} after one hover, expected 1`);
@@ -521,7 +534,8 @@ async function main(): Promise<number> {
             () => cardState(mail),
             (s) => s.hosts === 1 && s.visible,
           );
-          await sleep(REST_MS);
+          // A cached hover may not fetch, now or after its delay.
+          await waitLongerThanHoverDelay();
           const after = await founder.viewCount(link.id);
           assert(after === 1, `view count ${after} after a cached hover, expected still 1`);
         } finally {
