@@ -16,10 +16,9 @@ test.use({ withTestService: true });
 
 test('Gmail-like thread: share links (with data-saferedirecturl) get idle badges, look-alikes none, and loading costs no view', async ({
   context,
-  server,
   serviceOrigin,
+  deal,
 }) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   const mail = await MailPage.open(context, 'gmail-thread', deal.link, serviceOrigin);
 
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', /idle|ready/);
@@ -33,12 +32,7 @@ test('Gmail-like thread: share links (with data-saferedirecturl) get idle badges
   expect(await deal.views()).toBe(0);
 });
 
-test('Outlook-like message: Safe Links and Proofpoint-wrapped links are annotated', async ({
-  context,
-  server,
-  serviceOrigin,
-}) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
+test('Outlook-like message: Safe Links and Proofpoint-wrapped links are annotated', async ({ context, serviceOrigin, deal }) => {
   const mail = await MailPage.open(context, 'outlook-message', deal.link, serviceOrigin);
 
   await expect(mail.badgeAfter('safelinks')).toHaveCount(1);
@@ -56,10 +50,9 @@ test('deal-flow table: 300 rows arriving in batches after load all get badges', 
 
 test('a page of 5,000 anchors with 500 share links: all annotated, no long task after parsing, no view', async ({
   context,
-  server,
   serviceOrigin,
+  deal,
 }) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   const items = Array.from({ length: 5000 }, (_, i) =>
     i % 10 === 0
       ? `<li><a href="${i === 0 ? deal.link.shareUrl : `${serviceOrigin}/share/tok_${String(i).padStart(6, '0')}_${'x'.repeat(32)}`}">deal ${i}</a></li>`
@@ -85,10 +78,9 @@ test('a page of 5,000 anchors with 500 share links: all annotated, no long task 
 
 test('a drawn badge makes no line taller: each paragraph is as tall as its twin with an ordinary link', async ({
   context,
-  server,
   serviceOrigin,
+  deal,
 }) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   await servePages(context, mailPageValues(deal.link, serviceOrigin));
   const { page, badges } = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/line-heights.html`);
   await expect(badges).toHaveCount(5);
@@ -112,10 +104,9 @@ test('a drawn badge makes no line taller: each paragraph is as tall as its twin 
 
 test('hover intent: a pass-over costs nothing; resting opens the card with the disclaimer (one view); a second hover costs none', async ({
   context,
-  server,
   serviceOrigin,
+  deal,
 }) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   const mail = await MailPage.open(context, 'gmail-thread', deal.link, serviceOrigin);
   const { card } = mail;
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', 'idle');
@@ -161,10 +152,9 @@ test('hover intent: a pass-over costs nothing; resting opens the card with the d
 
 test('little room around the link: the card fits its frame, only its body scrolls, the disclaimer stays wholly in view', async ({
   context,
-  server,
   serviceOrigin,
+  deal,
 }) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   const mail = await MailPage.open(context, 'gmail-thread', deal.link, serviceOrigin, { viewport: { width: 1000, height: 380 } });
   const { card } = mail;
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', 'idle');
@@ -189,10 +179,9 @@ test('little room around the link: the card fits its frame, only its body scroll
 
 test('keyboard only: Tab to the link, Tab to its badge, Enter opens the card, Escape closes it and focus returns', async ({
   context,
-  server,
   serviceOrigin,
+  deal,
 }) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   const mail = await MailPage.open(context, 'outlook-message', deal.link, serviceOrigin);
   const { page, card } = mail;
   await expect(mail.badgeAfter('safelinks')).toHaveAttribute('data-state', 'idle');
@@ -229,8 +218,7 @@ test('keyboard only: Tab to the link, Tab to its badge, Enter opens the card, Es
   expect(await deal.views()).toBe(1);
 });
 
-test('clicking the link itself still follows it', async ({ context, server, serviceOrigin }) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
+test('clicking the link itself still follows it', async ({ context, serviceOrigin, deal }) => {
   const mail = await MailPage.open(context, 'outlook-message', deal.link, serviceOrigin);
   await expect(mail.badgeAfter('plain')).toHaveCount(0);
   await expect(mail.badgeAfter('safelinks')).toHaveCount(1);
@@ -295,11 +283,10 @@ async function badgeNames(page: Page): Promise<string[]> {
 
 test('badges speak the language chosen in the options, and follow a change without a reload', async ({
   context,
-  server,
-  serviceOrigin,
   serviceWorker,
+  serviceOrigin,
+  deal,
 }) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   const mail = await MailPage.open(context, 'gmail-thread', deal.link, serviceOrigin);
   const { page } = mail;
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', 'idle');
@@ -316,8 +303,7 @@ test('badges speak the language chosen in the options, and follow a change witho
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`screenshots of badges and the card (${colorScheme})`, async ({ context, server, serviceOrigin }) => {
-    const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
+  test(`screenshots of badges and the card (${colorScheme})`, async ({ context, serviceOrigin, deal }) => {
     const mail = await MailPage.open(context, 'gmail-thread', deal.link, serviceOrigin, {
       colorScheme,
       viewport: { width: 900, height: 720 },

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
 import { expect, test } from './support/fixtures';
-import { createDeal, FounderClient } from './support/server';
+import { FounderClient } from './support/server';
 import { AnnotatedPage } from './support/web-page';
 import { PAGES_ORIGIN, servePages } from './pages/serve';
 
@@ -67,9 +67,9 @@ test.use({ withTestService: true });
 test('forged events and messages cost no view and steer nothing; the card and badge cannot be read', async ({
   context,
   server,
+  deal,
 }) => {
   const origin = new URL(server.baseUrl).origin;
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   const { link } = deal;
   const requests = recordRequests(context);
   const hostile = await openHostilePage(context, {
@@ -342,9 +342,8 @@ test('100,000 links: every share link is badged, the page keeps answering, nothi
 
 test('redirect wrappers nested 50 deep: no badge and no crash; 10 deep (the unwrap limit) still works', async ({
   context,
-  server,
+  deal,
 }) => {
-  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   const { link } = deal;
   const requests = recordRequests(context);
   const nest = (depth: number, encoded: boolean) => {

@@ -1,7 +1,7 @@
 import { test as base, type BrowserContext, type Worker } from '@playwright/test';
 import { launch } from '../../support/chromium';
 import { configureTestService } from './extension';
-import { resetRateLimits, startTestServer, type TestServer } from './server';
+import { createDeal, resetRateLimits, startTestServer, type Deal, type TestServer } from './server';
 
 /**
  * The e2e fixtures (the shape of wxt-dev/examples' playwright-e2e-testing): a persistent Chromium
@@ -27,6 +27,8 @@ interface Fixtures {
   extensionId: string;
   /** The server's origin, as the extension's settings and the snapshot requests name it. */
   serviceOrigin: string;
+  /** 'Kobo Ledger Ltd' (GROWTH_PROFILE: readiness 76) with one share link, new for each test that asks. */
+  deal: Deal;
 }
 
 interface WorkerFixtures {
@@ -74,6 +76,9 @@ export const test = base.extend<Options & Fixtures, WorkerFixtures>({
   },
   serviceOrigin: async ({ server }, use) => {
     await use(new URL(server.baseUrl).origin);
+  },
+  deal: async ({ server }, use) => {
+    await use(await createDeal(server.baseUrl, 'Kobo Ledger Ltd'));
   },
 });
 
