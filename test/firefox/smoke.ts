@@ -221,9 +221,23 @@ async function restOn(page: Page, anchorSelector: string): Promise<void> {
   await page.mouse.move(point.x, point.y, { steps: 4 });
 }
 
-/** Moves the pointer away (top-left corner), which closes an open card. */
-async function moveAway(page: Page): Promise<void> {
+/** Moves the pointer away (top-left corner) and waits for the open card to close. */
+async function closeCardByLeaving(page: Page): Promise<void> {
   await page.mouse.move(3, 3, { steps: 2 });
+  await waitFor(
+    'card closed',
+    () => cardState(page),
+    (s) => s.hosts === 0 || !s.visible,
+  );
+}
+
+/** Waits until the badge after `anchorSelector` is in `state`; returns it. */
+function waitForBadge(page: Page, anchorSelector: string, state: 'idle' | 'ready' | 'error') {
+  return waitFor(
+    `${anchorSelector}: badge ${state}`,
+    () => badgeState(page, anchorSelector),
+    (s) => s?.state === state,
+  );
 }
 
 interface CardState {
@@ -275,6 +289,25 @@ async function cardText(page: Page): Promise<Record<string, string>> {
     }
     return out;
   });
+}
+
+/**
+ * Rests on the link, then waits for its badge to be ready and its card to show a company, a readiness
+ * score and the disclaimer; returns the card's text by test id.
+ */
+async function openCardByResting(page: Page, anchorSelector: string): Promise<Record<string, string>> {
+  await restOn(page, anchorSelector);
+  await waitForBadge(page, anchorSelector, 'ready');
+  await waitFor(
+    'card visible',
+    () => cardState(page),
+    (s) => s.hosts === 1 && s.visible,
+  );
+  return waitFor(
+    'card content',
+    () => cardText(page),
+    (t) => !!t['company-name'] && !!t['disclaimer'] && !!t['readiness-score'],
+  );
 }
 
 /** Lines of Firefox's output that report an uncaught error thrown by the extension's own code. */
@@ -408,31 +441,12 @@ async function main(): Promise<number> {
         return row?.closest('tr')?.querySelector('strong')?.textContent ?? null;
       }, selector);
       assert(company, 'could not find the company of the plain-share link in the deal table');
-      await restOn(page, selector);
-      await waitFor(
-        'badge ready',
-        () => badgeState(page, selector),
-        (s) => s?.state === 'ready',
-      );
-      await waitFor(
-        'card visible',
-        () => cardState(page),
-        (s) => s.hosts === 1 && s.visible,
-      );
-      const text = await waitFor(
-        'card content',
-        () => cardText(page),
-        (t) => !!t['company-name'] && !!t['disclaimer'] && !!t['readiness-score'],
-      );
+      const text = await openCardByResting(page, selector);
       assert(text['company-name'] === company, `card shows ${text['company-name']}, expected ${company}`);
       assert((text['disclaimer'] ?? '').length > 40, `disclaimer looks truncated: ${text['disclaimer']}`);
+      await waitForStableCard(page);
       await page.screenshot({ path: path.join(outDir, 'demo-card.png') });
-      await moveAway(page);
-      await waitFor(
-        'card closed',
-        () => cardState(page),
-        (s) => s.hosts === 0 || !s.visible,
-      );
+      await closeCardByLeaving(page);
     });
 
     await check('/demo: revoked and expired links end in error badges (NOT_FOUND, EXPIRED)', async () => {
@@ -442,11 +456,7 @@ async function main(): Promise<number> {
       ] as const) {
         const selector = `a[data-demo-form="table"][data-demo-state="${state}"]`;
         await restOn(page, selector);
-        const badge = await waitFor(
-          `${state} badge error`,
-          () => badgeState(page, selector),
-          (s) => s?.state === 'error',
-        );
+        const badge = await waitForBadge(page, selector, 'error');
         assert(badge?.errorCode === code, `${state}: data-error-code ${badge?.errorCode}, expected ${code}`);
         const text = await waitFor(
           'card error message',
@@ -454,12 +464,7 @@ async function main(): Promise<number> {
           (t) => !!t['error-message'],
         );
         assert(text['error-message'], `${state}: no error message in the card`);
-        await moveAway(page);
-        await waitFor(
-          'card closed',
-          () => cardState(page),
-          (s) => s.hosts === 0 || !s.visible,
-        );
+        await closeCardByLeaving(page);
       }
     });
 
@@ -470,16 +475,8 @@ async function main(): Promise<number> {
         mail.on('pageerror', (error) => pageErrors.push(String(error)));
         try {
           await mail.goto(`${fixtures!.origin}/mail.html`);
-          await waitFor(
-            'share badge idle',
-            () => badgeState(mail, '#share'),
-            (s) => s?.state === 'idle',
-          );
-          await waitFor(
-            'api badge idle',
-            () => badgeState(mail, '#api'),
-            (s) => s?.state === 'idle',
-          );
+          await waitForBadge(mail, '#share', 'idle');
+          await waitForBadge(mail, '#api', 'idle');
           assert((await badgeState(mail, '#lookalike')) === null, 'the look-alike got a badge');
           assert((await founder.viewCount(link.id)) === 0, 'a view was counted before any hover');
 
@@ -493,22 +490,7 @@ async function main(): Promise<number> {
           assert((await founder.viewCount(link.id)) === 0, 'a pass-over counted a view');
           assert((await cardState(mail)).hosts === 0, 'a pass-over opened a card');
 
-          await restOn(mail, '#share');
-          await waitFor(
-            'badge ready',
-            () => badgeState(mail, '#share'),
-            (s) => s?.state === 'ready',
-          );
-          await waitFor(
-            'card visible',
-            () => cardState(mail),
-            (s) => s.hosts === 1 && s.visible,
-          );
-          const text = await waitFor(
-            'card content',
-            () => cardText(mail),
-            (t) => !!t['company-name'] && !!t['disclaimer'],
-          );
+          const text = await openCardByResting(mail, '#share');
           assert(text['company-name'] === 'Kobo Ledger Ltd', `card shows ${text['company-name']}`);
           assert(text['readiness-score'] === '76', `readiness score ${text['readiness-score']}, expected 76`);
           await waitForStableCard(mail);
@@ -517,23 +499,8 @@ async function main(): Promise<number> {
           assert(views === 1, `view count ${views} after one hover, expected 1`);
 
           // The API link of the same token, and the share link again: cached, no new view.
-          await moveAway(mail);
-          await waitFor(
-            'card closed',
-            () => cardState(mail),
-            (s) => s.hosts === 0 || !s.visible,
-          );
-          await restOn(mail, '#api');
-          await waitFor(
-            'api badge ready',
-            () => badgeState(mail, '#api'),
-            (s) => s?.state === 'ready',
-          );
-          await waitFor(
-            'card visible again',
-            () => cardState(mail),
-            (s) => s.hosts === 1 && s.visible,
-          );
+          await closeCardByLeaving(mail);
+          await openCardByResting(mail, '#api');
           // A cached hover may not fetch, now or after its delay.
           await waitLongerThanHoverDelay();
           const after = await founder.viewCount(link.id);
