@@ -11,10 +11,10 @@ const ROUND_TRIP_MARGIN_MS = 400;
 
 /**
  * The one fixed wait the browser tests allow, for proving that something does NOT happen: a pointer
- * pass-over or a forged gesture starts no fetch, a cached hover costs no view, a card the pointer
- * rests on does not close, a swapped link is not annotated. Nothing can be observed when nothing
- * happens, so the test waits out the longest path by which the extension would act on its own: the
- * hover delay (the card's close delay, 300 ms, and the annotator's batch timeout, 200 ms, are shorter)
+ * pass-over or a forged gesture starts no fetch, detection or a cached hover costs no view, a card the
+ * pointer rests on does not close, a swapped link gets no badge. When nothing happens there is nothing
+ * to wait for, so the test waits out the delay after which the extension would have acted: the hover
+ * delay (the card's close delay, 300 ms, and the annotator's idle-batch timeout, 200 ms, are shorter)
  * plus a round trip. Everything else waits on a condition (`expect(...)`, `expect.poll`, `waitFor`).
  */
 export function waitLongerThanHoverDelay(): Promise<void> {
