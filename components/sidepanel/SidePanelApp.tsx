@@ -4,20 +4,19 @@ import { useI18n } from '../i18n';
 import { useNow } from '../useNow';
 import { hostOf, type PageLinksApi } from '../page-links/api';
 import { usePageLinksApi } from '../page-links/context';
+import { BrandMark } from '../BrandMark';
+import { focusRing, secondaryButtonClass } from '../styles';
+import { PageStates } from '../page-links/page-states';
 import {
   BandPill,
-  BrandMark,
   Disclaimers,
   Expiry,
-  focusRing,
   LoadAllBar,
-  PageStates,
   ReadinessPill,
   RowStatus,
-  secondaryButtonClass,
   SnapshotDetail,
   useRowName,
-} from '../page-links/parts';
+} from '../page-links/row-parts';
 import { DocumentLanguage, PageLinksProviders } from '../page-links/Providers';
 import { useFollowTabs, usePageLinkRows } from '../page-links/queries';
 import { sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
