@@ -1,17 +1,10 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
-import { createCardBindings } from '@/lib/background/card-binding';
-import { startContentRegistration } from '@/lib/background/content-registration';
-import { registerMessageHandlers } from '@/lib/background/messages';
-import { createSnapshotService } from '@/lib/background/snapshot-service';
+import { createCardBindings, createSnapshotService, registerMessageHandlers, startContentRegistration } from '@/lib/background';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
-import { getLanguagePreference } from '@/lib/extension/language-preference';
-import { hasServicePermission } from '@/lib/extension/permissions';
-import { createSettingsStore } from '@/lib/extension/settings';
-import { cardMessenger } from '@/lib/protocol/card';
-import type { ContentProtocolMap } from '@/lib/protocol/content';
-import { pagesMessenger } from '@/lib/protocol/pages';
+import { createSettingsStore, getLanguagePreference, hasServicePermission } from '@/lib/extension';
+import { cardMessenger, pagesMessenger, type ContentProtocolMap } from '@/lib/protocol';
 
 // Wiring only: the logic lives in lib/background (snapshot service, handlers, registration).
 export default defineBackground(() => {
