@@ -28,6 +28,11 @@ const PACKAGES = {
     group: ['node:*', 'hono', 'hono/*', '@hono/*', 'pg', '@electric-sql/*'],
     message: 'Node and server packages belong in server/.',
   },
+  messaging: {
+    group: ['@webext-core/*'],
+    message:
+      "The content script speaks @webext-core/messaging's wire format itself (lib/content/messaging.ts): the library does not fit its 15 KB budget.",
+  },
 };
 /**
  * A lib/ folder as any import may name it (through the `@/` alias or relatively; the folder's index or
@@ -102,6 +107,7 @@ export const BOUNDARIES = [
       PACKAGES.zod,
       PACKAGES.react,
       PACKAGES.node,
+      PACKAGES.messaging,
       FOLDERS.background,
       FOLDERS.extension,
       FOLDERS.components,

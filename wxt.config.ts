@@ -33,7 +33,18 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
-    content_scripts: [{ matches: ANNOTATOR_MATCHES, js: [ANNOTATOR_SCRIPT], run_at: 'document_idle' }],
+    // Every frame of a matched page, also `about:blank` / `srcdoc` frames and frames a matched page wrote
+    // (mail bodies and records often sit in one); a cross-origin child frame only if its own site matches.
+    content_scripts: [
+      {
+        matches: ANNOTATOR_MATCHES,
+        js: [ANNOTATOR_SCRIPT],
+        run_at: 'document_idle',
+        all_frames: true,
+        match_about_blank: true,
+        match_origin_as_fallback: true,
+      },
+    ],
     // activeTab + scripting: "Scan this page" from the popup, and the annotator on enabled sites.
     permissions: ['storage', 'activeTab', 'scripting', ...(browser === 'firefox' ? [] : ['sidePanel'])],
     // Loopback on any port: the bundled server in development and tests (its origin is still matched
@@ -44,13 +55,14 @@ export default defineConfig({
     // Administrator policy (lib/extension/settings.ts reads it; absent is fine). Chrome-only key: Firefox takes
     // managed storage from a native manifest instead.
     ...(browser === 'firefox' ? {} : { storage: { managed_schema: 'managed_schema.json' } }),
-    // Only the hover card, only for the pages the annotator runs on; a per-session URL on Chrome.
+    // Only the hover card; a per-session URL on Chrome.
     web_accessible_resources: [
       {
         resources: [CARD_PAGE],
         // The card must also open on sites the user enables or scans at runtime, which cannot be
-        // listed here. Pages cannot probe for it: the URL is per session on Chrome (use_dynamic_url)
-        // and per install on Firefox, and the card page trusts nothing in its URL.
+        // listed here. A page that learns the URL (resource timing, a guess on Firefox) and frames the
+        // card itself gets nothing: the card page shows only the link it claims with the one-time
+        // name its content script gave its frame (lib/background/card-binding.ts).
         matches: ['https://*/*', 'http://*/*'],
         ...(browser === 'firefox' ? {} : { use_dynamic_url: true }),
       },

@@ -4,13 +4,14 @@ import { defineBackground } from 'wxt/utils/define-background';
 import {
   createCardBindings,
   createHoverAllowance,
+  createLinkFrames,
   createSnapshotService,
   registerMessageHandlers,
   startContentRegistration,
 } from '@/lib/background';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { createSettingsStore, getLanguagePreference, hasServicePermission } from '@/lib/extension';
-import { cardMessenger, pagesMessenger, type ContentProtocolMap } from '@/lib/protocol';
+import { cardMessenger, pagesMessenger, watchPageLinks, type ContentProtocolMap } from '@/lib/protocol';
 
 // Wiring only: the logic lives in lib/background (snapshot service, handlers, registration).
 export default defineBackground(() => {
@@ -31,6 +32,9 @@ export default defineBackground(() => {
   const cardBindings = createCardBindings({ area: browser.storage.session });
   const hoverAllowance = createHoverAllowance({ area: browser.storage.session });
   const contentMessenger = defineExtensionMessaging<ContentProtocolMap>();
+  const linkFrames = createLinkFrames(browser.storage.session);
+  // Frames that report share links, so the popup and side panel ask them too.
+  watchPageLinks((tabId, frameId) => void linkFrames.add(tabId, frameId));
 
   registerMessageHandlers(
     {
@@ -40,6 +44,7 @@ export default defineBackground(() => {
       getBadgeText: async () => badgeTextFor(await getLanguagePreference(), browser.i18n.getUILanguage()),
       cardBindings,
       hoverAllowance,
+      linkFrames,
       tellCardReplaced: (tabId, frameId) => contentMessenger.sendMessage('cardReplaced', undefined, { tabId, frameId }),
       extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
     },
@@ -48,6 +53,11 @@ export default defineBackground(() => {
   browser.tabs.onRemoved.addListener((tabId) => {
     void cardBindings.close(tabId);
     void hoverAllowance.forget(tabId);
+    void linkFrames.forget(tabId);
+  });
+  // A new page in the tab: the frames of the old one are gone.
+  browser.tabs.onUpdated.addListener((tabId, change) => {
+    if (change.url !== undefined) void linkFrames.forget(tabId);
   });
   // The annotator on the user's extra sites (enabledSites), registered at runtime.
   startContentRegistration({ scripting: browser.scripting, settings });

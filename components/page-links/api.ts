@@ -159,7 +159,8 @@ export function createBrowserPageLinksApi(deps: BrowserPageLinksApiDeps = {}): P
     async scanPage(tab) {
       if (!isScannableUrl(tab.url)) return { status: 'not-scannable' };
       try {
-        return { status: 'links', links: await listPageLinks(tab.tabId) };
+        const frames = await backgroundClient.listLinkFrames({ tabId: tab.tabId }).catch(() => []);
+        return { status: 'links', links: await listPageLinks(tab.tabId, frames) };
       } catch {
         // No content script answered: a page it does not run on, or one still loading.
         return tab.url === undefined ? { status: 'no-access' } : { status: 'not-running', host: hostOf(tab.url) };

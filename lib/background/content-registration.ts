@@ -19,6 +19,7 @@ export interface RegisteredScript {
   js?: string[];
   runAt?: 'document_start' | 'document_end' | 'document_idle';
   allFrames?: boolean;
+  matchOriginAsFallback?: boolean;
 }
 
 export interface ContentScriptingApi {
@@ -35,7 +36,9 @@ function desiredScript(matches: string[]): RegisteredScript {
     excludeMatches: [...ANNOTATOR_MATCHES],
     js: [ANNOTATOR_SCRIPT],
     runAt: 'document_idle',
-    allFrames: false,
+    // Frames too, as in the manifest (wxt.config.ts): mail bodies and records often sit in one.
+    allFrames: true,
+    matchOriginAsFallback: true,
   };
 }
 
@@ -61,7 +64,9 @@ export async function syncContentScripts(scripting: ContentScriptingApi, sites: 
   if (
     sameList(current.matches, desired.matches) &&
     sameList(current.excludeMatches, desired.excludeMatches) &&
-    sameList(current.js, desired.js)
+    sameList(current.js, desired.js) &&
+    current.allFrames === desired.allFrames &&
+    current.matchOriginAsFallback === desired.matchOriginAsFallback
   ) {
     return 'unchanged';
   }

@@ -6,5 +6,6 @@
 export { createCardBindings } from './card-binding';
 export { startContentRegistration } from './content-registration';
 export { createHoverAllowance } from './hover-allowance';
+export { createLinkFrames } from './link-frames';
 export { registerMessageHandlers } from './messages';
 export { createSnapshotService } from './snapshot-service';

@@ -6,6 +6,7 @@ import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from 
 import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
 import type { CardBindings } from './card-binding';
 import type { HoverAllowance } from './hover-allowance';
+import type { LinkFrames } from './link-frames';
 import {
   FROM_CONTENT_SCRIPT,
   FROM_EXTENSION_PAGE,
@@ -26,6 +27,7 @@ export interface MessageHandlerDeps {
   getBadgeText(): Promise<BadgeTextPayload>;
   cardBindings: CardBindings;
   hoverAllowance: HoverAllowance;
+  linkFrames: LinkFrames;
   /** Tells a frame of a tab that another frame's card replaced its own (`cardReplaced`). */
   tellCardReplaced(tabId: number, frameId: number): Promise<void>;
   /** `browser.runtime.getURL('')` without the trailing slash. */
@@ -87,6 +89,7 @@ export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<t
       peekSnapshots: (requests) => peekAll(deps.service, requests),
       getSettings: () => deps.getSettings(),
       listCached: () => deps.service.listCached(),
+      listLinkFrames: ({ tabId }) => deps.linkFrames.list(tabId),
       clearCache: async (request) => ({ cleared: await deps.service.clearCache(request?.area) }),
     },
     { rule: FROM_EXTENSION_PAGE, extensionOrigin: deps.extensionOrigin },

@@ -2,7 +2,7 @@ import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { browser } from 'wxt/browser';
 import { CARD_MAX_WIDTH } from '../core/limits';
 import { parseCardFrameMessage } from '../protocol/card-frame';
-import { cardHostOf, frameBoxOf, toAncestorViewport, type CardHost } from './frame-geometry';
+import { cardHostOf, toAncestorViewport, type CardHost } from './frame-geometry';
 import { placeCard } from './position';
 import type { ActivationSource, CardCloseReason, CardEvents, CardPresenter, SnapshotRequest } from './types';
 
@@ -48,10 +48,8 @@ function newNonce(): string {
  */
 export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPresenter {
   const { ctx } = deps;
-  let host: CardHost | null = null;
-  let element: HTMLElement | null = null;
-  let shadow: ShadowRoot | null = null;
-  let wrapper: HTMLElement | null = null;
+  /** The card's elements in the host document, made at the first open. */
+  let built: { host: CardHost; element: HTMLElement; wrapper: HTMLElement } | null = null;
   let iframe: HTMLIFrameElement | null = null;
   let current: { request: SnapshotRequest; nonce: string } | null = null;
   let anchorElement: Element | null = null;
@@ -65,26 +63,25 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
     if (current) events.onCloseRequested('replaced');
   });
 
-  /** Builds the card's elements in the host document, once (the host is found at the first open). */
-  function ensureBuilt(): { host: CardHost; element: HTMLElement; shadow: ShadowRoot; wrapper: HTMLElement } {
-    if (host && element && shadow && wrapper) return { host, element, shadow, wrapper };
-    host = cardHostOf(deps.window);
+  function build(): NonNullable<typeof built> {
+    if (built) return built;
+    const host = cardHostOf(deps.window);
     const doc = host.document;
-    element = doc.createElement(CARD_TAG);
-    shadow = element.attachShadow({ mode: 'closed' });
+    const element = doc.createElement(CARD_TAG);
     const style = doc.createElement('style');
     style.textContent = CARD_CSS;
-    wrapper = doc.createElement('div');
+    const wrapper = doc.createElement('div');
     wrapper.className = 'frame';
-    shadow.append(style, wrapper);
-    ctx.onInvalidated(() => element?.remove());
-    return { host, element, shadow, wrapper };
+    element.attachShadow({ mode: 'closed' }).append(style, wrapper);
+    ctx.onInvalidated(() => element.remove());
+    return (built = { host, element, wrapper });
   }
 
   function position(): void {
-    if (!anchorElement?.isConnected || !host || !wrapper || !iframe) return;
+    if (!anchorElement?.isConnected || !built || !iframe) return;
+    const { host, wrapper } = built;
     const hostWindow = host.document.defaultView;
-    const rect = toAncestorViewport(anchorElement.getBoundingClientRect(), host.frames.map(frameBoxOf));
+    const rect = toAncestorViewport(anchorElement.getBoundingClientRect(), host.frames);
     const placement = placeCard(rect, size, {
       width: host.document.documentElement.clientWidth || (hostWindow?.innerWidth ?? 0),
       height: hostWindow?.innerHeight ?? 0,
@@ -107,11 +104,11 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
   }
 
   /** While open: the card's messages, and scrolling or resizing of any window between link and card. */
-  function listen(built: { host: CardHost }): void {
+  function listen({ host, element }: NonNullable<typeof built>): void {
     listeners?.abort();
     listeners = new AbortController();
     const { signal } = listeners;
-    const hostWindow = built.host.document.defaultView;
+    const hostWindow = host.document.defaultView;
     hostWindow?.addEventListener(
       'message',
       (event: MessageEvent) => {
@@ -136,13 +133,13 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
     const onViewportChange = () => {
       if (frame === 0) frame = requestAnimationFrame(() => ((frame = 0), presenter.reposition()));
     };
-    for (const win of built.host.windows) {
+    for (const win of host.windows) {
       win.addEventListener('scroll', onViewportChange, { capture: true, passive: true, signal });
       win.addEventListener('resize', onViewportChange, { passive: true, signal });
     }
     // A card in an ancestor's document: a real press there, outside the card, is a press outside it.
-    if (built.host.document !== deps.window.document) {
-      built.host.document.addEventListener(
+    if (host.document !== deps.window.document) {
+      host.document.addEventListener(
         'pointerdown',
         (event) => {
           if (event.isTrusted && event.target !== element) events.onCloseRequested('outside');
@@ -161,7 +158,7 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
       if (options.focus) focusOnReveal = true;
       if (current && current.request.origin === request.origin && current.request.token === request.token) {
         position();
-        if (options.focus && element?.isConnected && iframe && !iframe.classList.contains('pending')) reveal();
+        if (options.focus && built?.element.isConnected && iframe && !iframe.classList.contains('pending')) reveal();
         return true;
       }
       const nonce = newNonce();
@@ -175,17 +172,17 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
         return false;
       }
       if (sequence !== openSequence || current?.nonce !== nonce || ctx.isInvalid) return fetch;
-      const built = ensureBuilt();
-      if (!built.element.isConnected) built.host.document.documentElement.append(built.element);
+      const { host, element, wrapper } = build();
+      if (!element.isConnected) host.document.documentElement.append(element);
       // A new frame for each link: its name is this card's nonce, and a fresh frame loads the card page.
       iframe?.remove();
-      iframe = built.host.document.createElement('iframe');
+      iframe = host.document.createElement('iframe');
       iframe.name = nonce;
       iframe.title = 'Compliance snapshot';
       iframe.className = 'pending';
       iframe.src = browser.runtime.getURL('/card.html');
-      built.wrapper.append(iframe);
-      listen(built);
+      wrapper.append(iframe);
+      listen(build());
       // A card page that never reports its size still shows, at the default size.
       const timer = ctx.setTimeout(reveal, 1500);
       cancelReveal = () => clearTimeout(timer);
@@ -205,14 +202,14 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
       listeners = null;
       iframe?.remove();
       iframe = null;
-      element?.remove();
+      built?.element.remove();
       void deps.binding.close(nonce).catch(() => undefined);
     },
     contains(node) {
-      return node === element || (element?.contains(node) ?? false);
+      return built !== null && built.element.contains(node);
     },
     hasFocus() {
-      return element !== null && element.ownerDocument.activeElement === element;
+      return built !== null && built.element.ownerDocument.activeElement === built.element;
     },
     reposition() {
       if (current && anchorElement && !anchorElement.isConnected) presenter.close('replaced');

@@ -1,4 +1,3 @@
-import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { ContentProtocolMap, ContentSettings } from '../protocol/content';
 import type { ServiceConfig } from '../core/services';
 import {
@@ -16,6 +15,7 @@ import {
 import { HOVER_DELAY_MS, MAX_BADGE_STRING } from '../core/limits';
 import type { BadgeText } from './badge-view';
 import type { CardBindingClient } from './card-frame';
+import { contentMessenger } from './messaging';
 import type { BadgeResult, BadgeSnapshotClient } from './types';
 
 /**
@@ -25,7 +25,7 @@ import type { BadgeResult, BadgeSnapshotClient } from './types';
  * the 15 KB budget). Anything malformed becomes INVALID_RESPONSE.
  */
 
-const messenger = defineExtensionMessaging<ContentProtocolMap>();
+const messenger = contentMessenger<ContentProtocolMap>();
 
 export function toBadgeResult(value: unknown): BadgeResult {
   if (!isRecord(value)) return INVALID;
@@ -47,12 +47,12 @@ const unexpectedAnswer = (message: string) => new Error(`${message}: unexpected 
 
 export const messagingSnapshotClient: BadgeSnapshotClient = {
   async peekMany(requests) {
-    const answers: unknown = await messenger.sendMessage('peekBadges', requests);
+    const answers: unknown = await messenger.send('peekBadges', requests);
     if (!Array.isArray(answers) || answers.length !== requests.length) return requests.map(() => null);
     return answers.map((answer: unknown) => (answer === null ? null : toBadgeResult(answer)));
   },
   async get(request) {
-    return toBadgeResult(await messenger.sendMessage('getBadge', request));
+    return toBadgeResult(await messenger.send('getBadge', request));
   },
 };
 
@@ -82,20 +82,18 @@ export function toContentSettings(value: unknown): ContentSettings {
  * browser start).
  */
 export async function fetchContentSettings(options: { waitForPolicy?: boolean } = {}): Promise<ContentSettings> {
-  return toContentSettings(
-    await messenger.sendMessage('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined),
-  );
+  return toContentSettings(await messenger.send('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined));
 }
 
 /** The card's binding in the background (lib/content/card-frame.ts `CardBindingClient`). */
 export const cardBinding: CardBindingClient = {
   open: async (binding) => {
-    const answer: unknown = await messenger.sendMessage('openCard', binding);
+    const answer: unknown = await messenger.send('openCard', binding);
     return isRecord(answer) && answer.fetch === true;
   },
-  close: (nonce) => messenger.sendMessage('closeCard', { nonce }),
+  close: (nonce) => messenger.send('closeCard', { nonce }),
   onReplaced(listener) {
-    messenger.onMessage('cardReplaced', () => listener());
+    messenger.answer('cardReplaced', () => listener());
   },
 };
 
@@ -121,5 +119,5 @@ export function toBadgeText(value: unknown): BadgeText {
 
 /** The badge strings of the language the reader chose in the options (or the browser's). */
 export async function fetchBadgeText(): Promise<BadgeText> {
-  return toBadgeText(await messenger.sendMessage('getBadgeText'));
+  return toBadgeText(await messenger.send('getBadgeText'));
 }

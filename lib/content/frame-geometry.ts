@@ -10,13 +10,13 @@ export interface CardHost {
   /** The document the card is put in. */
   readonly document: Document;
   /** The frame elements from the link's document up to that document, innermost first. */
-  readonly frames: readonly Element[];
+  readonly frames: readonly HTMLElement[];
   /** Every window from the link's up to the host's, for scroll and resize listeners. */
   readonly windows: readonly Window[];
 }
 
 export function cardHostOf(win: Window): CardHost {
-  const frames: Element[] = [];
+  const frames: HTMLElement[] = [];
   const windows: Window[] = [win];
   let current = win;
   while (current.parent !== current) {
@@ -26,50 +26,31 @@ export function cardHostOf(win: Window): CardHost {
     } catch {
       frame = null;
     }
-    if (!frame) break;
-    frames.push(frame);
+    // Duck-typed: the element belongs to the parent's realm, where this world's HTMLElement is another class.
+    if (!frame || !('offsetWidth' in frame)) break;
+    frames.push(frame as HTMLElement);
     current = current.parent;
     windows.push(current);
   }
   return { document: current.document, frames, windows };
 }
 
-/** One frame as its parent lays it out: its box, its layout size, and where its content starts. */
-export interface FrameBox {
-  /** `getBoundingClientRect()` in the parent's viewport (after transforms and zoom). */
-  readonly rect: Rect;
-  /** Layout size (`offsetWidth`/`offsetHeight`), before transforms: the ratio is the frame's scale. */
-  readonly layoutWidth: number;
-  readonly layoutHeight: number;
-  /** Border and padding before the content box, in layout pixels. */
-  readonly contentLeft: number;
-  readonly contentTop: number;
-}
-
-export function frameBoxOf(frame: Element): FrameBox {
-  const style = frame.ownerDocument.defaultView?.getComputedStyle(frame);
-  const html = frame as HTMLElement;
-  return {
-    rect: frame.getBoundingClientRect(),
-    layoutWidth: html.offsetWidth,
-    layoutHeight: html.offsetHeight,
-    contentLeft: frame.clientLeft + (parseFloat(style?.paddingLeft ?? '') || 0),
-    contentTop: frame.clientTop + (parseFloat(style?.paddingTop ?? '') || 0),
-  };
-}
+/** What the geometry needs of a frame element (an `HTMLIFrameElement` fits, and so do test fakes). */
+export type FrameLike = Pick<HTMLElement, 'getBoundingClientRect' | 'offsetWidth' | 'offsetHeight' | 'clientLeft' | 'clientTop'>;
 
 /**
  * A rectangle of a frame's viewport in an ancestor's viewport: through each frame (innermost first),
- * scaled by the frame's transform or zoom and moved by its position, border and padding. A frame's
- * own scrolling is already in the rectangle (it is in that frame's viewport).
+ * moved by the frame's position and border and scaled by its transform or zoom (its box against its
+ * layout size). A frame's own scrolling is already in the rectangle (it is in that frame's viewport).
  */
-export function toAncestorViewport(rect: Rect, frames: readonly FrameBox[]): Rect {
+export function toAncestorViewport(rect: Rect, frames: readonly FrameLike[]): Rect {
   let { left, top, right, bottom } = rect;
   for (const frame of frames) {
-    const scaleX = frame.layoutWidth > 0 ? (frame.rect.right - frame.rect.left) / frame.layoutWidth : 1;
-    const scaleY = frame.layoutHeight > 0 ? (frame.rect.bottom - frame.rect.top) / frame.layoutHeight : 1;
-    const originX = frame.rect.left + frame.contentLeft * scaleX;
-    const originY = frame.rect.top + frame.contentTop * scaleY;
+    const box = frame.getBoundingClientRect();
+    const scaleX = frame.offsetWidth > 0 ? box.width / frame.offsetWidth : 1;
+    const scaleY = frame.offsetHeight > 0 ? box.height / frame.offsetHeight : 1;
+    const originX = box.left + frame.clientLeft * scaleX;
+    const originY = box.top + frame.clientTop * scaleY;
     left = originX + left * scaleX;
     right = originX + right * scaleX;
     top = originY + top * scaleY;

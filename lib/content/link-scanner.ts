@@ -1,4 +1,5 @@
 import { BADGE_TAG, type Badge } from './badge';
+import { ANCHOR_SELECTOR, anchorsDeep, forEachShadowRoot, isAnchor, isElement } from './dom';
 import type { Annotation, LinkStates } from './link-states';
 import type { AnchorRecognizer, AnnotatableLink, EngineConfig } from './types';
 import type { VisibilityWatcher } from './visibility';
@@ -12,19 +13,10 @@ export interface ScannerHooks {
   onLinksChanged: () => void;
 }
 
-const ANCHOR_SELECTOR = 'a[href]';
 const OBSERVED = { childList: true, subtree: true, attributes: true, attributeFilter: ['href', 'data-saferedirecturl'] };
 const MAX_REPAIRS = 5;
 /** Badges must never be written into something the user is editing (they would be sent). */
 const EDITABLE_SELECTOR = '[contenteditable]:not([contenteditable="false"])';
-
-function isElement(node: Node): node is Element {
-  return node.nodeType === 1;
-}
-
-function isAnchor(node: Node): node is HTMLAnchorElement {
-  return isElement(node) && node.localName === 'a';
-}
 
 /** Finds the page's share links and keeps their badges in place as the page changes. */
 export interface LinkScanner {
@@ -126,7 +118,7 @@ export function createLinkScanner(
       root.remove(); // a page's clone of one of our badges: empty and inert
       return;
     }
-    findShadowRoots(root as ParentNode);
+    forEachShadowRoot(root as ParentNode, addShadowRoot);
     const found = (root as ParentNode).querySelectorAll(searchSelector);
     // Indexed, not for-of: no iterator objects (hundreds of candidates on a long page).
     for (let index = 0; index < found.length; index += 1) {
@@ -140,16 +132,9 @@ export function createLinkScanner(
     }
   }
 
-  /** Observes and scans every open shadow root in `root` (and of `root` itself, when it is a host). */
-  function findShadowRoots(root: ParentNode): void {
-    if (isElement(root)) addShadowRoot(root.shadowRoot);
-    const elements = root.querySelectorAll('*');
-    // Indexed: this looks at every element of a new subtree once (a page's first scan included).
-    for (let index = 0; index < elements.length; index += 1) addShadowRoot(elements[index]?.shadowRoot);
-  }
-
-  function addShadowRoot(shadow: ShadowRoot | null | undefined): void {
-    if (!shadow || roots.has(shadow)) return;
+  /** Observes and scans an open shadow root found in a new subtree (once). */
+  function addShadowRoot(shadow: ShadowRoot): void {
+    if (roots.has(shadow)) return;
     roots.add(shadow);
     observer.observe(shadow, OBSERVED);
     expandRoot(shadow);
@@ -213,16 +198,6 @@ export function createLinkScanner(
     hooks.onDropped(annotation);
   }
 
-  /** Drops the annotations of every anchor under `root`, shadow roots included. */
-  function dropAnchorsIn(root: ParentNode): void {
-    for (const anchor of root.querySelectorAll(ANCHOR_SELECTOR)) {
-      const annotation = annotations.get(anchor);
-      if (annotation) drop(annotation);
-    }
-    for (const element of root.querySelectorAll('*')) if (element.shadowRoot) dropAnchorsIn(element.shadowRoot);
-    if (isElement(root) && root.shadowRoot) dropAnchorsIn(root.shadowRoot);
-  }
-
   function handleRemoved(nodes: Node[]): void {
     if (live.size === 0) return;
     for (const node of nodes) {
@@ -238,7 +213,10 @@ export function createLinkScanner(
         if (annotation) drop(annotation);
         continue;
       }
-      dropAnchorsIn(node);
+      for (const anchor of anchorsDeep(node)) {
+        const annotation = annotations.get(anchor);
+        if (annotation) drop(annotation);
+      }
     }
   }
 

@@ -1,13 +1,13 @@
-import { defineExtensionMessaging, type ExtensionMessenger } from '@webext-core/messaging';
 import { MAX_PAGE_LINKS } from '../core/limits';
 import type { PageLink, PageLinksProtocolMap } from '../protocol/page-links';
+import { contentMessenger, type ContentMessenger } from './messaging';
 
 /**
  * The content script's side of lib/protocol/page-links.ts: answers `listPageLinks` for the popup and
  * side panel, and announces changes. Types only from the protocol module: no zod in this bundle.
  */
 
-const pageLinksMessenger: ExtensionMessenger<PageLinksProtocolMap> = defineExtensionMessaging<PageLinksProtocolMap>();
+const pageLinksMessenger = contentMessenger<PageLinksProtocolMap>();
 
 /** How long the content script waits for the page to settle before announcing a change. */
 export const PAGE_LINKS_CHANGED_DEBOUNCE_MS = 500;
@@ -24,7 +24,7 @@ export interface PageLinksSource {
 export interface ServePageLinksOptions {
   /** The engine, once started (null: not started, so nothing found). */
   source: Promise<PageLinksSource | null>;
-  messenger?: ExtensionMessenger<PageLinksProtocolMap>;
+  messenger?: ContentMessenger<PageLinksProtocolMap>;
   debounceMs?: number;
   /** Longest an answer waits for queued DOM work (a huge page) before answering with what it has. */
   settleTimeoutMs?: number;
@@ -57,8 +57,9 @@ export function servePageLinks(options: ServePageLinksOptions): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let announced = '';
 
-  const removeHandler = messenger.onMessage('listPageLinks', async () => {
-    const source = await options.source;
+  const removeHandler = messenger.answer('listPageLinks', async () => {
+    // A frame that never held a link never starts its engine: it answers with none.
+    const source = await Promise.race([options.source, wait(settleTimeoutMs).then(() => null)]);
     if (!source) return [];
     for (let waited = 0; source.pendingWork > 0 && waited < settleTimeoutMs; waited += 50) await wait(50);
     return toPageLinks(source);
@@ -75,7 +76,7 @@ export function servePageLinks(options: ServePageLinksOptions): () => void {
     if (signature === announced) return;
     announced = signature;
     // Nobody may be listening (no side panel open): that is fine.
-    messenger.sendMessage('pageLinksChanged').catch(() => undefined);
+    messenger.send('pageLinksChanged').catch(() => undefined);
   }
 
   function arm(source: PageLinksSource): void {

@@ -24,27 +24,12 @@ export interface StartAnnotatorDeps {
 /** How long a batch of DOM work may wait for an idle period on a busy page. */
 const BATCH_TIMEOUT_MS = 200;
 
-/** Idle periods for DOM work, frames for the card; timeouts keep both going in a throttled tab. */
+/** Idle periods for DOM work (with a timeout, so it goes on in a busy or throttled tab), and timers. */
 function contextScheduler(ctx: ContentScriptContext): Scheduler {
   return {
     batch(callback) {
       const id = ctx.requestIdleCallback(() => callback(), { timeout: BATCH_TIMEOUT_MS });
       return () => cancelIdleCallback(id);
-    },
-    frame(callback) {
-      let done = false;
-      const run = () => {
-        if (done) return;
-        done = true;
-        callback();
-      };
-      const frame = ctx.requestAnimationFrame(run);
-      const timer = ctx.setTimeout(run, 250);
-      return () => {
-        done = true;
-        cancelAnimationFrame(frame);
-        clearTimeout(timer);
-      };
     },
     timeout(callback, ms) {
       const timer = ctx.setTimeout(callback, ms);
@@ -114,4 +99,25 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
 
 function sameSettings(a: ContentSettings, b: ContentSettings): boolean {
   return a.hoverDelayMs === b.hoverDelayMs && JSON.stringify(a.services) === JSON.stringify(b.services);
+}
+
+/**
+ * Resolves once the document holds a link (at once if it already does). A frame starts the engine
+ * only then: most frames (ads, widgets, editors) never hold one, and then cost one selector query
+ * and an observer that looks at added nodes only.
+ */
+export function whenLinksAppear(ctx: ContentScriptContext, doc: Document): Promise<void> {
+  return new Promise((resolve) => {
+    if (doc.querySelector('a[href]')) return resolve();
+    const holdsLink = (node: Node) =>
+      node instanceof Element &&
+      (node.localName === 'a' || node.querySelector('a[href]') !== null || node.shadowRoot?.querySelector('a[href]') != null);
+    const observer = new MutationObserver((records) => {
+      if (!records.some((record) => Array.prototype.some.call(record.addedNodes, holdsLink))) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(doc, { childList: true, subtree: true });
+    ctx.onInvalidated(() => observer.disconnect());
+  });
 }

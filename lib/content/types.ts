@@ -84,8 +84,6 @@ export interface CardEvents {
 }
 
 export interface Scheduler {
-  /** Runs `callback` at the next frame (or soon after, if frames are paused). Returns a canceller. */
-  frame(callback: () => void): () => void;
   /**
    * Runs `callback` soon, as a task of its own in an idle period, never inside a frame: a slice of
    * DOM work then never shares a task with the page's own layout and paint. Returns a canceller.

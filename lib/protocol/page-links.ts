@@ -8,10 +8,11 @@ import { noInput } from './schemas';
 /**
  * Popup and side panel ↔ the content script of a tab: which share links the tab's page holds.
  *
- * - `listPageLinks`: an extension page asks one tab's top frame (`tabs.sendMessage`, frameId 0); the
- *   content script answers with the links it annotated, one per canonical key.
- * - `pageLinksChanged`: the content script announces (debounced) that its list changed; the sender's
- *   tab tells the listener which tab. It carries no data: listeners ask `listPageLinks` again.
+ * - `listPageLinks`: an extension page asks a tab's frames (`tabs.sendMessage` with a frameId: the top
+ *   frame, and the frames the background saw report links); each content script answers with the
+ *   links it annotated, one per canonical key; the lists are merged without duplicates.
+ * - `pageLinksChanged`: a content script announces (debounced) that its list changed; the sender's
+ *   tab and frame tell the listener where. It carries no data: listeners ask `listPageLinks` again.
  *
  * The content script imports this module for its types alone; the extension pages parse every
  * answer with the schemas here (the content script runs inside an untrusted page).
@@ -50,38 +51,46 @@ export type PageLinksProtocolMap = ProtocolMapOf<typeof pageLinksProtocol>;
 
 export const pageLinksMessenger: ExtensionMessenger<PageLinksProtocolMap> = defineExtensionMessaging<PageLinksProtocolMap>();
 
-/** The tab a `pageLinksChanged` came from, or undefined (not from a content script in a tab). */
+/** The tab and frame a `pageLinksChanged` came from, or undefined (not from a content script in a tab). */
 const senderSchema = z
-  .object({
-    tab: z
-      .object({ id: z.int().optional().catch(undefined) })
-      .optional()
-      .catch(undefined),
-  })
-  .transform((sender) => sender.tab?.id)
+  .object({ tab: z.object({ id: z.int() }), frameId: z.int().nonnegative().catch(0) })
+  .transform((sender) => ({ tabId: sender.tab.id, frameId: sender.frameId }))
+  .optional()
   .catch(undefined);
 
-export function senderTabId(sender: unknown): number | undefined {
+export function senderFrame(sender: unknown): { tabId: number; frameId: number } | undefined {
   return senderSchema.parse(sender);
 }
 
-/** Asks a tab's top frame and parses the answer. Rejects when no content script answers. */
+/**
+ * Asks the tab's top frame and `frameIds` (frames that reported links), parses each answer and merges
+ * them, one link per canonical key. Rejects when the top frame has no content script; a frame that no
+ * longer answers (it navigated, or went away) is passed over.
+ */
 export async function listPageLinks(
   tabId: number,
+  frameIds: readonly number[] = [],
   messenger: ExtensionMessenger<PageLinksProtocolMap> = pageLinksMessenger,
 ): Promise<PageLink[]> {
-  return pageLinksProtocol.listPageLinks.output.parse(
-    await messenger.sendMessage('listPageLinks', undefined, { tabId, frameId: 0 }),
-  );
+  const ask = async (frameId: number) =>
+    pageLinksProtocol.listPageLinks.output.parse(await messenger.sendMessage('listPageLinks', undefined, { tabId, frameId }));
+  const [top, ...frames] = await Promise.allSettled([0, ...frameIds.filter((frameId) => frameId !== 0)].map(ask));
+  if (top?.status === 'rejected') throw top.reason instanceof Error ? top.reason : new Error('no content script in the tab');
+  const lists = [top, ...frames].flatMap((answer) => (answer?.status === 'fulfilled' ? [answer.value] : []));
+  const seen = new Set<string>();
+  return lists
+    .flat()
+    .filter((link) => !seen.has(link.canonicalKey) && seen.add(link.canonicalKey))
+    .slice(0, MAX_PAGE_LINKS);
 }
 
-/** Calls `onChange(tabId)` when a tab's content script reports new links. */
+/** Calls `onChange(tabId, frameId)` when a content script (in any frame) reports new links. */
 export function watchPageLinks(
-  onChange: (tabId: number) => void,
+  onChange: (tabId: number, frameId: number) => void,
   messenger: ExtensionMessenger<PageLinksProtocolMap> = pageLinksMessenger,
 ): () => void {
   return messenger.onMessage('pageLinksChanged', ({ sender }) => {
-    const tabId = senderTabId(sender);
-    if (tabId !== undefined) onChange(tabId);
+    const from = senderFrame(sender);
+    if (from) onChange(from.tabId, from.frameId);
   });
 }

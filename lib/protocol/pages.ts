@@ -22,6 +22,8 @@ export const pagesProtocol = {
   getSettings: { input: noInput, output: effectiveSettingsSchema },
   /** Everything in the active cache. */
   listCached: { input: noInput, output: z.array(cachedSummarySchema) },
+  /** The frames (besides the top one) of a tab that reported share links: the popup asks them too. */
+  listLinkFrames: { input: z.strictObject({ tabId: z.int().nonnegative() }), output: z.array(z.int().positive()) },
   clearCache: {
     input: z.strictObject({ area: z.enum(['session', 'local', 'all']).optional() }).optional(),
     output: z.object({ cleared: z.int().nonnegative() }),

@@ -30,6 +30,11 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
     ['the content script imports no zod', 'lib/content/new.ts', "import { z } from 'zod';"],
     ['the content script imports no React', 'lib/content/new.ts', "import { useState } from 'react';"],
     [
+      'the content script imports no messaging library (it speaks the wire format itself)',
+      'lib/content/new.ts',
+      "import { defineExtensionMessaging } from '@webext-core/messaging';",
+    ],
+    [
       'the content script imports no core schema',
       'lib/content/new.ts',
       "import { badgeSummarySchema } from '../core/schemas/results';",

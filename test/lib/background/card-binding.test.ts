@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCardBindings } from '@/lib/background/card-binding';
 import { createHoverAllowance } from '@/lib/background/hover-allowance';
+import { createLinkFrames } from '@/lib/background/link-frames';
 import {
   createCardHandlers,
   createContentHandlers,
@@ -50,6 +51,7 @@ describe('card binding in the background', () => {
       getBadgeText: unused,
       cardBindings: createCardBindings({ area, ...binding }),
       hoverAllowance: createHoverAllowance({ area, ...(binding.now ? { now: binding.now } : {}) }),
+      linkFrames: createLinkFrames(area),
       tellCardReplaced: async (tabId, frameId) => void replaced.push({ tabId, frameId }),
       extensionOrigin,
     };

@@ -58,7 +58,7 @@ describe('match patterns', () => {
 });
 
 describe('syncContentScripts', () => {
-  it('registers the annotator for enabled sites, excluding the sites the manifest already covers', async () => {
+  it('registers the annotator for enabled sites, in their frames too, excluding the sites the manifest already covers', async () => {
     const { api, registered } = fakeScripting();
     expect(await syncContentScripts(api, ['crm.example.com'])).toBe('registered');
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toEqual({
@@ -67,7 +67,8 @@ describe('syncContentScripts', () => {
       excludeMatches: ANNOTATOR_MATCHES,
       js: [ANNOTATOR_SCRIPT],
       runAt: 'document_idle',
-      allFrames: false,
+      allFrames: true,
+      matchOriginAsFallback: true,
     });
   });
 
@@ -88,6 +89,20 @@ describe('syncContentScripts', () => {
     registered.set(ENABLED_SITES_SCRIPT_ID, { id: ENABLED_SITES_SCRIPT_ID, matches: ['*://crm.example.com/*'], js: ['old.js'] });
     expect(await syncContentScripts(api, ['crm.example.com'])).toBe('updated');
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.js).toEqual([ANNOTATOR_SCRIPT]);
+  });
+
+  it('repairs a registration from a build that ran in the top frame only', async () => {
+    const { api, registered } = fakeScripting();
+    const topOnly = {
+      id: ENABLED_SITES_SCRIPT_ID,
+      matches: ['*://crm.example.com/*'],
+      excludeMatches: [...ANNOTATOR_MATCHES],
+      js: [ANNOTATOR_SCRIPT],
+      allFrames: false,
+    };
+    registered.set(ENABLED_SITES_SCRIPT_ID, topOnly);
+    expect(await syncContentScripts(api, ['crm.example.com'])).toBe('updated');
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toMatchObject({ allFrames: true, matchOriginAsFallback: true });
   });
 
   it('leaves other registrations alone', async () => {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createCardBindings } from '@/lib/background/card-binding';
 import { createHoverAllowance } from '@/lib/background/hover-allowance';
+import { createLinkFrames } from '@/lib/background/link-frames';
 import { createContentHandlers, createPagesHandlers, registerMessageHandlers } from '@/lib/background/messages';
 import { ForbiddenSenderError, InvalidMessageError } from '@/lib/background/serve';
 import { senderContext } from '@/lib/background/sender';
@@ -32,6 +33,7 @@ function setup(language: 'en' | 'fr' = 'fr') {
     getBadgeText: async () => badgeTextFor(language, undefined),
     cardBindings: createCardBindings({ area: fakeBrowser.storage.session, now: harness.clock.now }),
     hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session, now: harness.clock.now }),
+    linkFrames: createLinkFrames(fakeBrowser.storage.session),
     tellCardReplaced: async () => undefined,
     extensionOrigin: EXTENSION_ORIGIN,
   };

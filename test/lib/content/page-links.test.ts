@@ -1,32 +1,24 @@
 // @vitest-environment happy-dom
-import type { ExtensionMessenger } from '@webext-core/messaging';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ContentMessenger } from '@/lib/content/messaging';
 import { servePageLinks, type PageLinksSource } from '@/lib/content/page-links';
 import type { PageLinksProtocolMap } from '@/lib/protocol/page-links';
 
 /** Records handlers and sent messages; `ask` calls the registered handler as the browser would. */
 function fakeMessenger() {
-  const handlers = new Map<string, (message: { data: unknown; sender: unknown }) => unknown>();
+  const handlers = new Map<string, (sender: unknown) => unknown>();
   const sent: string[] = [];
-  const messenger = {
-    onMessage: vi.fn((type: string, handler: (message: { data: unknown; sender: unknown }) => unknown) => {
+  const messenger: ContentMessenger<PageLinksProtocolMap> = {
+    answer: vi.fn((type: string, handler: (sender: unknown) => unknown) => {
       handlers.set(type, handler);
       return () => handlers.delete(type);
     }),
-    sendMessage: vi.fn(async (type: string) => {
+    send: vi.fn(async (type: string, ..._data: unknown[]) => {
       sent.push(type);
       return undefined;
     }),
-    removeAllListeners: vi.fn(),
   };
-  // The fake implements the two methods the code under test uses, with the library's call shapes.
-  const typed: ExtensionMessenger<PageLinksProtocolMap> = messenger as unknown as ExtensionMessenger<PageLinksProtocolMap>;
-  return {
-    messenger: typed,
-    sent,
-    handlers,
-    ask: async (type: string) => handlers.get(type)?.({ data: undefined, sender: {} }),
-  };
+  return { messenger, sent, handlers, ask: async (type: string) => handlers.get(type)?.({}) };
 }
 
 function fakeSource(initial: PageLinksSource['links'] extends () => infer R ? R : never) {

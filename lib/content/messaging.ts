@@ -1,0 +1,48 @@
+import { browser } from 'wxt/browser';
+import { isRecord, isString } from '../core/guards';
+
+/**
+ * The content script's side of @webext-core/messaging, in that library's wire format: a message is
+ * `{ id, type, data, timestamp }`, an answer `{ res }` or `{ err }`. The background and the extension
+ * pages use the library itself; the content script speaks its format in these few lines because the
+ * library and its error serialiser took ~1 KB gzip of the 15 KB budget (docs/design-changes.md).
+ * test/lib/content/messaging.test.ts holds both sides to each other, through the real library.
+ */
+export interface ContentMessenger<Map> {
+  /** Sends `type` and resolves with the answer (unchecked: the caller's guards check it); rejects with the handler's error. */
+  send<Type extends keyof Map & string>(
+    type: Type,
+    ...data: Map[Type] extends (data: infer Data) => unknown ? [data?: Data] : []
+  ): Promise<unknown>;
+  /** Answers `type` messages (one handler per type and context, as the library has it). */
+  answer<Type extends keyof Map & string>(type: Type, handler: (sender: unknown) => unknown): () => void;
+}
+
+let nextId = Math.floor(Math.random() * 1e4);
+
+export function contentMessenger<Map>(): ContentMessenger<Map> {
+  return {
+    async send(type, ...data) {
+      const reply: unknown = await browser.runtime.sendMessage({ id: nextId++, type, data: data[0], timestamp: Date.now() });
+      if (!isRecord(reply)) throw new Error(`${type}: no answer`);
+      if (reply.err != null)
+        throw new Error(isRecord(reply.err) && isString(reply.err.message) ? reply.err.message : `${type} failed`);
+      return reply.res;
+    },
+    answer(type, handler) {
+      const listener = (message: unknown, sender: unknown, respond: (answer: unknown) => void) => {
+        if (!isRecord(message) || message.type !== type || typeof message.timestamp !== 'number') return false;
+        Promise.resolve(sender)
+          .then(handler)
+          .then(
+            (res) => respond({ res }),
+            (error: unknown) =>
+              respond({ err: { name: 'Error', message: error instanceof Error ? error.message : String(error) } }),
+          );
+        return true;
+      };
+      browser.runtime.onMessage.addListener(listener);
+      return () => browser.runtime.onMessage.removeListener(listener);
+    },
+  };
+}
