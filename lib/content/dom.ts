@@ -12,7 +12,7 @@ export function isAnchor(node: Node): node is HTMLAnchorElement {
 
 /** Calls `found` with each open shadow root of `root` (when it is a host) and of its elements, not those nested in them. */
 export function forEachShadowRoot(root: ParentNode, found: (shadow: ShadowRoot) => void): void {
-  if (isElement(root) && (root).shadowRoot) found((root).shadowRoot);
+  if (isElement(root) && root.shadowRoot) found(root.shadowRoot);
   const elements = root.querySelectorAll('*');
   // Indexed: this looks at every element of a new subtree once (a page's first scan included).
   for (let index = 0; index < elements.length; index += 1) {
