@@ -154,19 +154,29 @@ export function createBrowserPageLinksApi(deps: BrowserPageLinksApiDeps = {}): P
   const settings = deps.settings ?? createSettingsStore();
   const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
   const peek = createPeekBatcher(backgroundClient.peekSnapshots);
+  /**
+   * Frames this page heard report links (`pageLinksChanged`), by tab: asked along with those the
+   * background remembers, which may not have stored a report yet when the page asks again after it.
+   */
+  const heardFrames = new Map<number, Set<number>>();
   return {
     resolveTargetTab: () => resolveTargetTab(browser.tabs, extensionOrigin),
     async scanPage(tab) {
       if (!isScannableUrl(tab.url)) return { status: 'not-scannable' };
       try {
-        const frames = await backgroundClient.listLinkFrames({ tabId: tab.tabId }).catch(() => []);
+        const remembered = await backgroundClient.listLinkFrames({ tabId: tab.tabId }).catch(() => []);
+        const frames = [...new Set([...remembered, ...(heardFrames.get(tab.tabId) ?? [])])];
         return { status: 'links', links: await listPageLinks(tab.tabId, frames) };
       } catch {
         // No content script answered: a page it does not run on, or one still loading.
         return tab.url === undefined ? { status: 'no-access' } : { status: 'not-running', host: hostOf(tab.url) };
       }
     },
-    watchPageLinks: (onChange) => watchPageLinks(onChange),
+    watchPageLinks: (onChange) =>
+      watchPageLinks((tabId, frameId) => {
+        if (frameId !== 0) heardFrames.set(tabId, (heardFrames.get(tabId) ?? new Set()).add(frameId));
+        onChange(tabId);
+      }),
     watchTabs(onChange) {
       const activated = () => onChange({ kind: 'activated' });
       const updated = (tabId: number, change: { status?: string }) => {

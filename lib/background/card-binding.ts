@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SnapshotRequest } from '../core/schemas/results';
-import type { StorageAreaAdapter } from './snapshot-service/storage-area';
+import { KeyedMutex, type StorageAreaAdapter } from './snapshot-service/storage-area';
 
 const CARD_KEY_PREFIX = 'cardForTab:';
 const bindingSchema = z.object({
@@ -54,35 +54,40 @@ export function createCardBindings(deps: CardBindingDeps): CardBindings {
   const now = deps.now ?? (() => Date.now());
   const claimWithinMs = deps.claimWithinMs ?? 60_000;
   const keyOf = (tabId: number) => CARD_KEY_PREFIX + tabId;
+  // A tab's binding is read and rewritten by its frames and its card page: one at a time (a claim is once).
+  const mutex = new KeyedMutex();
   async function read(tabId: number): Promise<StoredBinding | null> {
     const key = keyOf(tabId);
     const binding = bindingSchema.safeParse((await deps.area.get([key]))[key]);
     return binding.success ? binding.data : null;
   }
   return {
-    async open(tabId, frameId, { request, nonce, fetch }) {
-      const previous = await read(tabId);
-      const binding: StoredBinding = {
-        origin: request.origin,
-        token: request.token,
-        frameId,
-        nonce,
-        fetch,
-        claimed: false,
-        at: now(),
-      };
-      await deps.area.set({ [keyOf(tabId)]: binding });
-      return previous !== null && previous.frameId !== frameId ? previous.frameId : null;
-    },
-    async claim(tabId, nonce) {
-      const binding = await read(tabId);
-      if (!binding || binding.claimed || binding.nonce !== nonce || now() - binding.at > claimWithinMs) return null;
-      await deps.area.set({ [keyOf(tabId)]: { ...binding, claimed: true } });
-      return { request: { origin: binding.origin, token: binding.token }, fetch: binding.fetch };
-    },
-    async close(tabId, nonce) {
-      const binding = await read(tabId);
-      if (binding && (nonce === undefined || binding.nonce === nonce)) await deps.area.remove([keyOf(tabId)]);
-    },
+    open: (tabId, frameId, { request, nonce, fetch }) =>
+      mutex.run(keyOf(tabId), async () => {
+        const previous = await read(tabId);
+        const binding: StoredBinding = {
+          origin: request.origin,
+          token: request.token,
+          frameId,
+          nonce,
+          fetch,
+          claimed: false,
+          at: now(),
+        };
+        await deps.area.set({ [keyOf(tabId)]: binding });
+        return previous !== null && previous.frameId !== frameId ? previous.frameId : null;
+      }),
+    claim: (tabId, nonce) =>
+      mutex.run(keyOf(tabId), async () => {
+        const binding = await read(tabId);
+        if (!binding || binding.claimed || binding.nonce !== nonce || now() - binding.at > claimWithinMs) return null;
+        await deps.area.set({ [keyOf(tabId)]: { ...binding, claimed: true } });
+        return { request: { origin: binding.origin, token: binding.token }, fetch: binding.fetch };
+      }),
+    close: (tabId, nonce) =>
+      mutex.run(keyOf(tabId), async () => {
+        const binding = await read(tabId);
+        if (binding && (nonce === undefined || binding.nonce === nonce)) await deps.area.remove([keyOf(tabId)]);
+      }),
   };
 }

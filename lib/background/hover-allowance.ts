@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HOVER_FETCHES_PER_MINUTE } from '../core/limits';
-import type { StorageAreaAdapter } from './snapshot-service/storage-area';
+import { KeyedMutex, type StorageAreaAdapter } from './snapshot-service/storage-area';
 
 const KEY_PREFIX = 'hoverFetches:';
 const WINDOW_MS = 60_000;
@@ -20,15 +20,18 @@ export interface HoverAllowance {
 export function createHoverAllowance(deps: { area: StorageAreaAdapter; now?: () => number; perMinute?: number }): HoverAllowance {
   const now = deps.now ?? (() => Date.now());
   const perMinute = deps.perMinute ?? HOVER_FETCHES_PER_MINUTE;
+  // Frames of one tab may ask at once: each read-and-write waits for the one before.
+  const mutex = new KeyedMutex();
   return {
-    async take(tabId) {
-      const key = KEY_PREFIX + tabId;
-      const at = now();
-      const recent = timesSchema.parse((await deps.area.get([key]))[key]).filter((time) => at - time < WINDOW_MS);
-      if (recent.length >= perMinute) return false;
-      await deps.area.set({ [key]: [...recent, at] });
-      return true;
-    },
+    take: (tabId) =>
+      mutex.run(KEY_PREFIX + tabId, async () => {
+        const key = KEY_PREFIX + tabId;
+        const at = now();
+        const recent = timesSchema.parse((await deps.area.get([key]))[key]).filter((time) => at - time < WINDOW_MS);
+        if (recent.length >= perMinute) return false;
+        await deps.area.set({ [key]: [...recent, at] });
+        return true;
+      }),
     async forget(tabId) {
       await deps.area.remove([KEY_PREFIX + tabId]);
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StorageAreaAdapter } from './snapshot-service/storage-area';
+import { KeyedMutex, type StorageAreaAdapter } from './snapshot-service/storage-area';
 
 const KEY_PREFIX = 'linkFrames:';
 /** More frames than any real page shows links in: a page that makes frames without end is cut off. */
@@ -23,13 +23,16 @@ export interface LinkFrames {
 export function createLinkFrames(area: StorageAreaAdapter): LinkFrames {
   const keyOf = (tabId: number) => KEY_PREFIX + tabId;
   const read = async (tabId: number) => framesSchema.parse((await area.get([keyOf(tabId)]))[keyOf(tabId)]);
+  // Frames of one page report at the same moment: each read-and-write waits for the one before.
+  const mutex = new KeyedMutex();
   return {
-    async add(tabId, frameId) {
-      if (frameId === 0) return;
-      const frames = await read(tabId);
-      if (frames.includes(frameId) || frames.length >= MAX_FRAMES_PER_TAB) return;
-      await area.set({ [keyOf(tabId)]: [...frames, frameId] });
-    },
+    add: (tabId, frameId) =>
+      mutex.run(keyOf(tabId), async () => {
+        if (frameId === 0) return;
+        const frames = await read(tabId);
+        if (frames.includes(frameId) || frames.length >= MAX_FRAMES_PER_TAB) return;
+        await area.set({ [keyOf(tabId)]: [...frames, frameId] });
+      }),
     list: read,
     async forget(tabId) {
       await area.remove([keyOf(tabId)]);

@@ -8,15 +8,15 @@ const CARD_CLOSE_DELAY_MS = 300;
 
 /**
  * Resting the pointer counts only on something a person can see (security finding 6): not hidden,
- * not faded below half opacity (its ancestors' opacity included), not a "link" covering a quarter of
- * the window. A page cannot turn pointer moves over an invisible full-page link into fetches. Run
- * once per rest, not per event.
+ * not faded below half opacity (its ancestors' opacity included), not a "link" whose box (a line of
+ * it, for a link that wraps) covers a quarter of the window, or 200 × 200 px in a small frame. A page
+ * cannot turn pointer moves over an invisible full-page link into fetches. Run once per rest.
  */
 function canRestOn(target: Element): boolean {
   const view = target.ownerDocument.defaultView;
   if (!view) return false;
-  const box = target.getBoundingClientRect();
-  if (box.width * box.height * 4 > view.innerWidth * view.innerHeight) return false;
+  const largest = Math.max((view.innerWidth * view.innerHeight) / 4, 40_000);
+  for (const box of target.getClientRects()) if (box.width * box.height > largest) return false;
   let opacity = 1;
   for (let node: Element | null = target; node;) {
     const style = view.getComputedStyle(node);

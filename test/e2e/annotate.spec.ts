@@ -120,11 +120,12 @@ test('hover intent: a pass-over costs nothing; resting opens the card with the d
   // Rest on it.
   await mail.restOn('gmail-share');
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', 'ready');
-  await expect(card.card).toBeVisible();
-  await expect(card.disclaimer).toBeVisible();
-  await expect(card.disclaimer).toContainText('due diligence');
-  await expect(card.companyName).toHaveText('Kobo Ledger Ltd');
-  await expect(card.readinessScore).toHaveText('76');
+  const shown = await card.opened();
+  await expect(shown.card).toBeVisible();
+  await expect(shown.disclaimer).toBeVisible();
+  await expect(shown.disclaimer).toContainText('due diligence');
+  await expect(shown.companyName).toHaveText('Kobo Ledger Ltd');
+  await expect(shown.readinessScore).toHaveText('76');
   expect(await deal.views()).toBe(1);
 
   // Move onto the card: it stays (past its close delay). Then leave both: it closes (removed from the DOM).
@@ -136,10 +137,10 @@ test('hover intent: a pass-over costs nothing; resting opens the card with the d
 
   // Hover again within the TTL (the API link of the same token too): served from the cache.
   await mail.restOn('gmail-share');
-  await expect(card.disclaimer).toBeVisible();
+  await expect((await card.opened()).disclaimer).toBeVisible();
   await mail.closeCardByLeaving();
   await mail.restOn('gmail-api');
-  await expect(card.disclaimer).toBeVisible();
+  await expect((await card.opened()).disclaimer).toBeVisible();
   expect(await deal.views()).toBe(1);
 
   // A page reload peeks at the cache: the badge is ready at once, still without a view.
@@ -159,20 +160,21 @@ test('little room around the link: the card fits its frame, only its body scroll
   const { card } = mail;
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', 'idle');
   await mail.restOn('gmail-share');
-  await expect(card.disclaimer).toContainText('due diligence');
+  const shown = await card.opened();
+  await expect(shown.disclaimer).toContainText('due diligence');
 
   const frame = await card.box();
   expect(frame.y).toBeGreaterThanOrEqual(0);
   expect(frame.y + frame.height).toBeLessThanOrEqual(380);
   // The whole disclaimer inside the frame's visible box, not cut off below it.
   await expect(async () => {
-    const disclaimer = await card.disclaimer.boundingBox();
+    const disclaimer = await shown.disclaimer.boundingBox();
     if (!disclaimer) throw new Error('disclaimer not laid out');
     expect(disclaimer.y).toBeGreaterThanOrEqual(frame.y);
     expect(disclaimer.y + disclaimer.height).toBeLessThanOrEqual(frame.y + frame.height + 0.5);
   }).toPass({ timeout: 5_000 });
   // The rest is reachable by scrolling the card's body.
-  const overflow = await card.scroller.evaluate((element) => element.scrollHeight - element.clientHeight);
+  const overflow = await (await card.scroller()).evaluate((element) => element.scrollHeight - element.clientHeight);
   expect(overflow).toBeGreaterThan(0);
   await mail.page.screenshot({ path: artifactPath('card-little-room.png') });
 });
@@ -200,7 +202,7 @@ test('keyboard only: Tab to the link, Tab to its badge, Enter opens the card, Es
   expect(await activeElementId()).toBe('badge-after:safelinks');
 
   await page.keyboard.press('Enter');
-  await expect(card.disclaimer).toBeVisible();
+  await expect((await card.opened()).disclaimer).toBeVisible();
   await expect.poll(activeElementId).toBe('card');
   expect(await deal.views()).toBe(1);
 
@@ -240,7 +242,7 @@ test('revoked and expired links show their error states', async ({ context, serv
   await mail.restOn('gmail-share');
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', 'error');
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-error-code', 'NOT_FOUND');
-  await expect(mail.card.errorMessage).toContainText(/revoked/);
+  await expect((await mail.card.opened()).errorMessage).toContainText(/revoked/);
   // The same token through its API link shares the (terminal) result.
   await expect(mail.badgeAfter('gmail-api')).toHaveAttribute('data-error-code', 'NOT_FOUND');
   await mail.page.close();
@@ -257,7 +259,7 @@ test('revoked and expired links show their error states', async ({ context, serv
     await expect(second.badgeAfter('safelinks')).toHaveAttribute('data-state', 'idle');
     await second.restOn('safelinks');
     await expect(second.badgeAfter('safelinks')).toHaveAttribute('data-error-code', 'EXPIRED');
-    await expect(second.card.errorMessage).toContainText(/expired/);
+    await expect((await second.card.opened()).errorMessage).toContainText(/expired/);
     await second.page.screenshot({
       path: artifactPath('badge-expired-light.png'),
       clip: { x: 0, y: 0, width: 760, height: 260 },
@@ -316,7 +318,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
 
     await mail.restOn('gmail-share');
-    await expect(card.disclaimer).toBeVisible();
+    await expect((await card.opened()).disclaimer).toBeVisible();
     await card.expectRevealed();
     await page.screenshot({ path: artifactPath(`card-${colorScheme}.png`), animations: 'disabled' });
     await mail.closeCardByLeaving();

@@ -1,6 +1,7 @@
-import type { BrowserContext } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HOVER_FETCHES_PER_MINUTE } from '../../lib/core/limits';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
 import { expect, test } from './support/fixtures';
@@ -109,28 +110,23 @@ test('forged events and messages cost no view and steer nothing; the card and ba
   //    the recorder sees it.
   await hostile.restOn('share');
   await expect(badge).toHaveAttribute('data-state', 'ready');
-  await expect(card.companyName).toHaveText('Kobo Ledger Ltd');
+  const shown = await card.opened();
+  await expect(shown.companyName).toHaveText('Kobo Ledger Ltd');
   expect(await deal.views()).toBe(1);
   expect(requests.worker).toEqual([`${origin}/api/v1/compliance-status/${link.token}`]);
 
-  // 3. The page tries to read the card and the badge.
+  // 3. The page tries to read the card and the badge. Both sit in closed shadow roots: no element of
+  //    theirs, no frame URL or name in the DOM. The card's window is still in window.frames (the
+  //    browser lists every child frame), but it is cross-origin: nothing of it is readable.
   const reads = await page.evaluate(() => {
     const host = document.querySelector('compliance-lens-card');
-    const iframe = host?.shadowRoot?.querySelector('iframe') ?? null;
-    const attempt = (read: () => unknown) => {
-      try {
-        read();
-        return 'readable';
-      } catch {
-        return 'blocked';
-      }
-    };
     const badgeHost = document.querySelector('#share + compliance-lens-badge');
     return {
-      iframeFound: iframe !== null,
-      contentDocumentIsNull: iframe !== null && iframe.contentDocument === null,
-      windowDocument: attempt(() => iframe?.contentWindow?.document.body.innerHTML),
-      windowLocation: attempt(() => iframe?.contentWindow?.location.href),
+      cardHostFound: host !== null,
+      cardShadowRootIsNull: host !== null && host.shadowRoot === null,
+      iframesInDom: document.querySelectorAll('iframe').length,
+      // A frame in a shadow tree is not one of the page's window.frames: no handle to the card's window.
+      framesListed: window.frames.length,
       badgeShadowRootIsNull: badgeHost !== null && badgeHost.shadowRoot === null,
       badgeTextContent: badgeHost?.textContent ?? null,
       badgeChildren: badgeHost?.children.length ?? null,
@@ -138,10 +134,10 @@ test('forged events and messages cost no view and steer nothing; the card and ba
     };
   });
   expect(reads).toMatchObject({
-    iframeFound: true,
-    contentDocumentIsNull: true,
-    windowDocument: 'blocked',
-    windowLocation: 'blocked',
+    cardHostFound: true,
+    cardShadowRootIsNull: true,
+    iframesInDom: 0,
+    framesListed: 0,
     badgeShadowRootIsNull: true,
     badgeTextContent: '',
     badgeChildren: 0,
@@ -149,15 +145,13 @@ test('forged events and messages cost no view and steer nothing; the card and ba
   // The snapshot (company name, gap titles, disclaimer) lives only in the extension's card page.
   for (const secret of ['Kobo Ledger Ltd', 'AML/CFT', 'due diligence']) expect(reads.pageText).not.toContain(secret);
 
-  // 4. Forged card messages: posted to the page's window, dispatched as MessageEvents claiming the
-  //    card's origin and window, and posted into the card page itself. None may close, resize or
-  //    re-point the card.
-  const sizeBefore = await card.frame.boundingBox();
-  await page.evaluate(() => {
-    const iframe = document.querySelector('compliance-lens-card')?.shadowRoot?.querySelector('iframe');
-    if (!iframe?.contentWindow) throw new Error('no card iframe');
-    const cardWindow = iframe.contentWindow;
-    const extensionOrigin = new URL(iframe.src).origin;
+  // 4. Forged card messages: posted to the page's window and dispatched as MessageEvents claiming the
+  //    card's origin. None may close, resize or re-point the card.
+  const sizeBefore = await card.box();
+  const cardUrl = (await card.frame()).url();
+  await page.evaluate((cardUrl) => {
+    // The page has no handle to the card's window; it knows, say, the card's origin and forges its messages.
+    const extensionOrigin = new URL(cardUrl).origin;
     const forged = [
       { source: 'compliance-lens-card', kind: 'size', width: 1, height: 1 },
       { source: 'compliance-lens-card', kind: 'hover', inside: false },
@@ -166,24 +160,18 @@ test('forged events and messages cost no view and steer nothing; the card and ba
     ];
     for (const data of forged) {
       window.postMessage(data, '*');
-      window.dispatchEvent(new MessageEvent('message', { data, origin: extensionOrigin, source: cardWindow }));
-      cardWindow.postMessage(data, '*');
+      // Claiming the card's origin, from the only window the page has (the card's is out of its reach).
+      window.dispatchEvent(new MessageEvent('message', { data, origin: extensionOrigin, source: window }));
     }
-    // Messages in @webext-core's wire format, into the card page: it listens to runtime messages only.
-    cardWindow.postMessage({ id: 1, type: 'getCardForTab', data: { origin: 'http://127.0.0.1:1', token: 'A'.repeat(43) } }, '*');
-    cardWindow.postMessage(
-      { id: 2, type: 'refreshSnapshot', data: { origin: 'http://127.0.0.1:1', token: 'A'.repeat(43) } },
-      '*',
-    );
     // Forged dismissals: Escape and a pointer-down outside, as page-dispatched events.
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
-  });
+  }, cardUrl);
   // Give every forged message and event the time to act, had it been accepted.
   await waitLongerThanHoverDelay();
   await expect(card.host).toHaveCount(1);
-  await expect(card.companyName).toHaveText('Kobo Ledger Ltd');
-  expect(await card.frame.boundingBox()).toEqual(sizeBefore);
+  await expect(shown.companyName).toHaveText('Kobo Ledger Ltd');
+  expect(await card.box()).toEqual(sizeBefore);
   expect(await deal.views()).toBe(1);
 
   // 5. What the page could observe of the card's own messages carries no snapshot data.
@@ -194,6 +182,139 @@ test('forged events and messages cost no view and steer nothing; the card and ba
   await page.keyboard.press('Escape');
   await card.expectClosed();
   expect(requests.worker.every((url) => new URL(url).origin === origin)).toBe(true);
+});
+
+/** Frames `url` `count` times in the page (the page's own copies of the card page), each under a decoy button. */
+async function frameCopies(page: Page, url: string, count: number): Promise<void> {
+  await page.evaluate(
+    ({ url, count }) => {
+      for (let i = 0; i < count; i++) {
+        const box = document.createElement('div');
+        box.className = 'copy';
+        box.style.cssText = 'position:relative;width:360px;height:420px;margin:8px';
+        const frame = document.createElement('iframe');
+        frame.src = url;
+        frame.style.cssText = 'width:360px;height:420px;border:0;opacity:0.01';
+        const decoy = document.createElement('button');
+        decoy.textContent = 'Claim your prize';
+        decoy.style.cssText = 'position:absolute;inset:0;pointer-events:none';
+        box.append(frame, decoy);
+        document.body.append(box);
+      }
+    },
+    { url, count },
+  );
+}
+
+test('a page that frames the card page itself gets nothing and costs no view, before, during and after the real card (finding 1)', async ({
+  context,
+  serviceWorker,
+  deal,
+}) => {
+  const hostile = await openHostilePage(context, {
+    share: deal.link.shareUrl,
+    second: 'https://example.org/a',
+    third: 'https://example.org/b',
+  });
+  const { page, card } = hostile;
+  await expect(hostile.badgeAfter('share')).toHaveAttribute('data-state', 'idle');
+
+  // The user opens the real card once: one view.
+  await hostile.restOn('share');
+  const real = await card.opened();
+  await expect(real.companyName).toHaveText('Kobo Ledger Ltd');
+  expect(await deal.views()).toBe(1);
+  const realFrame = await card.frame();
+  // What the page can learn of the card's URL: not from the DOM (closed shadow root), not from resource
+  // timing. It is not a secret anyway (stable per install on Firefox): say the page learned it.
+  const timing = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+  expect(timing.filter((name) => name.includes('card.html'))).toEqual([]);
+  const cardUrl = await serviceWorker.evaluate(() => chrome.runtime.getURL('/card.html'));
+
+  // While the real card is open, the page frames three copies of it under decoys.
+  await frameCopies(page, cardUrl, 3);
+  const copies = () => page.frames().filter((frame) => frame !== realFrame && frame.url().endsWith('/card.html'));
+  await expect.poll(() => copies().length).toBe(3);
+  for (const copy of copies()) {
+    await expect(copy.getByTestId('error-message')).toBeVisible();
+    await expect(copy.getByTestId('company-name')).toHaveCount(0);
+    await expect(copy.getByRole('button', { name: 'Refresh' })).toHaveCount(0);
+  }
+  // The real card still shows its link.
+  await expect(real.companyName).toHaveText('Kobo Ledger Ltd');
+
+  // The real card closes; the user scrolls and clicks the decoys (over the copies).
+  await hostile.closeCardByLeaving();
+  await page.mouse.wheel(0, 300);
+  for (const decoy of await page.locator('.copy').all()) {
+    const box = await decoy.boundingBox();
+    if (box) await page.mouse.click(box.x + box.width / 2, box.y + 60);
+  }
+  await waitLongerThanHoverDelay();
+  expect(await deal.views()).toBe(1);
+
+  // Copies framed before the real card opens claim nothing either, and the real card still works.
+  await page.reload();
+  await frameCopies(page, cardUrl, 2);
+  await expect(hostile.badgeAfter('share')).toHaveAttribute('data-state', 'ready'); // cached: no view
+  await hostile.restOn('share');
+  await expect((await card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
+  expect(await deal.views()).toBe(1);
+});
+
+test('a page cannot spend the request budget on tokens it chooses by moving links under a still pointer (finding 6)', async ({
+  context,
+  server,
+}) => {
+  const origin = new URL(server.baseUrl).origin;
+  const requests = recordRequests(context);
+  const hostile = await openHostilePage(context, {
+    share: 'https://example.org/1',
+    second: 'https://example.org/2',
+    third: 'https://example.org/3',
+  });
+  const { page } = hostile;
+  // 1. An invisible link over the whole page whose href changes to a new token of the page's choosing
+  //    on every pointer move: small real pointer moves must not turn into fetches.
+  await page.evaluate((origin) => {
+    const anchor = document.createElement('a');
+    anchor.id = 'trap';
+    anchor.href = `${origin}/share/${'T'.repeat(43)}`;
+    anchor.style.cssText = 'position:fixed;inset:0;opacity:0.01;z-index:1000;display:block';
+    anchor.textContent = ' ';
+    let n = 0;
+    document.addEventListener('pointermove', () => {
+      n += 1;
+      anchor.href = `${origin}/share/${'T'.repeat(37)}${String(n).padStart(6, '0')}`;
+    });
+    document.body.append(anchor);
+  }, origin);
+  for (let i = 0; i < 8; i++) {
+    await page.mouse.move(300 + i * 3, 300 + i * 2);
+    await waitLongerThanHoverDelay();
+  }
+  expect(requests.worker).toEqual([]);
+
+  // 2. A visible link that changes under the pointer: at most HOVER_FETCHES_PER_MINUTE (10) of the
+  //    page's tokens are fetched by resting on it; after that a rest opens the card from the cache only
+  //    (with a Load button: a click is a real gesture).
+  await page.evaluate(() => {
+    const trap = document.getElementById('trap');
+    if (trap)
+      trap.style.cssText =
+        'position:fixed;left:280px;top:280px;width:120px;height:40px;opacity:1;z-index:1000;display:block;background:#fff';
+    if (trap) trap.textContent = 'snapshot';
+  });
+  for (let i = 0; i < 14; i++) {
+    await page.mouse.move(0, 0);
+    await hostile.card.expectClosed();
+    await page.mouse.move(320 + (i % 3), 295);
+    await expect(hostile.card.host).toHaveCount(1);
+  }
+  const fetched = requests.worker.filter((url) => url.startsWith(`${origin}/api/v1/compliance-status/`));
+  // 14 rests on 14 of the page's tokens within the minute: the tab's allowance, and no more.
+  expect(fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE);
+  await expect((await hostile.card.frame()).getByTestId('not-loaded')).toBeVisible();
 });
 
 test('hrefs swapped after annotation: the badge follows the new target or disappears; nothing goes to the swapped-to origin', async ({

@@ -10,12 +10,16 @@ export const DEALS_ORIGIN = 'http://localhost:5996';
 
 const pagesDir = import.meta.dirname;
 
+/** An origin the content script does not run on (neither a loopback name nor a matched site). */
+export const UNCONFIGURED_ORIGIN = 'http://unconfigured.test:5995';
+
 /**
- * Serves `test/e2e/pages/*.html` at `PAGES_ORIGIN/<name>.html` through the browser context's router,
- * replacing `{{KEY}}` placeholders. Values are inserted as given: callers encode them for their spot.
+ * Serves `test/e2e/pages/*.html` at `<origin>/<name>.html` (`PAGES_ORIGIN` unless given) through the
+ * browser context's router, replacing `{{KEY}}` placeholders. Values are inserted as given: callers
+ * encode them for their spot.
  */
-export async function servePages(context: BrowserContext, values: Record<string, string>): Promise<void> {
-  await context.route(`${PAGES_ORIGIN}/**`, async (route) => {
+export async function servePages(context: BrowserContext, values: Record<string, string>, origin = PAGES_ORIGIN): Promise<void> {
+  await context.route(`${origin}/**`, async (route) => {
     const name = path.basename(new URL(route.request().url()).pathname);
     if (!/^[a-z0-9-]+\.html$/.test(name)) return route.fulfill({ status: 404, body: 'not found' });
     let html: string;

@@ -1,37 +1,73 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Frame, type Locator, type Page } from '@playwright/test';
 import { SnapshotCard } from './snapshot-card';
 
 /**
  * The hover card a content script opens next to a badge: `card.html` in an iframe inside the
- * `<compliance-lens-card>` host's (open) shadow root. Its fields are read inside the frame.
+ * `<compliance-lens-card>` host's **closed** shadow root, so no selector reaches the iframe: its frame
+ * is found among the page's frames (the card page whose element sits in our host, not a copy the page
+ * framed itself). The card may be in an ancestor's document when the link is in a frame.
  */
-export class HoverCard extends SnapshotCard {
+export class HoverCard {
   /** The host element; a closed card is removed from the DOM. */
   readonly host: Locator;
-  /** The iframe: hidden (`pending`) until the card page has reported its size. */
-  readonly frame: Locator;
-  /** The card body that scrolls when the frame is short (`data-card-scroll`). */
-  readonly scroller: Locator;
 
-  constructor(page: Page) {
-    super(page.frameLocator('compliance-lens-card iframe'));
+  constructor(readonly page: Page) {
     this.host = page.locator('compliance-lens-card');
-    this.frame = this.host.locator('iframe');
-    this.scroller = this.scope.locator('[data-card-scroll]');
+  }
+
+  /** The open card's frame, once there is one. */
+  async frame(): Promise<Frame> {
+    let found: Frame | undefined;
+    await expect
+      .poll(
+        async () => {
+          found = await this.findFrame();
+          return found !== undefined;
+        },
+        { message: 'the card frame to open' },
+      )
+      .toBe(true);
+    if (!found) throw new Error('no card frame');
+    return found;
+  }
+
+  /** Waits for the card to open and returns what it shows (the DESIGN test ids, inside its frame). */
+  async opened(): Promise<SnapshotCard> {
+    return new SnapshotCard(await this.frame());
+  }
+
+  /** The card body that scrolls when the frame is short (`data-card-scroll`). */
+  async scroller(): Promise<Locator> {
+    return (await this.frame()).locator('[data-card-scroll]');
   }
 
   /** Waits until the frame is revealed at the size the card page reported (hidden until then). */
   async expectRevealed(): Promise<void> {
-    await expect(this.frame).toBeVisible();
+    const frame = await this.frame();
+    await expect.poll(async () => (await frame.frameElement()).isVisible()).toBe(true);
   }
 
   async expectClosed(): Promise<void> {
     await expect(this.host).toHaveCount(0);
   }
 
+  /** The card frame's box in the page's viewport. */
   async box(): Promise<{ x: number; y: number; width: number; height: number }> {
-    const box = await this.frame.boundingBox();
+    const box = await (await (await this.frame()).frameElement()).boundingBox();
     if (!box) throw new Error('card not laid out');
     return box;
+  }
+
+  private async findFrame(): Promise<Frame | undefined> {
+    for (const frame of this.page.frames()) {
+      if (!frame.url().endsWith('/card.html') || frame.isDetached()) continue;
+      const element = await frame.frameElement().catch(() => null);
+      const ours = await element?.evaluate((iframe) => {
+        const root = iframe.getRootNode();
+        return root instanceof ShadowRoot && root.host.localName === 'compliance-lens-card';
+      });
+      if (ours) return frame;
+    }
+    return undefined;
   }
 }

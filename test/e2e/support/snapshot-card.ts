@@ -1,4 +1,4 @@
-import type { FrameLocator, Locator } from '@playwright/test';
+import type { Frame, FrameLocator, Locator } from '@playwright/test';
 
 /**
  * A snapshot as the extension's React surfaces show it (components/SnapshotCard.tsx), found by the
@@ -20,7 +20,7 @@ export class SnapshotCard {
   /** The card's Refresh button (counts one view); labelled "Refreshing…" and disabled while it runs. */
   readonly refreshButton: Locator;
 
-  constructor(readonly scope: Locator | FrameLocator) {
+  constructor(readonly scope: Locator | FrameLocator | Frame) {
     this.card = scope.getByTestId('snapshot-card');
     this.companyName = scope.getByTestId('company-name');
     this.readinessScore = scope.getByTestId('readiness-score');

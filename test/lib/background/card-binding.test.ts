@@ -124,6 +124,16 @@ describe('card binding in the background', () => {
     expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toEqual({ request, fetch: false });
   });
 
+  it('hovers arriving at once from several frames of a tab share one allowance', async () => {
+    const background = handlers();
+    const answers = await Promise.all(
+      Array.from({ length: HOVER_FETCHES_PER_MINUTE + 5 }, (_, frameId) =>
+        background.openCard(open(NONCE, 'hover'), { ...contentScript(5), frameId }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.fetch)).toHaveLength(HOVER_FETCHES_PER_MINUTE);
+  });
+
   it('the hover allowance frees up as the minute passes', async () => {
     let now = 0;
     const background = handlers(async () => null, { now: () => now });

@@ -27,6 +27,12 @@ describe('frames that reported share links', () => {
     expect((await restarted.list(4)).length).toBe(50);
   });
 
+  it('keeps every frame when the frames of a page report at the same moment', async () => {
+    const frames = createLinkFrames(fakeBrowser.storage.session);
+    await Promise.all([5, 6, 7, 8, 9, 11].map((frameId) => frames.add(4, frameId)));
+    expect((await frames.list(4)).sort((a, b) => a - b)).toEqual([5, 6, 7, 8, 9, 11]);
+  });
+
   it('reads a corrupt entry as no frames', async () => {
     await fakeBrowser.storage.session.set({ 'linkFrames:4': 'garbage' });
     expect(await createLinkFrames(fakeBrowser.storage.session).list(4)).toEqual([]);

@@ -1,0 +1,226 @@
+import type { BrowserContext, Frame, FrameLocator, Locator, Page } from '@playwright/test';
+import { escapeHtml } from '../support/html';
+import { waitLongerThanHoverDelay } from '../support/timing';
+import { PAGES_ORIGIN, servePages, UNCONFIGURED_ORIGIN } from './pages/serve';
+import { artifactPath } from './support/artifacts';
+import { expect, test } from './support/fixtures';
+import { PopupPage } from './support/popup';
+import { createDeals, type Deal } from './support/server';
+import { AnnotatedPage } from './support/web-page';
+
+/**
+ * Links where mail clients and CRMs keep them: in a srcdoc frame, an about:blank frame the page writes
+ * after load, a same-origin frame and a frame inside it, a frame in a scrolled box, a moved and scaled
+ * frame, and a frame of an origin the extension does not run on (test/e2e/pages/frames.html).
+ */
+
+test.use({ withTestService: true });
+
+const NAMES = [
+  'Kobo Ledger Ltd',
+  'Sahel Pay',
+  'Nairobi Rails',
+  'Abuja Remit Ltd',
+  'Zed Pay',
+  'Scrolled Co',
+  'Scaled Co',
+] as const;
+
+interface FramesPage {
+  mail: AnnotatedPage;
+  page: Page;
+  deals: Record<(typeof NAMES)[number], Deal>;
+  /** Every request of the context, and those of the extension's service worker. */
+  requests: { all: string[]; worker: string[] };
+}
+
+async function openFramesPage(context: BrowserContext, baseUrl: string): Promise<FramesPage> {
+  const list = await createDeals(baseUrl, NAMES);
+  const deals = Object.fromEntries(list.map((deal) => [deal.name, deal])) as FramesPage['deals'];
+  const url = (name: (typeof NAMES)[number]) => escapeHtml(deals[name].link.shareUrl);
+  const values = {
+    TOP_URL: url('Kobo Ledger Ltd'),
+    SRCDOC_URL: url('Sahel Pay'),
+    BLANK_URL: url('Nairobi Rails'),
+    SAME_URL: url('Abuja Remit Ltd'),
+    NESTED_URL: url('Zed Pay'),
+    SCROLLED_URL: url('Scrolled Co'),
+    TRANSFORMED_URL: url('Scaled Co'),
+    CROSS_ORIGIN: UNCONFIGURED_ORIGIN,
+  };
+  await servePages(context, values);
+  await servePages(context, values, UNCONFIGURED_ORIGIN);
+  const requests = { all: [] as string[], worker: [] as string[] };
+  context.on('request', (request) => {
+    requests.all.push(request.url());
+    if (request.serviceWorker()) requests.worker.push(request.url());
+  });
+  const mail = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/frames.html`, { viewport: { width: 1100, height: 800 } });
+  return { mail, page: mail.page, deals, requests };
+}
+
+/** The badge right after `#linkId` in a frame. */
+const badgeIn = (frame: FrameLocator | Page, linkId: string): Locator => frame.locator(`#${linkId} + compliance-lens-badge`);
+
+async function expectCardNextTo(mail: AnnotatedPage, badge: Locator): Promise<void> {
+  await mail.card.expectRevealed();
+  const card = await mail.card.box();
+  const at = await badge.boundingBox();
+  if (!at) throw new Error('badge not laid out');
+  // Below the badge (6 px gap), or above it when there is no room below; aligned with its left edge
+  // unless that would run off the right of the window.
+  const below = Math.abs(card.y - (at.y + at.height + 6)) <= 3;
+  const above = Math.abs(card.y + card.height - (at.y - 6)) <= 3;
+  expect(below || above, JSON.stringify({ card, badge: at })).toBe(true);
+  expect(card.x).toBeLessThanOrEqual(at.x + 1);
+  expect(card.x + card.width).toBeGreaterThanOrEqual(at.x + at.width - 1);
+}
+
+test('links in srcdoc, script-written, same-origin and nested frames get badges in their own documents; none on an unconfigured origin; nothing is fetched on load', async ({
+  context,
+  server,
+}) => {
+  const { page, deals, requests } = await openFramesPage(context, server.baseUrl);
+  await expect(badgeIn(page, 'top')).toHaveAttribute('data-state', 'idle');
+  await expect(badgeIn(page.frameLocator('#srcdoc'), 'in-srcdoc')).toHaveAttribute('data-state', 'idle');
+  await expect(badgeIn(page.frameLocator('#srcdoc'), 'dup')).toHaveAttribute('data-state', 'idle');
+  await expect(badgeIn(page.frameLocator('#blank'), 'in-blank')).toHaveAttribute('data-state', 'idle');
+  await expect(badgeIn(page.frameLocator('#same'), 'in-same')).toHaveAttribute('data-state', 'idle');
+  await expect(badgeIn(page.frameLocator('#same').frameLocator('#nested'), 'in-nested')).toHaveAttribute('data-state', 'idle');
+  // The badge is the next tab stop after its link, in the frame's own document.
+  await expect(page.frameLocator('#srcdoc').locator('compliance-lens-badge')).toHaveCount(2);
+
+  // The cross-origin frame: its site is not matched, so no content script runs there at all.
+  const cross = page.frameLocator('#cross');
+  await expect(cross.locator('#in-cross')).toBeVisible();
+  await waitLongerThanHoverDelay();
+  await expect(cross.locator('compliance-lens-badge')).toHaveCount(0);
+
+  for (const deal of Object.values(deals)) expect(await deal.views()).toBe(0);
+  expect(requests.worker).toEqual([]);
+  await page.screenshot({ path: artifactPath('frames-badges.png'), fullPage: true });
+});
+
+test('hover in a frame: one card, in the top document next to the link (nested, scrolled, moved and scaled frames); one view; cached across frames', async ({
+  context,
+  server,
+}) => {
+  const { mail, page, deals } = await openFramesPage(context, server.baseUrl);
+  const srcdoc = page.frameLocator('#srcdoc');
+  await expect(badgeIn(srcdoc, 'in-srcdoc')).toHaveAttribute('data-state', 'idle');
+
+  // srcdoc frame
+  await srcdoc.locator('#in-srcdoc').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Sahel Pay');
+  await expect(mail.card.host).toHaveCount(1); // in the top document
+  await expectCardNextTo(mail, badgeIn(srcdoc, 'in-srcdoc'));
+  await expect(badgeIn(srcdoc, 'in-srcdoc')).toHaveAttribute('data-state', 'ready');
+  expect(await deals['Sahel Pay'].views()).toBe(1);
+  await mail.closeCardByLeaving();
+
+  // Two levels down.
+  const nested = page.frameLocator('#same').frameLocator('#nested');
+  await nested.locator('#in-nested').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Zed Pay');
+  await expectCardNextTo(mail, badgeIn(nested, 'in-nested'));
+  await mail.closeCardByLeaving();
+
+  // A frame in a scrolled box, then the box scrolled while the card is open: the card follows.
+  await page.locator('#scroller').evaluate((box) => (box.scrollTop = 150));
+  const scrolled = page.frameLocator('#scrolled');
+  await scrolled.locator('#in-scrolled').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Scrolled Co');
+  await expectCardNextTo(mail, badgeIn(scrolled, 'in-scrolled'));
+  await page.mouse.move(900, 100); // off the link, within the close delay: scroll the box under it
+  await page.locator('#scroller').evaluate((box) => (box.scrollTop = 120));
+  await scrolled.locator('#in-scrolled').hover();
+  await expectCardNextTo(mail, badgeIn(scrolled, 'in-scrolled'));
+  await mail.closeCardByLeaving();
+
+  // A moved and scaled frame.
+  const scaled = page.frameLocator('#transformed');
+  await scaled.locator('#in-transformed').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Scaled Co');
+  await expectCardNextTo(mail, badgeIn(scaled, 'in-transformed'));
+  await page.screenshot({ path: artifactPath('frames-card-scaled.png') });
+  await mail.closeCardByLeaving();
+
+  // The same link in the top page and in a frame: fetched once, the other hover is served from the cache.
+  await srcdoc.locator('#dup').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
+  await mail.closeCardByLeaving();
+  await mail.restOn('top');
+  await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
+  expect(await deals['Kobo Ledger Ltd'].views()).toBe(1);
+  expect(await deals['Sahel Pay'].views()).toBe(1);
+});
+
+test('one card per tab: a card opened from another frame replaces the first', async ({ context, server }) => {
+  const { mail, page } = await openFramesPage(context, server.baseUrl);
+  const srcdoc = page.frameLocator('#srcdoc');
+  await expect(badgeIn(srcdoc, 'in-srcdoc')).toHaveAttribute('data-state', 'idle');
+  // Opened by keyboard (stays open when the pointer moves on), then a hover in another frame.
+  await srcdoc.locator('#in-srcdoc').focus();
+  await page.keyboard.press('Tab'); // to its badge
+  await page.keyboard.press('Enter');
+  await expect((await mail.card.opened()).companyName).toHaveText('Sahel Pay');
+  await page.frameLocator('#same').locator('#in-same').hover();
+  await expect.poll(async () => (await mail.card.opened()).companyName.textContent()).toBe('Abuja Remit Ltd');
+  await expect(mail.card.host).toHaveCount(1);
+});
+
+test('keyboard in a frame: Tab to the link, Tab to its badge, Enter opens the card, Escape closes it and focus returns to the badge', async ({
+  context,
+  server,
+}) => {
+  const { mail, page, deals } = await openFramesPage(context, server.baseUrl);
+  const same = page.frameLocator('#same');
+  await expect(badgeIn(same, 'in-same')).toHaveAttribute('data-state', 'idle');
+  await same.locator('#in-same').focus();
+  await page.keyboard.press('Tab');
+  const sameFrame = page.frames().find((frame) => frame.url().endsWith('/frame-child.html'));
+  if (!sameFrame) throw new Error('no same-origin frame');
+  const focused = (frame: Frame) =>
+    frame.evaluate(() => {
+      const active = document.activeElement;
+      return active?.localName === 'compliance-lens-badge'
+        ? `badge-after:${active.previousElementSibling?.id ?? ''}`
+        : (active?.id ?? '');
+    });
+  expect(await focused(sameFrame)).toBe('badge-after:in-same');
+  await page.keyboard.press('Enter');
+  await expect((await mail.card.opened()).companyName).toHaveText('Abuja Remit Ltd');
+  expect(await deals['Abuja Remit Ltd'].views()).toBe(1);
+  await page.keyboard.press('Escape');
+  await mail.card.expectClosed();
+  await expect.poll(() => focused(sameFrame)).toBe('badge-after:in-same');
+});
+
+test('the popup lists the links of every frame of the tab, once each, without fetching', async ({
+  context,
+  server,
+  extensionId,
+}) => {
+  const { page, deals } = await openFramesPage(context, server.baseUrl);
+  await expect(badgeIn(page.frameLocator('#blank'), 'in-blank')).toHaveAttribute('data-state', 'idle');
+  await expect(badgeIn(page.frameLocator('#same').frameLocator('#nested'), 'in-nested')).toHaveAttribute('data-state', 'idle');
+  const popup = await PopupPage.open(context, extensionId);
+  // Seven distinct links (the Kobo link is in the top page and in a frame: one row); the cross-origin
+  // frame's copy is not seen.
+  await expect(popup.rows).toHaveCount(NAMES.length);
+  for (const deal of Object.values(deals)) expect(await deal.views()).toBe(0);
+});
+
+test('browser zoom: a card for a link in a frame still sits next to it', async ({ context, server, serviceWorker }) => {
+  const { mail, page } = await openFramesPage(context, server.baseUrl);
+  const srcdoc = page.frameLocator('#srcdoc');
+  await expect(badgeIn(srcdoc, 'in-srcdoc')).toHaveAttribute('data-state', 'idle');
+  await serviceWorker.evaluate(async (url) => {
+    const [tab] = await chrome.tabs.query({ url });
+    if (tab?.id !== undefined) await chrome.tabs.setZoom(tab.id, 1.5);
+  }, `${PAGES_ORIGIN}/frames.html`);
+  await expect.poll(() => page.evaluate(() => window.devicePixelRatio)).toBeGreaterThan(1.4);
+  await srcdoc.locator('#in-srcdoc').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Sahel Pay');
+  await expectCardNextTo(mail, badgeIn(srcdoc, 'in-srcdoc'));
+});
