@@ -159,6 +159,7 @@ export function HoverCard({
       ) : result.status === 'ready' ? (
         <SnapshotCard
           snapshot={result.snapshot}
+          serviceOrigin={request.origin}
           meta={result.meta}
           fetchedAt={result.fetchedAt}
           fromCache={result.fromCache}

@@ -1,12 +1,15 @@
 import type { ReactNode } from 'react';
 import type { Snapshot, SnapshotMeta } from '@/lib/core/schemas/snapshot';
 import { formatDateTime, formatPercent, formatRelative } from '@/lib/core/format';
+import { urlOnOrigin } from '@/lib/core/services';
 import { useI18n } from './i18n';
 import { useNow } from './useNow';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE, SEVERITY_TONE } from './tones';
 
 export interface SnapshotCardProps {
   snapshot: Snapshot;
+  /** The service the snapshot came from: its investor view link is offered only on that origin. */
+  serviceOrigin: string;
   meta: SnapshotMeta;
   /** When the extension fetched it (epoch ms). */
   fetchedAt: number;
@@ -27,6 +30,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
   const locale = props.locale ?? contextLocale;
   const now = useNow(props.now);
   const { scores, licensing, verification } = snapshot;
+  const investorView = urlOnOrigin(snapshot.links.human_summary_url, props.serviceOrigin);
   const expiresAt = new Date(verification.share_expires_at);
 
   return (
@@ -163,14 +167,16 @@ export function SnapshotCard(props: SnapshotCardProps) {
               })}
             </span>
             <span className="flex items-center gap-3">
-              <a
-                href={snapshot.links.human_summary_url}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="font-medium text-sky-700 underline-offset-2 hover:underline dark:text-sky-300"
-              >
-                {t('snapshot.investorView')}
-              </a>
+              {investorView && (
+                <a
+                  href={investorView}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="font-medium text-sky-700 underline-offset-2 hover:underline dark:text-sky-300"
+                >
+                  {t('snapshot.investorView')}
+                </a>
+              )}
               {onRefresh && (
                 <button
                   type="button"

@@ -144,6 +144,7 @@ export function SnapshotDetail({
     return (
       <SnapshotCard
         snapshot={row.ready.snapshot}
+        serviceOrigin={row.link.origin}
         meta={row.ready.meta}
         fetchedAt={row.ready.fetchedAt}
         fromCache={row.ready.fromCache}

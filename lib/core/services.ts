@@ -55,3 +55,15 @@ export const PRODUCTION_SERVICE: ServiceConfig = {
 };
 
 export const DEFAULT_SERVICES: readonly ServiceConfig[] = [...LOCAL_SERVICES, PRODUCTION_SERVICE];
+
+/**
+ * `url` when it is an http(s) address on `origin` exactly (scheme, host and port; no user info), else
+ * null. A link a snapshot hands out (`links.human_summary_url`) is offered only on the service's own
+ * origin: a misbehaving service cannot send the reader elsewhere (security review finding 4).
+ */
+export function urlOnOrigin(url: string, origin: string): string | null {
+  if (!URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  const sameOrigin = parsed.origin === origin && parsed.username === '' && parsed.password === '';
+  return sameOrigin && (parsed.protocol === 'https:' || parsed.protocol === 'http:') ? parsed.href : null;
+}

@@ -16,7 +16,16 @@ const meta = { token_status: 'active', view_count: 1234 };
 const text = (testId: string) => screen.getByTestId(testId).textContent?.replace(/[\u00a0\u202f]/g, ' ');
 
 function Card() {
-  return <SnapshotCard snapshot={snapshot} meta={meta} fetchedAt={FIXTURE_NOW - 120_000} fromCache now={FIXTURE_NOW} />;
+  return (
+    <SnapshotCard
+      snapshot={snapshot}
+      serviceOrigin={new URL(snapshot.links.human_summary_url).origin}
+      meta={meta}
+      fetchedAt={FIXTURE_NOW - 120_000}
+      fromCache
+      now={FIXTURE_NOW}
+    />
+  );
 }
 
 describe('translated components', () => {
