@@ -18,7 +18,16 @@ export type DemoLink = {
 export type DemoPageInput = { baseUrl: string; links: DemoLink[] };
 
 export type DemoState = DemoLink['state'] | 'lookalike';
-export type DemoForm = 'plain-share' | 'plain-api' | 'gmail' | 'safelinks' | 'proofpoint-v2' | 'table' | 'lookalike';
+export type DemoForm =
+  | 'plain-share'
+  | 'plain-api'
+  | 'gmail'
+  | 'safelinks'
+  | 'proofpoint-v2'
+  | 'table'
+  | 'frame'
+  | 'shadow-root'
+  | 'lookalike';
 
 /** Fixed, realistic-looking wrapper parameters (the page is deterministic: same input, same HTML). */
 const GMAIL_UST = '1781942400000000';
@@ -211,12 +220,35 @@ function renderLookAlikes(link: DemoLink): string {
     )
     .join('\n');
   return `<section class="card section lookalikes" aria-labelledby="lookalike-title">
-  <p class="section-title">3 · Look-alikes</p>
+  <p class="section-title">4 · Look-alikes</p>
   <h2 id="lookalike-title">Links that must not get a badge</h2>
   <p class="muted small">These imitate a share link but point to another origin. The extension must leave them alone and never send their token anywhere.</p>
   <ul class="lookalike-list">
 ${items}
   </ul>
+</section>`;
+}
+
+/**
+ * Where apps keep links out of the page's own DOM: a mail body isolated in a `srcdoc` frame, and a web
+ * component with a (declarative, so script-free) open shadow root. The extension badges both.
+ */
+function renderFramesAndComponents(framed: DemoLink, component: DemoLink): string {
+  const body = `<body style="margin:0;padding:12px 14px;font:15px/1.5 system-ui,sans-serif;color:#1e293b;background:#fff">
+<p style="margin:0 0 6px"><strong>Moussa Diallo</strong> &lt;moussa@sahel-angels.example&gt;</p>
+<p style="margin:0">This message body is rendered inside its own frame, as Gmail and Outlook do. ${escapeHtml(framed.company)}'s link:
+${anchor(framed.shareUrl, `${framed.company} — compliance snapshot`, framed.state, 'frame')}</p></body>`;
+  return `<section class="card section" aria-labelledby="frames-title">
+  <p class="section-title">3 · Inside a frame and a web component</p>
+  <h2 id="frames-title">Mail bodies in frames, CRM records in shadow DOM</h2>
+  <iframe class="mail-frame" title="Forwarded message from Moussa Diallo" srcdoc="${escapeHtml(body)}"></iframe>
+  <deal-record class="component">
+    <template shadowrootmode="open">
+      <style>:host{display:block;margin-top:12px;padding:12px 14px;border:1px solid var(--border,#cbd5e1);border-radius:10px}p{margin:0}</style>
+      <p><strong>${escapeHtml(component.company)}</strong> · record from a web-component CRM (its content sits in a shadow root):
+        ${anchor(component.shareUrl, 'compliance snapshot', component.state, 'shadow-root')}</p>
+    </template>
+  </deal-record>
 </section>`;
 }
 
@@ -249,6 +281,7 @@ const DEMO_CSS = `
 .link-cell { min-width: 200px; }
 .lookalikes { border-color: var(--red-border); }
 .lookalike-list { list-style: none; margin: 14px 0 0; padding: 0; display: flex; flex-direction: column; gap: 12px; }
+.mail-frame { display: block; width: 100%; height: 120px; margin-top: 14px; border: 1px solid var(--border); border-radius: 10px; background: #fff; }
 .lookalike-list li { display: flex; flex-direction: column; gap: 6px; align-items: flex-start; padding: 12px 14px; border: 1px dashed var(--red-border); border-radius: 10px; }
 @media (max-width: 640px) {
   .msg-head { grid-template-columns: 40px minmax(0, 1fr); }
@@ -266,6 +299,7 @@ export function renderDemoPage(input: DemoPageInput): string {
     <li>With the Compliance Lens extension loaded, each genuine share link gets a small <strong>badge</strong> right after it, including links hidden behind Gmail, Outlook Safe Links and Proofpoint wrappers.</li>
     <li><strong>Hover</strong> a link or its badge for a moment (or focus it and press Enter) to open a <strong>card</strong> with the readiness score, risk band, top gaps and the founder's disclaimer.</li>
     <li>Nothing is fetched just because a link is on the page. <strong>Each snapshot fetch counts as a view for the founder</strong>, so the extension fetches only on intent and caches the result.</li>
+    <li>Links inside frames (a mail body) and inside web components (shadow DOM) get badges too.</li>
     <li>Expired and revoked links show an error badge; look-alike links (marked in red) get no badge at all.</li>
   </ul>
 </section>`;
@@ -280,7 +314,12 @@ export function renderDemoPage(input: DemoPageInput): string {
   } else {
     const [firstActive, ...otherActive] = links.filter((link) => link.state === 'active');
     const emailLinks: [DemoLink, ...DemoLink[]] = firstActive ? [firstActive, ...otherActive] : [first, ...rest];
-    content = [renderEmailThread(emailLinks), renderDealTable(links), renderLookAlikes(emailLinks[0])].join('\n');
+    content = [
+      renderEmailThread(emailLinks),
+      renderDealTable(links),
+      renderFramesAndComponents(pick(emailLinks, 5), pick(emailLinks, 6)),
+      renderLookAlikes(emailLinks[0]),
+    ].join('\n');
   }
 
   const body = `<div class="page">

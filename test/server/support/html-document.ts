@@ -27,8 +27,12 @@ export function text(doc: Doc, id: string): string {
   return (byTestId(doc, id).textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** No script elements, no inline event handlers, no javascript: URLs, no external resources. */
-export function expectInert(doc: Doc, html: string): void {
+/**
+ * No script elements, no inline event handlers, no javascript: URLs, no external resources. A frame
+ * may only hold its own document (`srcdoc`, checked the same way), and a template's content (a
+ * declarative shadow root) is checked too.
+ */
+export function expectInert(doc: Doc | ReturnType<Doc['createDocumentFragment']>, html: string): void {
   expect(doc.querySelectorAll('script').length).toBe(0);
   expect(html.toLowerCase()).not.toContain('<script');
   for (const el of doc.querySelectorAll('*')) {
@@ -40,5 +44,11 @@ export function expectInert(doc: Doc, html: string): void {
     const ref = el.getAttribute('href') ?? el.getAttribute('src') ?? '';
     expect(ref.trim().toLowerCase().startsWith('javascript:')).toBe(false);
   }
-  expect(doc.querySelectorAll('link, img, iframe, object, embed, base, form').length).toBe(0);
+  expect(doc.querySelectorAll('link, img, object, embed, base, form').length).toBe(0);
+  for (const frame of doc.querySelectorAll('iframe')) {
+    expect(frame.hasAttribute('src'), 'a frame loads nothing from elsewhere').toBe(false);
+    const inner = frame.getAttribute('srcdoc') ?? '';
+    expectInert(parse(inner), inner);
+  }
+  for (const template of doc.querySelectorAll('template')) expectInert(template.content, template.innerHTML);
 }

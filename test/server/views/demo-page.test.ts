@@ -46,7 +46,7 @@ describe('renderDemoPage', () => {
     expect(intro).toContain('counts as a view for the founder');
     for (const a of doc.querySelectorAll('a')) {
       expect(a.getAttribute('data-demo-state')).toMatch(/^(active|expired|revoked|lookalike)$/);
-      expect(a.getAttribute('data-demo-form')).toMatch(/^(plain-share|plain-api|gmail|safelinks|proofpoint-v2|table|lookalike)$/);
+      expect(a.getAttribute('data-demo-form')).toMatch(/^(plain-share|plain-api|gmail|safelinks|proofpoint-v2|table|frame|shadow-root|lookalike)$/);
       expect(a.getAttribute('rel')).toBe('noopener noreferrer');
     }
   });
@@ -104,6 +104,16 @@ describe('renderDemoPage', () => {
         'https://urldefense.proofpoint.com/v2/url?u=https-3A__media.mnn.com_assets_images_2016_06_jupiter-2Dnasa.jpg.638x0-5Fq80-5Fcrop-2Dsmart.jpg&d=DwMBaQ&e=',
       ),
     ).toBe('https://media.mnn.com/assets/images/2016/06/jupiter-nasa.jpg.638x0_q80_crop-smart.jpg');
+  });
+
+  it('holds a share link in a mail body frame (srcdoc) and one in a web component (declarative open shadow root)', () => {
+    const frame = doc.querySelector('iframe.mail-frame');
+    const framed = parse(frame?.getAttribute('srcdoc') ?? '').querySelector('a[data-demo-form="frame"]');
+    expect(shareUrls.has(framed?.getAttribute('href') ?? '')).toBe(true);
+    const template = doc.querySelector('deal-record > template');
+    expect(template?.getAttribute('shadowrootmode')).toBe('open');
+    const inRoot = (template as HTMLTemplateElement | null)?.content.querySelector('a[data-demo-form="shadow-root"]');
+    expect(shareUrls.has(inRoot?.getAttribute('href') ?? '')).toBe(true);
   });
 
   it('lists every link in the deal-flow table with its state', () => {

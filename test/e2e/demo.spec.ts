@@ -1,0 +1,39 @@
+import { artifactPath } from './support/artifacts';
+import { configureTestService } from './support/extension';
+import { expect, test } from './support/fixtures';
+import { startTestServer } from './support/server';
+import { AnnotatedPage } from './support/web-page';
+
+/**
+ * The seeded demo page (`npm start`'s server, with its CSP), as a user opens it: every genuine link
+ * badged, in the mail thread, the deal table, the mail body frame and the web component; look-alikes
+ * none; nothing fetched.
+ */
+test('the demo page: links in the thread, the table, a framed mail body and a web component are badged; look-alikes are not', async ({
+  context,
+  serviceWorker,
+}) => {
+  const server = await startTestServer(['--seed']);
+  try {
+    await configureTestService(serviceWorker, server.baseUrl);
+    const demo = await AnnotatedPage.open(context, `${server.baseUrl}/demo`, { viewport: { width: 1200, height: 900 } });
+    const { page } = demo;
+    const genuine = page.locator('a[data-demo-state]:not([data-demo-state="lookalike"])');
+    await expect(genuine.first()).toBeVisible();
+    const top = await genuine.count();
+    // Every genuine link in the page's own DOM and in the component's shadow root has its badge...
+    await expect(page.locator('a[data-demo-state]:not([data-demo-state="lookalike"]) + compliance-lens-badge')).toHaveCount(top);
+    await expect(page.locator('a[data-demo-form="shadow-root"] + compliance-lens-badge')).toHaveCount(1);
+    // ...and so has the link in the framed mail body, in the frame's own document.
+    await expect(page.frameLocator('iframe.mail-frame').locator('a[data-demo-form="frame"] + compliance-lens-badge')).toHaveCount(1);
+    await expect(page.locator('a[data-demo-state="lookalike"] + compliance-lens-badge')).toHaveCount(0);
+    // Resting on the framed link opens its card in the page, with the disclaimer.
+    await page.frameLocator('iframe.mail-frame').locator('a[data-demo-form="frame"]').hover();
+    await expect((await demo.card.opened()).disclaimer).toBeVisible();
+    await demo.card.expectRevealed();
+    await page.locator('iframe.mail-frame').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: artifactPath('demo-frame-card.png') });
+  } finally {
+    await server.stop();
+  }
+});
