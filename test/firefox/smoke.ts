@@ -26,7 +26,7 @@ import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type Frame, type Page } from 'puppeteer-core';
 import { FounderClient, startTestServer, type TestServer } from '../e2e/support/server';
 import { escapeHtml } from '../support/html';
 import { addServiceInExtension } from '../support/test-service';
@@ -188,36 +188,61 @@ async function findExtensionFrame(page: Page, pathname: string): Promise<Frame |
   return null;
 }
 
-/** The badge element right after the anchor matched by `anchorSelector` (null: none). */
-function badgeState(page: Page, anchorSelector: string) {
-  return page.evaluate((selector) => {
-    const anchor = document.querySelector(selector);
-    if (!anchor) throw new Error(`no element ${selector}`);
+/**
+ * Where a link is: a selector (puppeteer's `>>>` goes through open shadow roots) in a frame of the
+ * page, the top document unless `frame` names a subframe.
+ */
+interface LinkTarget {
+  selector: string;
+  frame?: Frame;
+}
+
+function at(target: string | LinkTarget): LinkTarget {
+  return typeof target === 'string' ? { selector: target } : target;
+}
+
+async function linkHandle(page: Page, target: string | LinkTarget): Promise<ElementHandle<Element>> {
+  const { selector, frame } = at(target);
+  const handle = await (frame ?? page.mainFrame()).$(selector);
+  if (!handle) throw new Error(`no element ${selector}`);
+  return handle;
+}
+
+/** The badge element right after the link (in the same document or shadow root; null: none). */
+async function badgeState(page: Page, target: string | LinkTarget) {
+  const handle = await linkHandle(page, target);
+  return handle.evaluate((anchor) => {
     const next = anchor.nextElementSibling;
     if (next?.localName !== 'compliance-lens-badge') return null;
     return { state: next.getAttribute('data-state'), errorCode: next.getAttribute('data-error-code') };
-  }, anchorSelector);
+  });
 }
 
 /**
- * Moves the real (BiDi) pointer onto the anchor and leaves it there: hover intent once the hover
- * delay is over (callers wait for its outcome). Aims at the middle of the anchor's
- * first line box: a link that wraps onto two lines has a bounding box whose centre may be between
- * the lines, or beside the text, i.e. not on the link at all.
+ * Moves the real (BiDi) pointer onto the link and leaves it there: hover intent once the hover
+ * delay is over (callers wait for its outcome). Aims at the middle of the link's first line box
+ * (a link that wraps onto two lines has a bounding box whose centre may be off the text), in the top
+ * viewport's coordinates when the link is in a frame.
  */
-async function restOn(page: Page, anchorSelector: string): Promise<void> {
-  const point = await page.evaluate((selector) => {
-    const el = document.querySelector(selector);
-    if (!el) throw new Error(`no element ${selector}`);
+async function restOn(page: Page, target: string | LinkTarget): Promise<void> {
+  const handle = await linkHandle(page, target);
+  const point = await handle.evaluate((el) => {
     el.scrollIntoView({ block: 'center' });
     const rect = el.getClientRects()[0];
-    if (!rect) throw new Error(`${selector} is not laid out`);
-    const x = rect.left + Math.min(rect.width / 2, 60);
-    const y = rect.top + rect.height / 2;
-    const hit = document.elementFromPoint(x, y);
-    return { x, y, onTarget: !!hit && (hit === el || el.contains(hit)), hit: hit ? hit.localName : null };
-  }, anchorSelector);
-  assert(point.onTarget, `${anchorSelector}: the point (${point.x}, ${point.y}) is on <${point.hit}>, not on the link`);
+    if (!rect) throw new Error('the link is not laid out');
+    let x = rect.left + Math.min(rect.width / 2, 60);
+    let y = rect.top + rect.height / 2;
+    const root = el.getRootNode();
+    const hit = root instanceof Document || root instanceof ShadowRoot ? root.elementFromPoint(x, y) : null;
+    const onTarget = !!hit && (hit === el || el.contains(hit));
+    for (let win: Window | null = el.ownerDocument.defaultView; win?.frameElement; win = win.parent) {
+      const frameRect = win.frameElement.getBoundingClientRect();
+      x += frameRect.left + win.frameElement.clientLeft;
+      y += frameRect.top + win.frameElement.clientTop;
+    }
+    return { x, y, onTarget, hit: hit ? hit.localName : null };
+  });
+  assert(point.onTarget, `${at(target).selector}: the point (${point.x}, ${point.y}) is on <${point.hit}>, not on the link`);
   await page.mouse.move(point.x, point.y, { steps: 4 });
 }
 
@@ -231,11 +256,11 @@ async function closeCardByLeaving(page: Page): Promise<void> {
   );
 }
 
-/** Waits until the badge after `anchorSelector` is in `state`; returns it. */
-function waitForBadge(page: Page, anchorSelector: string, state: 'idle' | 'ready' | 'error') {
+/** Waits until the badge after the link is in `state`; returns it. */
+function waitForBadge(page: Page, target: string | LinkTarget, state: 'idle' | 'ready' | 'error') {
   return waitFor(
-    `${anchorSelector}: badge ${state}`,
-    () => badgeState(page, anchorSelector),
+    `${at(target).selector}: badge ${state}`,
+    () => badgeState(page, target),
     (s) => s?.state === state,
   );
 }
@@ -246,19 +271,29 @@ interface CardState {
   box: { x: number; y: number; width: number; height: number } | null;
 }
 
-function cardState(page: Page): Promise<CardState> {
-  return page.evaluate(() => {
-    const hosts = document.querySelectorAll('compliance-lens-card');
-    const iframe = hosts[0]?.shadowRoot?.querySelector('iframe') ?? null;
-    if (!iframe) return { hosts: hosts.length, visible: false, box: null };
-    const style = getComputedStyle(iframe);
-    const rect = iframe.getBoundingClientRect();
-    return {
-      hosts: hosts.length,
-      visible: style.visibility !== 'hidden' && style.display !== 'none' && rect.width > 0 && rect.height > 0,
-      box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
-    };
+/**
+ * The card in the top document. Its iframe is in a closed shadow root, out of any selector's reach,
+ * so the box comes from inside the card page: Firefox's `mozInnerScreenX/Y` of the card frame minus
+ * the page's. Visible = the page hit-tests its middle to the card host (a `visibility: hidden`
+ * frame, still waiting for its size, is not hit).
+ */
+async function cardState(page: Page): Promise<CardState> {
+  const screenOrigin = () => {
+    const x: unknown = Reflect.get(window, 'mozInnerScreenX');
+    const y: unknown = Reflect.get(window, 'mozInnerScreenY');
+    if (typeof x !== 'number' || typeof y !== 'number') throw new Error('no mozInnerScreenX/Y (not Firefox?)');
+    return { x, y, width: innerWidth, height: innerHeight };
+  };
+  const hosts = await page.$$eval('compliance-lens-card', (els) => els.length);
+  const frame = hosts > 0 ? await findExtensionFrame(page, '/card.html') : null;
+  if (!frame) return { hosts, visible: false, box: null };
+  const [card, top] = await Promise.all([frame.evaluate(screenOrigin), page.evaluate(screenOrigin)]);
+  const box = { x: card.x - top.x, y: card.y - top.y, width: card.width, height: card.height };
+  const visible = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.localName === 'compliance-lens-card', {
+    x: box.x + box.width / 2,
+    y: box.y + Math.min(box.height / 2, 40),
   });
+  return { hosts, visible, box };
 }
 
 /** Waits until the card frame has stopped moving and resizing (two polls 100 ms apart agree), e.g. before a screenshot. */
@@ -295,9 +330,9 @@ async function cardText(page: Page): Promise<Record<string, string>> {
  * Rests on the link, then waits for its badge to be ready and its card to show a company, a readiness
  * score and the disclaimer; returns the card's text by test id.
  */
-async function openCardByResting(page: Page, anchorSelector: string): Promise<Record<string, string>> {
-  await restOn(page, anchorSelector);
-  await waitForBadge(page, anchorSelector, 'ready');
+async function openCardByResting(page: Page, target: string | LinkTarget): Promise<Record<string, string>> {
+  await restOn(page, target);
+  await waitForBadge(page, target, 'ready');
   await waitFor(
     'card visible',
     () => cardState(page),
@@ -467,6 +502,31 @@ async function main(): Promise<number> {
         await closeCardByLeaving(page);
       }
     });
+
+    await check(
+      '/demo: the link in the framed mail body and the one in the web component are badged; resting opens the card in the page',
+      async () => {
+        const frameElement = await page.$('iframe.mail-frame');
+        const mailFrame = await frameElement?.contentFrame();
+        assert(mailFrame, 'no iframe.mail-frame on the demo page');
+        const framed = { selector: 'a[data-demo-form="frame"]', frame: mailFrame };
+        const inComponent = 'deal-record >>> a[data-demo-form="shadow-root"]';
+        for (const target of [framed, inComponent]) {
+          await waitForBadge(page, target, 'idle');
+          const text = await openCardByResting(page, target);
+          assert((text['disclaimer'] ?? '').length > 40, `disclaimer looks truncated: ${text['disclaimer']}`);
+          const card = await cardState(page);
+          assert(card.hosts === 1, `${card.hosts} card hosts in the top document, expected 1`);
+          await waitForStableCard(page);
+          await page.screenshot({
+            path: path.join(outDir, target === framed ? 'demo-frame-card.png' : 'demo-shadow-root-card.png'),
+          });
+          await closeCardByLeaving(page);
+        }
+        const framedHosts = await mailFrame.$$eval('compliance-lens-card', (els) => els.length);
+        assert(framedHosts === 0, 'the framed link drew its card inside the frame, not in the page');
+      },
+    );
 
     await check(
       'own link on another origin: pass-over costs nothing; rest = ready + card + exactly 1 view; cached after',
