@@ -1,7 +1,7 @@
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
-import { PAGES_ORIGIN, servePages, UNCONFIGURED_ORIGIN } from './pages/serve';
+import { DEALS_ORIGIN, PAGES_ORIGIN, servePages, UNCONFIGURED_ORIGIN } from './pages/serve';
 import { artifactPath } from './support/artifacts';
 import { expect, test } from './support/fixtures';
 import { PopupPage } from './support/popup';
@@ -11,7 +11,8 @@ import { AnnotatedPage } from './support/web-page';
 /**
  * Links where mail clients and CRMs keep them: in a srcdoc frame, an about:blank frame the page writes
  * after load, a same-origin frame and a frame inside it, a frame in a scrolled box, a moved and scaled
- * frame, and a frame of an origin the extension does not run on (test/e2e/pages/frames.html).
+ * frame, a frame of another origin the extension runs on, and one of an origin it does not run on
+ * (test/e2e/pages/frames.html).
  */
 
 test.use({ withTestService: true });
@@ -47,9 +48,11 @@ async function openFramesPage(context: BrowserContext, baseUrl: string): Promise
     SCROLLED_URL: url('Scrolled Co'),
     TRANSFORMED_URL: url('Scaled Co'),
     CROSS_ORIGIN: UNCONFIGURED_ORIGIN,
+    MATCHED_CROSS_ORIGIN: DEALS_ORIGIN,
   };
   await servePages(context, values);
   await servePages(context, values, UNCONFIGURED_ORIGIN);
+  await servePages(context, values, DEALS_ORIGIN);
   const requests = { all: [] as string[], worker: [] as string[] };
   context.on('request', (request) => {
     requests.all.push(request.url());
@@ -76,7 +79,7 @@ async function expectCardNextTo(mail: AnnotatedPage, badge: Locator): Promise<vo
   expect(card.x + card.width).toBeGreaterThanOrEqual(at.x + at.width - 1);
 }
 
-test('links in srcdoc, script-written, same-origin and nested frames get badges in their own documents; none on an unconfigured origin; nothing is fetched on load', async ({
+test('links in srcdoc, script-written, same-origin, nested and matched cross-origin frames get badges in their own documents; none on an unconfigured origin; nothing is fetched on load', async ({
   context,
   server,
 }) => {
@@ -89,6 +92,9 @@ test('links in srcdoc, script-written, same-origin and nested frames get badges 
   await expect(badgeIn(page.frameLocator('#same').frameLocator('#nested'), 'in-nested')).toHaveAttribute('data-state', 'idle');
   // The badge is the next tab stop after its link, in the frame's own document.
   await expect(page.frameLocator('#srcdoc').locator('compliance-lens-badge')).toHaveCount(2);
+
+  // A cross-origin frame of a matched site runs its own content script.
+  await expect(badgeIn(page.frameLocator('#matched-cross'), 'in-cross')).toHaveAttribute('data-state', 'idle');
 
   // The cross-origin frame: its site is not matched, so no content script runs there at all.
   const cross = page.frameLocator('#cross');
