@@ -1,7 +1,7 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
 import { compileOut } from './scripts/build/compile-out';
-import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, CARD_PAGE } from './lib/core/content-scripts';
+import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, CARD_PAGE, FRAME_PROBE_SCRIPT } from './lib/core/content-scripts';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
@@ -33,23 +33,34 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
-    // Every frame of a matched page, also `about:blank` / `srcdoc` frames and frames a matched page wrote
-    // (mail bodies and records often sit in one); a cross-origin child frame only if its own site matches.
+    // The top frame of a matched page (also a window a matched page opened and wrote) runs the annotator.
+    // Every subframe, also `about:blank` / `srcdoc` frames and frames a matched page wrote (mail bodies and
+    // records often sit in one), runs the tiny frame probe, which asks for the annotator once the frame
+    // holds a link; a cross-origin child frame only if its own site matches.
     content_scripts: [
       {
         matches: ANNOTATOR_MATCHES,
         js: [ANNOTATOR_SCRIPT],
+        run_at: 'document_idle',
+        match_about_blank: true,
+        match_origin_as_fallback: true,
+      },
+      {
+        matches: ANNOTATOR_MATCHES,
+        js: [FRAME_PROBE_SCRIPT],
         run_at: 'document_idle',
         all_frames: true,
         match_about_blank: true,
         match_origin_as_fallback: true,
       },
     ],
-    // activeTab + scripting: "Scan this page" from the popup, and the annotator on enabled sites.
+    // activeTab + scripting: "Scan this page" from the popup, the annotator on enabled sites and in frames.
     permissions: ['storage', 'activeTab', 'scripting', ...(browser === 'firefox' ? [] : ['sidePanel'])],
-    // Loopback on any port: the bundled server in development and tests (its origin is still matched
-    // exactly against the configured services before anything is sent).
-    host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],
+    // The sites the annotator runs on: injecting it into a frame (`scripting.executeScript`) needs host
+    // access, which content-script matches alone do not give. Among them loopback on any port: the bundled
+    // server in development and tests (its origin is still matched exactly against the configured services
+    // before anything is sent).
+    host_permissions: [...ANNOTATOR_MATCHES],
     // User-added and production services are granted at runtime (lib/permissions.ts).
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     // Administrator policy (lib/extension/settings.ts reads it; absent is fine). Chrome-only key: Firefox takes

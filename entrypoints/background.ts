@@ -7,6 +7,7 @@ import {
   createLinkFrames,
   createSnapshotService,
   registerMessageHandlers,
+  startAnnotatorInFrame,
   startContentRegistration,
 } from '@/lib/background';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
@@ -45,6 +46,7 @@ export default defineBackground(() => {
       cardBindings,
       hoverAllowance,
       linkFrames,
+      startAnnotatorInFrame: (frame) => startAnnotatorInFrame(browser.scripting, frame),
       tellCardReplaced: (tabId, frameId) => contentMessenger.sendMessage('cardReplaced', undefined, { tabId, frameId }),
       extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
     },

@@ -1,14 +1,13 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { servePageLinks, startAnnotator, whenLinksAppear } from '@/lib/content';
+import { servePageLinks, startAnnotator } from '@/lib/content';
 
 // Wiring only: the engine and the page-links answers live in lib/content.
 export default defineContentScript({
-  // Declared in the manifest by wxt.config.ts (matches, frames), so the match list is not in this bundle.
+  // Declared in the manifest by wxt.config.ts (the top frame; a subframe gets it once the frame
+  // probe finds a link there), so the match list is not in this bundle.
   registration: 'runtime',
   main(ctx) {
-    // The top frame starts at once; another frame once it holds a link (most never do).
-    const ready = window === window.top ? Promise.resolve() : whenLinksAppear(ctx, document);
-    const annotator = ready.then(() => startAnnotator(ctx));
+    const annotator = startAnnotator(ctx);
     void annotator.catch((error: unknown) => {
       // Without settings there is nothing to recognise; the page is left untouched.
       if (ctx.isValid) console.debug('[Compliance Lens] annotator not started:', error);

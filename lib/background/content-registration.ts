@@ -1,15 +1,17 @@
-import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, enabledSiteMatches } from '../core/content-scripts';
+import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, enabledSiteMatches, FRAME_PROBE_SCRIPT } from '../core/content-scripts';
 import type { EffectiveSettings } from '../core/schemas/settings';
 
 /**
  * Runs the annotator on the extra sites the user enabled (options page, or "Enable on this site" in
- * the popup): one content script registered at runtime with `scripting.registerContentScripts`,
- * kept in step with `enabledSites` whenever the background starts and whenever settings change.
- * The browser injects it only where the user granted host access; the sites the manifest already
- * covers are excluded so no page runs the annotator twice.
+ * the popup): the same two content scripts as the manifest (the annotator in the top frame, the frame
+ * probe in every subframe), registered at runtime with `scripting.registerContentScripts` and kept in
+ * step with `enabledSites` whenever the background starts and whenever settings change. The browser
+ * injects them only where the user granted host access; the sites the manifest already covers are
+ * excluded so no page runs them twice.
  */
 
 export const ENABLED_SITES_SCRIPT_ID = 'annotator-enabled-sites';
+export const ENABLED_SITES_FRAME_PROBE_ID = 'frame-probe-enabled-sites';
 
 /** What this module needs of `browser.scripting` (injected: tests pass a fake). */
 export interface RegisteredScript {
@@ -29,49 +31,62 @@ export interface ContentScriptingApi {
   unregisterContentScripts(filter?: { ids?: string[] }): Promise<void>;
 }
 
-function desiredScript(matches: string[]): RegisteredScript {
-  return {
-    id: ENABLED_SITES_SCRIPT_ID,
+/** As in the manifest (wxt.config.ts). */
+function desiredScripts(matches: string[]): RegisteredScript[] {
+  const common = {
     matches,
     excludeMatches: [...ANNOTATOR_MATCHES],
-    js: [ANNOTATOR_SCRIPT],
     runAt: 'document_idle',
-    // Frames too, as in the manifest (wxt.config.ts): mail bodies and records often sit in one.
-    allFrames: true,
     matchOriginAsFallback: true,
-  };
+  } satisfies Partial<RegisteredScript>;
+  return [
+    { id: ENABLED_SITES_SCRIPT_ID, ...common, js: [ANNOTATOR_SCRIPT], allFrames: false },
+    { id: ENABLED_SITES_FRAME_PROBE_ID, ...common, js: [FRAME_PROBE_SCRIPT], allFrames: true },
+  ];
 }
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
   JSON.stringify([...(a ?? [])].sort()) === JSON.stringify([...(b ?? [])].sort());
 
-export type SyncOutcome = 'registered' | 'updated' | 'unregistered' | 'unchanged';
-
-/** Brings the registration in line with `sites`: registers, updates, unregisters or leaves it. */
-export async function syncContentScripts(scripting: ContentScriptingApi, sites: readonly string[]): Promise<SyncOutcome> {
-  const matches = enabledSiteMatches(sites);
-  const [current] = await scripting.getRegisteredContentScripts({ ids: [ENABLED_SITES_SCRIPT_ID] });
-  if (matches.length === 0) {
-    if (!current) return 'unchanged';
-    await scripting.unregisterContentScripts({ ids: [ENABLED_SITES_SCRIPT_ID] });
-    return 'unregistered';
-  }
-  const desired = desiredScript(matches);
-  if (!current) {
-    await scripting.registerContentScripts([desired]);
-    return 'registered';
-  }
-  if (
+function sameScript(current: RegisteredScript, desired: RegisteredScript): boolean {
+  return (
     sameList(current.matches, desired.matches) &&
     sameList(current.excludeMatches, desired.excludeMatches) &&
     sameList(current.js, desired.js) &&
-    current.allFrames === desired.allFrames &&
-    current.matchOriginAsFallback === desired.matchOriginAsFallback
-  ) {
-    return 'unchanged';
+    (current.allFrames ?? false) === desired.allFrames &&
+    (current.matchOriginAsFallback ?? false) === desired.matchOriginAsFallback
+  );
+}
+
+export type SyncOutcome = 'registered' | 'updated' | 'unregistered' | 'unchanged';
+
+/** Brings the registrations in line with `sites`: registers, updates, unregisters or leaves each (by id). */
+export async function syncContentScripts(
+  scripting: ContentScriptingApi,
+  sites: readonly string[],
+): Promise<Record<string, SyncOutcome>> {
+  const matches = enabledSiteMatches(sites);
+  const ids = [ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_PROBE_ID];
+  const registered = new Map((await scripting.getRegisteredContentScripts({ ids })).map((script) => [script.id, script]));
+  const outcomes: Record<string, SyncOutcome> = {};
+  if (matches.length === 0) {
+    const stale = ids.filter((id) => registered.has(id));
+    if (stale.length > 0) await scripting.unregisterContentScripts({ ids: stale });
+    for (const id of ids) outcomes[id] = registered.has(id) ? 'unregistered' : 'unchanged';
+    return outcomes;
   }
-  await scripting.updateContentScripts([desired]);
-  return 'updated';
+  const desired = desiredScripts(matches);
+  const missing = desired.filter((script) => !registered.has(script.id));
+  const changed = desired.filter((script) => {
+    const current = registered.get(script.id);
+    return current !== undefined && !sameScript(current, script);
+  });
+  if (missing.length > 0) await scripting.registerContentScripts(missing);
+  if (changed.length > 0) await scripting.updateContentScripts(changed);
+  for (const script of desired) {
+    outcomes[script.id] = missing.includes(script) ? 'registered' : changed.includes(script) ? 'updated' : 'unchanged';
+  }
+  return outcomes;
 }
 
 export interface ContentRegistrationDeps {

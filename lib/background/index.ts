@@ -5,6 +5,7 @@
  */
 export { createCardBindings } from './card-binding';
 export { startContentRegistration } from './content-registration';
+export { startAnnotatorInFrame } from './frame-start';
 export { createHoverAllowance } from './hover-allowance';
 export { createLinkFrames } from './link-frames';
 export { registerMessageHandlers } from './messages';

@@ -5,6 +5,7 @@ import { cardProtocol, type CardProtocolMap } from '../protocol/card';
 import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from '../protocol/content';
 import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
 import type { CardBindings } from './card-binding';
+import type { FrameOfTab } from './frame-start';
 import type { HoverAllowance } from './hover-allowance';
 import type { LinkFrames } from './link-frames';
 import {
@@ -28,6 +29,8 @@ export interface MessageHandlerDeps {
   cardBindings: CardBindings;
   hoverAllowance: HoverAllowance;
   linkFrames: LinkFrames;
+  /** Runs the annotator in one document of a tab (frame-start.ts). */
+  startAnnotatorInFrame(frame: FrameOfTab): Promise<void>;
   /** Tells a frame of a tab that another frame's card replaced its own (`cardReplaced`). */
   tellCardReplaced(tabId: number, frameId: number): Promise<void>;
   /** `browser.runtime.getURL('')` without the trailing slash. */
@@ -72,6 +75,13 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       },
       async closeCard({ nonce }, sender) {
         await deps.cardBindings.close(tabOf(sender), nonce);
+        return { ok: true };
+      },
+      async startInFrame(_input, sender) {
+        // The top frame runs the annotator from the manifest: only a subframe's probe asks.
+        if (!sender.frameId) throw new Error('startInFrame: only a subframe starts the annotator this way');
+        const frame = { tabId: tabOf(sender), frameId: sender.frameId };
+        await deps.startAnnotatorInFrame(sender.documentId === undefined ? frame : { ...frame, documentId: sender.documentId });
         return { ok: true };
       },
     },

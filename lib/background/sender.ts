@@ -8,6 +8,7 @@ const senderSchema = z
   .object({
     url: z.string().optional().catch(undefined),
     frameId: z.int().optional().catch(undefined),
+    documentId: z.string().max(200).optional().catch(undefined),
     tab: z
       .object({ id: z.int().optional().catch(undefined) })
       .optional()
@@ -22,6 +23,8 @@ export interface SenderContext {
   /** Set for messages from a tab (content scripts, and extension pages framed in a tab). */
   tabId?: number;
   frameId?: number;
+  /** The sending document (Chrome; Firefox has none): outlives nothing, unlike a frame id. */
+  documentId?: string;
 }
 
 /** `extensionOrigin` is `browser.runtime.getURL('')` without the trailing slash. */
@@ -34,5 +37,6 @@ export function senderContext(sender: unknown, extensionOrigin: string): SenderC
     kind,
     ...(parsed.tab?.id !== undefined ? { tabId: parsed.tab.id } : {}),
     ...(parsed.frameId !== undefined ? { frameId: parsed.frameId } : {}),
+    ...(parsed.documentId !== undefined ? { documentId: parsed.documentId } : {}),
   };
 }

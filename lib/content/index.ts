@@ -3,5 +3,5 @@
  * budget, so it imports no zod and no React: only the zod-free core, the types of lib/protocol (and
  * the zod-free card-frame protocol) and its own folder; only its entrypoint imports it.
  */
-export { startAnnotator, whenLinksAppear } from './start';
+export { startAnnotator } from './start';
 export { servePageLinks } from './page-links';

@@ -100,24 +100,3 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
 function sameSettings(a: ContentSettings, b: ContentSettings): boolean {
   return a.hoverDelayMs === b.hoverDelayMs && JSON.stringify(a.services) === JSON.stringify(b.services);
 }
-
-/**
- * Resolves once the document holds a link (at once if it already does). A frame starts the engine
- * only then: most frames (ads, widgets, editors) never hold one, and then cost one selector query
- * and an observer that looks at added nodes only.
- */
-export function whenLinksAppear(ctx: ContentScriptContext, doc: Document): Promise<void> {
-  return new Promise((resolve) => {
-    if (doc.querySelector('a[href]')) return resolve();
-    const holdsLink = (node: Node) =>
-      node instanceof Element &&
-      (node.localName === 'a' || node.querySelector('a[href]') !== null || node.shadowRoot?.querySelector('a[href]') != null);
-    const observer = new MutationObserver((records) => {
-      if (!records.some((record) => Array.prototype.some.call(record.addedNodes, holdsLink))) return;
-      observer.disconnect();
-      resolve();
-    });
-    observer.observe(doc, { childList: true, subtree: true });
-    ctx.onInvalidated(() => observer.disconnect());
-  });
-}

@@ -1,5 +1,11 @@
-/** The annotator content script as WXT builds it (`content_scripts[0].js` of the manifest). */
+/** The annotator content script as WXT builds it: the top frame's (`content_scripts[0].js` of the manifest). */
 export const ANNOTATOR_SCRIPT = 'content-scripts/annotator.js';
+
+/**
+ * The frame probe (an unlisted script WXT builds at the root): every subframe's content script, which
+ * asks for the annotator once its frame holds a link (lib/content/frame-probe.ts).
+ */
+export const FRAME_PROBE_SCRIPT = 'frame-probe.js';
 
 /**
  * Hosts the annotator content script runs on by default. Other sites: optional permission + runtime

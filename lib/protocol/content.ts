@@ -58,6 +58,8 @@ export const contentProtocol = {
   },
   /** The card of `nonce` was closed: forget its binding. */
   closeCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
+  /** From the frame probe of a subframe that now holds a link: run the annotator in that frame. */
+  startInFrame: { input: noInput, output: ok },
 } as const;
 
 /** Background → a content script (one frame of a tab). */

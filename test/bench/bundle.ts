@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { FRAME_PROBE_SCRIPT } from '../../lib/core/content-scripts';
 
 /** DESIGN "Budgets": the content script is at most 15 KB gzip (gzip level 9, all content-script files). */
 export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
@@ -9,6 +10,8 @@ export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
 export interface BundleSizes {
   contentScriptGzipBytes: number;
   contentScriptFiles: string[];
+  /** The script every subframe of a matched page loads (the annotator follows only where links appear). */
+  frameProbeGzipBytes: number | null;
   extensionBytes: number;
   extensionGzipBytes: number;
 }
@@ -28,6 +31,9 @@ export function measureBundle(outputDir: string): BundleSizes {
   return {
     contentScriptGzipBytes: contentScripts.reduce((sum, file) => sum + gzip(file), 0),
     contentScriptFiles: contentScripts.map((file) => path.relative(outputDir, file)),
+    frameProbeGzipBytes: existsSync(path.join(outputDir, FRAME_PROBE_SCRIPT))
+      ? gzip(path.join(outputDir, FRAME_PROBE_SCRIPT))
+      : null,
     extensionBytes: files.reduce((sum, file) => sum + statSync(file).size, 0),
     extensionGzipBytes: files.reduce((sum, file) => sum + gzip(file), 0),
   };

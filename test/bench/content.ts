@@ -17,9 +17,24 @@ export interface ContentCase {
   sharePercent: number;
 }
 
-export interface ContentMeasurement {
+/** A generated page: its whole document, the badges expected once it is annotated, and an optional burst of new content. */
+export interface BenchPage {
+  /** Row label in the tables. */
+  name: string;
+  /** Served at `${PAGES_ORIGIN}/<slug>.html`. */
+  slug: string;
+  html: string;
   anchors: number;
-  share_percent: number;
+  shareLinks: number;
+  /** Frames in the page (0: none). */
+  frames: number;
+  /** Run in the page (as a statement) to add content at once; `badges` = all badges expected afterwards. */
+  burst: { label: string; script: string; badges: number } | null;
+}
+
+export interface ContentMeasurement {
+  page: string;
+  anchors: number;
   share_links: number;
   condition: 'extension' | 'baseline';
   /** Which browser pair measured it (see `benchContent`). */
@@ -43,43 +58,66 @@ export interface ContentMeasurement {
   burst_long_task_max_ms: number;
 }
 
+/** The `index`th anchor of a generated page: a share link of the default service, or an ordinary one. */
+export function anchorHtml(index: number, share: boolean, text = `item ${index}`): string {
+  return share
+    ? `<a href="${SERVICE_ORIGIN}/share/tok_${String(index).padStart(7, '0')}_${'x'.repeat(32)}">deal ${index}</a>`
+    : `<a href="https://example.org/item/${index}">${text}</a>`;
+}
+
 function rows(from: number, count: number, sharePercent: number): { html: string; shares: number } {
   const every = Math.round(100 / sharePercent);
   const parts: string[] = [];
   let shares = 0;
   for (let i = from; i < from + count; i++) {
-    if (i % every === 0) {
-      shares += 1;
-      parts.push(
-        `<li><a href="${SERVICE_ORIGIN}/share/tok_${String(i).padStart(7, '0')}_${'x'.repeat(32)}">deal ${i}</a> · row ${i}</li>`,
-      );
-    } else {
-      parts.push(`<li><a href="https://example.org/item/${i}">item ${i}</a> · row ${i}</li>`);
-    }
+    const share = i % every === 0;
+    if (share) shares += 1;
+    parts.push(`<li>${anchorHtml(i, share)} · row ${i}</li>`);
   }
   return { html: parts.join(''), shares };
 }
 
 /**
- * The page records, itself, when the expected number of badges is reached: a mutation observer that
- * only runs when nodes are added (never in the baseline) and counts the badges among the added nodes,
- * so its own cost follows the extension's insertions, not the page size (it once re-counted a live
- * collection over the whole page per callback: that page script was billed to the extension). The
- * harness does not poll the page while its script time is being measured.
+ * The page's own instruments, in its head: long tasks, and the moment the expected number of badges
+ * is reached. `__noteBadges` is a mutation observer callback that only runs when nodes are added
+ * (never in the baseline) and counts the badges among them, so its own cost follows the extension's
+ * insertions, not the page size (it once re-counted a live collection over the whole page per
+ * callback: that page script was billed to the extension). Frames and shadow roots hand their own
+ * records to it. The harness does not poll the page while its script time is being measured.
  */
-function pageHtml(list: string, expectedBadges: number): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script>
+export function pageHead(title: string, expectedBadges: number, extra = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><script>
 window.__longTasks = [];
 new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration }); })
   .observe({ type: 'longtask', buffered: true });
 window.__expectBadges = ${expectedBadges};
 window.__badgesAt = null;
 let badgesAdded = 0;
-new MutationObserver((records) => {
+window.__noteBadges = (records) => {
   for (const record of records) for (const node of record.addedNodes) if (node.localName === 'compliance-lens-badge') badgesAdded += 1;
   if (window.__badgesAt === null && window.__expectBadges > 0 && badgesAdded >= window.__expectBadges) window.__badgesAt = performance.now();
-}).observe(document, { childList: true, subtree: true });
-</script></head><body><ul id="list">${list}</ul></body></html>`;
+};
+new MutationObserver(window.__noteBadges).observe(document, { childList: true, subtree: true });
+${extra}</script></head>`;
+}
+
+/** A long list of anchors, `sharePercent` of them share links; the burst appends 1,000 rows. */
+export function listPage(kase: ContentCase): BenchPage {
+  const initial = rows(0, kase.anchors, kase.sharePercent);
+  const burst = rows(kase.anchors, BURST_ROWS, kase.sharePercent);
+  return {
+    name: `${kase.anchors} anchors, ${kase.sharePercent}% share`,
+    slug: `list-${kase.anchors}-${kase.sharePercent}`,
+    html: `${pageHead('bench', initial.shares)}<body><ul id="list">${initial.html}</ul></body></html>`,
+    anchors: kase.anchors,
+    shareLinks: initial.shares,
+    frames: 0,
+    burst: {
+      label: `+${BURST_ROWS.toLocaleString('en')} rows`,
+      script: `document.getElementById('list').insertAdjacentHTML('beforeend', ${JSON.stringify(burst.html)});`,
+      badges: initial.shares + burst.shares,
+    },
+  };
 }
 
 async function metrics(cdp: CDPSession): Promise<Map<string, number>> {
@@ -91,12 +129,13 @@ const seconds = (after: Map<string, number>, before: Map<string, number>, ...nam
   Math.round(names.reduce((sum, name) => sum + ((after.get(name) ?? 0) - (before.get(name) ?? 0)), 0) * 1000 * 10) / 10;
 
 /**
- * Waits `settleMs`, then (extension only) until the page saw its expected badges, checking every
- * 250 ms; returns the page's own record of when that happened. The baseline waits the same `settleMs`.
+ * Waits `settleMs`, then (extension only, when badges are expected) until the page saw its expected
+ * badges, checking every 250 ms; returns the page's own record of when that happened. The baseline
+ * waits the same `settleMs`.
  */
-async function badgesAt(page: Page, withExtension: boolean, settleMs: number): Promise<number | null> {
+async function badgesAt(page: Page, expectBadges: boolean, settleMs: number): Promise<number | null> {
   await page.waitForTimeout(settleMs);
-  if (!withExtension) return null;
+  if (!expectBadges) return null;
   const deadline = Date.now() + 120_000;
   for (;;) {
     const at = await page.evaluate(() => (window as unknown as { __badgesAt: number | null }).__badgesAt);
@@ -119,16 +158,13 @@ async function longTasks(page: Page, after: number): Promise<{ count: number; ma
 
 async function measure(
   context: BrowserContext,
-  kase: ContentCase,
+  bench: BenchPage,
   condition: ContentMeasurement['condition'],
 ): Promise<ContentMeasurement> {
-  const initial = rows(0, kase.anchors, kase.sharePercent);
-  const burst = rows(kase.anchors, BURST_ROWS, kase.sharePercent);
-  const html = pageHtml(initial.html, initial.shares);
   const withExtension = condition === 'extension';
   await context.unroute(`${PAGES_ORIGIN}/**`).catch(() => undefined);
   await context.route(`${PAGES_ORIGIN}/**`, (route) =>
-    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: bench.html }),
   );
 
   const page = await context.newPage();
@@ -136,8 +172,8 @@ async function measure(
     await page.goto('about:blank');
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
-    await page.goto(`${PAGES_ORIGIN}/bench-${kase.anchors}.html`, { waitUntil: 'load' });
-    const allBadges = await badgesAt(page, withExtension, SETTLE_MS);
+    await page.goto(`${PAGES_ORIGIN}/${bench.slug}.html`, { waitUntil: 'load' });
+    const allBadges = await badgesAt(page, withExtension && bench.shareLinks > 0, SETTLE_MS);
     await page.waitForTimeout(500); // let cache peeks and the last slices finish
     const m1 = await metrics(cdp);
     const timing = await page.evaluate(() => {
@@ -149,28 +185,28 @@ async function measure(
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = (await metrics(cdp)).get('JSHeapUsedSize') ?? 0;
 
-    // Mutation burst: 1,000 rows appended in one go.
+    // The burst: new content added in one go.
     const before = await metrics(cdp);
-    const burstStart = await page.evaluate(
-      ({ rowsHtml, expected }) => {
-        const state = window as unknown as { __badgesAt: number | null; __expectBadges: number };
-        state.__badgesAt = null;
-        state.__expectBadges = expected;
+    let burstStart = 0;
+    let burstDone: number | null = null;
+    if (bench.burst) {
+      burstStart = await page.evaluate(`(() => {
+        window.__badgesAt = null;
+        window.__expectBadges = ${bench.burst.badges};
         const start = performance.now();
-        document.getElementById('list')?.insertAdjacentHTML('beforeend', rowsHtml);
+        ${bench.burst.script}
         return start;
-      },
-      { rowsHtml: burst.html, expected: initial.shares + burst.shares },
-    );
-    const burstDone = await badgesAt(page, withExtension, SETTLE_MS);
-    await page.waitForTimeout(300);
+      })()`);
+      burstDone = await badgesAt(page, withExtension && bench.burst.badges > 0, SETTLE_MS);
+      await page.waitForTimeout(300);
+    }
     const after = await metrics(cdp);
-    const burstLongTasks = await longTasks(page, burstStart);
+    const burstLongTasks = bench.burst ? await longTasks(page, burstStart) : { count: 0, max: 0 };
 
     return {
-      anchors: kase.anchors,
-      share_percent: kase.sharePercent,
-      share_links: initial.shares,
+      page: bench.name,
+      anchors: bench.anchors,
+      share_links: bench.shareLinks,
       condition,
       load_ms: Math.round(timing.load),
       all_badges_ms: allBadges === null ? null : Math.round(allBadges),
@@ -200,30 +236,32 @@ export interface ContentBenchResult {
 
 /**
  * `instances` pairs of browsers (with and without the extension), one after the other; in each,
- * `repeatsFor(kase)` loads per case and condition. Loads in one browser instance are correlated
+ * `repeatsFor(page)` loads per page and condition. Loads in one browser instance are correlated
  * (one instance's loads were 10-15 ms apart from another's for the same build), so the medians pool
  * several instances instead of taking many loads from one.
  */
 export async function benchContent(
-  cases: ContentCase[],
+  pages: BenchPage[],
   instances: number,
-  repeatsFor: (kase: ContentCase) => number,
+  repeatsFor: (page: BenchPage) => number,
 ): Promise<ContentBenchResult> {
   const measurements: ContentMeasurement[] = [];
+  // Not waiting for badges: the warm-up serves any extension build (`CL_EXTENSION_PATH`).
+  const warmUp = { ...listPage({ anchors: 100, sharePercent: 10 }), shareLinks: 0, burst: null };
   for (let instance = 0; instance < instances; instance++) {
     const withExtension = await launch(true, BENCH_VIEWPORT);
     const baseline = await launch(false, BENCH_VIEWPORT);
     try {
       // Warm both browsers (first navigation pays for process start-up).
-      await measure(withExtension.context, { anchors: 100, sharePercent: 10 }, 'extension');
-      await measure(baseline.context, { anchors: 100, sharePercent: 10 }, 'baseline');
-      for (const kase of cases) {
-        for (let r = 0; r < repeatsFor(kase); r++) {
+      await measure(withExtension.context, warmUp, 'extension');
+      await measure(baseline.context, warmUp, 'baseline');
+      for (const bench of pages) {
+        for (let r = 0; r < repeatsFor(bench); r++) {
           // Alternate the order so drift on this shared machine hits both conditions alike.
           const pair =
             (r + instance) % 2 === 0
-              ? [await measure(withExtension.context, kase, 'extension'), await measure(baseline.context, kase, 'baseline')]
-              : [await measure(baseline.context, kase, 'baseline'), await measure(withExtension.context, kase, 'extension')];
+              ? [await measure(withExtension.context, bench, 'extension'), await measure(baseline.context, bench, 'baseline')]
+              : [await measure(baseline.context, bench, 'baseline'), await measure(withExtension.context, bench, 'extension')];
           measurements.push(...pair.map((m) => ({ ...m, instance })));
         }
       }
@@ -236,18 +274,20 @@ export async function benchContent(
     const sorted = [...values].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
   };
-  const cost = cases.map((kase) => {
+  const cost = pages.map((bench) => {
     const pick = (condition: ContentMeasurement['condition']) =>
-      measurements.filter(
-        (m) => m.anchors === kase.anchors && m.share_percent === kase.sharePercent && m.condition === condition,
-      );
+      measurements.filter((m) => m.page === bench.name && m.condition === condition);
     const ext = pick('extension');
     const base = pick('baseline');
     const delta = (key: 'script_ms' | 'task_ms' | 'layout_style_ms' | 'heap_mb' | 'burst_script_ms' | 'load_ms') =>
       Math.round((median(ext.map((m) => m[key])) - median(base.map((m) => m[key]))) * 10) / 10;
+    const perFrame =
+      bench.frames > 0
+        ? `${Math.round((delta('script_ms') / bench.frames) * 100) / 100} ms, ${Math.round((delta('heap_mb') * 1024) / bench.frames)} KB`
+        : '';
     return {
-      page: `${kase.anchors} anchors, ${kase.sharePercent}% share`,
-      share_links: ext[0]?.share_links ?? null,
+      page: bench.name,
+      share_links: bench.shareLinks,
       'all badges (ms from nav start)': median(ext.map((m) => m.all_badges_ms ?? Number.NaN)),
       'extension script (ms)': delta('script_ms'),
       // Loads differ by ±10 ms on this shared machine: the spread shows how far one median can be trusted.
@@ -262,13 +302,17 @@ export async function benchContent(
           return Math.round(median(of(ext)) - median(of(base)));
         })
         .join(' / '),
+      'per frame: script, heap': perFrame,
       'extension task (ms)': delta('task_ms'),
       'extension layout+style (ms)': delta('layout_style_ms'),
       'long tasks ext/base (max ms)': `${median(ext.map((m) => m.long_tasks))}/${median(base.map((m) => m.long_tasks))} (${median(ext.map((m) => m.long_task_max_ms))}/${median(base.map((m) => m.long_task_max_ms))})`,
       'heap delta (MB)': delta('heap_mb'),
-      'burst +1,000 rows: badges (ms)': median(ext.map((m) => m.burst_badges_ms ?? Number.NaN)),
-      'burst script delta (ms)': delta('burst_script_ms'),
-      'burst long tasks ext/base (max ms)': `${median(ext.map((m) => m.burst_long_tasks))}/${median(base.map((m) => m.burst_long_tasks))} (${median(ext.map((m) => m.burst_long_task_max_ms))}/${median(base.map((m) => m.burst_long_task_max_ms))})`,
+      burst: bench.burst?.label ?? '',
+      'burst: badges (ms)': bench.burst ? median(ext.map((m) => m.burst_badges_ms ?? Number.NaN)) : '',
+      'burst script delta (ms)': bench.burst ? delta('burst_script_ms') : '',
+      'burst long tasks ext/base (max ms)': bench.burst
+        ? `${median(ext.map((m) => m.burst_long_tasks))}/${median(base.map((m) => m.burst_long_tasks))} (${median(ext.map((m) => m.burst_long_task_max_ms))}/${median(base.map((m) => m.burst_long_task_max_ms))})`
+        : '',
     };
   });
   return {
@@ -279,6 +323,7 @@ export async function benchContent(
       'The harness does not poll the page while script time is measured: the page records when its badges are complete (a mutation observer that only runs when nodes are added); both conditions wait the same 1.5 s. The extension figures include the content script start-up (evaluation, settings message, recogniser). Budget (DESIGN): 5,000 anchors with 500 share links within 50 ms of script time.',
       'heap: JSHeapUsedSize after HeapProfiler.collectGarbage. Content-script isolated worlds share the renderer V8 isolate with the page, so the delta is the content script heap plus its DOM wrappers; it excludes the service worker and native DOM memory (badge hosts and shadow roots).',
       'long tasks: PerformanceObserver `longtask` after DOMContentLoaded (page parsing excluded); a long task is attributed to nobody, so compare with the baseline count.',
+      'Frame pages: srcdoc frames (a mail body each); "per frame" is the extension script and heap delta divided by the frames. The content script runs in every frame; a frame starts the annotator only once it holds a link. Shadow-root pages: web components whose links sit in open shadow roots, filled as each is connected.',
       'No request is made: detection only peeks at the background cache (the services are the default local ones; nothing listens there).',
     ],
   };

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { benchBackground } from './background';
 import { CONTENT_SCRIPT_BUDGET_BYTES, measureBundle, measureStorePackages } from './bundle';
 import { benchColdStart } from './cold-start';
-import { benchContent, type ContentCase } from './content';
+import { benchContent, listPage } from './content';
+import { framesPage, shadowRootsPage } from './embedded-pages';
 import { benchServer } from './server';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -29,6 +30,7 @@ const bundle = measureBundle(path.join(repoRoot, '.output/chrome-mv3'));
 console.log('\nBundle (.output/chrome-mv3, gzip -9)');
 console.table({
   'content script (gzip)': { bytes: bundle.contentScriptGzipBytes, budget: CONTENT_SCRIPT_BUDGET_BYTES },
+  'frame probe (gzip)': { bytes: bundle.frameProbeGzipBytes ?? 'missing', budget: '' },
   'whole extension': { bytes: bundle.extensionBytes, budget: '' },
   'whole extension (gzip)': { bytes: bundle.extensionGzipBytes, budget: '' },
 });
@@ -45,14 +47,23 @@ if (bundle.contentScriptGzipBytes > CONTENT_SCRIPT_BUDGET_BYTES) {
   failures.push(`content script is ${bundle.contentScriptGzipBytes} B gzip, budget ${CONTENT_SCRIPT_BUDGET_BYTES} B`);
 }
 
-// 2. Content script in Chromium, with the extension against the same pages without it.
-const cases: ContentCase[] = quick
-  ? [{ anchors: 5_000, sharePercent: 10 }]
-  : [1_000, 5_000, 20_000].flatMap((anchors) => [1, 10].map((sharePercent) => ({ anchors, sharePercent })));
+// 2. Content script in Chromium, with the extension against the same pages without it: long lists,
+// then links in frames (a frame without a share link should cost next to nothing) and in shadow roots.
+const listPages = (
+  quick
+    ? [{ anchors: 5_000, sharePercent: 10 }]
+    : [1_000, 5_000, 20_000].flatMap((anchors) => [1, 10].map((sharePercent) => ({ anchors, sharePercent })))
+).map(listPage);
+const embeddedPages = [
+  ...(quick ? [] : [framesPage({ frames: 100, linksPerFrame: 0, sharesPerFrame: 0 })]),
+  framesPage({ frames: 100, linksPerFrame: 20, sharesPerFrame: 0 }),
+  ...(quick ? [] : [framesPage({ frames: 100, linksPerFrame: 20, sharesPerFrame: 1 })]),
+  shadowRootsPage({ hosts: 1_000, linksPerHost: 5, sharePercent: 10 }),
+];
 // The budget's page (5,000 anchors, 500 share links) gets more loads: one load varies by ±10 ms here,
 // and one browser instance's loads by as much again from another's, so they come from three instances.
-const isBudgetCase = (kase: ContentCase) => kase.anchors === 5_000 && kase.sharePercent === 10;
-const content = await benchContent(cases, quick ? 2 : 3, (kase) => (isBudgetCase(kase) ? 3 : 1));
+const budgetPage = listPage({ anchors: 5_000, sharePercent: 10 }).name;
+const content = await benchContent([...listPages, ...embeddedPages], quick ? 2 : 3, (page) => (page.name === budgetPage ? 3 : 1));
 console.log(`\nContent script in Chromium: extension − baseline (same page without the extension), medians [${elapsed()}]`);
 console.table(content.cost);
 console.log('Raw measurements');

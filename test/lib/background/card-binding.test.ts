@@ -52,6 +52,7 @@ describe('card binding in the background', () => {
       cardBindings: createCardBindings({ area, ...binding }),
       hoverAllowance: createHoverAllowance({ area, ...(binding.now ? { now: binding.now } : {}) }),
       linkFrames: createLinkFrames(area),
+      startAnnotatorInFrame: unused,
       tellCardReplaced: async (tabId, frameId) => void replaced.push({ tabId, frameId }),
       extensionOrigin,
     };

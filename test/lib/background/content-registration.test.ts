@@ -1,12 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  ENABLED_SITES_FRAME_PROBE_ID,
   ENABLED_SITES_SCRIPT_ID,
   startContentRegistration,
   syncContentScripts,
   type ContentScriptingApi,
   type RegisteredScript,
 } from '@/lib/background/content-registration';
-import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, enabledSiteMatches, siteMatchPattern } from '@/lib/core/content-scripts';
+import {
+  ANNOTATOR_MATCHES,
+  ANNOTATOR_SCRIPT,
+  enabledSiteMatches,
+  FRAME_PROBE_SCRIPT,
+  siteMatchPattern,
+} from '@/lib/core/content-scripts';
 import { DEFAULT_USER_SETTINGS, mergeSettings, type EffectiveSettings } from '@/lib/core/schemas/settings';
 
 /** An in-memory `browser.scripting` with the browser's own rules (duplicate id, unknown id). */
@@ -58,51 +65,76 @@ describe('match patterns', () => {
 });
 
 describe('syncContentScripts', () => {
-  it('registers the annotator for enabled sites, in their frames too, excluding the sites the manifest already covers', async () => {
+  const both = (outcome: string) => ({ [ENABLED_SITES_SCRIPT_ID]: outcome, [ENABLED_SITES_FRAME_PROBE_ID]: outcome });
+
+  it('registers the annotator (top frame) and the frame probe (every frame) for enabled sites, excluding the sites the manifest already covers', async () => {
     const { api, registered } = fakeScripting();
-    expect(await syncContentScripts(api, ['crm.example.com'])).toBe('registered');
-    expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toEqual({
-      id: ENABLED_SITES_SCRIPT_ID,
+    expect(await syncContentScripts(api, ['crm.example.com'])).toEqual(both('registered'));
+    const common = {
       matches: ['*://crm.example.com/*'],
       excludeMatches: ANNOTATOR_MATCHES,
-      js: [ANNOTATOR_SCRIPT],
       runAt: 'document_idle',
-      allFrames: true,
       matchOriginAsFallback: true,
+    };
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toEqual({
+      id: ENABLED_SITES_SCRIPT_ID,
+      ...common,
+      js: [ANNOTATOR_SCRIPT],
+      allFrames: false,
+    });
+    expect(registered.get(ENABLED_SITES_FRAME_PROBE_ID)).toEqual({
+      id: ENABLED_SITES_FRAME_PROBE_ID,
+      ...common,
+      js: [FRAME_PROBE_SCRIPT],
+      allFrames: true,
     });
   });
 
   it('updates when the sites change, leaves an identical registration alone, unregisters when none are left', async () => {
     const { api, registered } = fakeScripting();
     await syncContentScripts(api, ['crm.example.com']);
-    expect(await syncContentScripts(api, ['crm.example.com', 'deals.example.org'])).toBe('updated');
+    expect(await syncContentScripts(api, ['crm.example.com', 'deals.example.org'])).toEqual(both('updated'));
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.matches).toEqual(['*://crm.example.com/*', '*://deals.example.org/*']);
-    expect(await syncContentScripts(api, ['deals.example.org', 'crm.example.com'])).toBe('unchanged');
+    expect(registered.get(ENABLED_SITES_FRAME_PROBE_ID)?.matches).toEqual(['*://crm.example.com/*', '*://deals.example.org/*']);
+    expect(await syncContentScripts(api, ['deals.example.org', 'crm.example.com'])).toEqual(both('unchanged'));
     expect(api.updateContentScripts).toHaveBeenCalledTimes(1);
-    expect(await syncContentScripts(api, [])).toBe('unregistered');
+    expect(await syncContentScripts(api, [])).toEqual(both('unregistered'));
     expect(registered.size).toBe(0);
-    expect(await syncContentScripts(api, [])).toBe('unchanged');
+    expect(await syncContentScripts(api, [])).toEqual(both('unchanged'));
   });
 
-  it('repairs a registration from an older build (different file)', async () => {
+  it('repairs a registration from an older build (different file) and adds the missing frame probe', async () => {
     const { api, registered } = fakeScripting();
     registered.set(ENABLED_SITES_SCRIPT_ID, { id: ENABLED_SITES_SCRIPT_ID, matches: ['*://crm.example.com/*'], js: ['old.js'] });
-    expect(await syncContentScripts(api, ['crm.example.com'])).toBe('updated');
+    expect(await syncContentScripts(api, ['crm.example.com'])).toEqual({
+      [ENABLED_SITES_SCRIPT_ID]: 'updated',
+      [ENABLED_SITES_FRAME_PROBE_ID]: 'registered',
+    });
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.js).toEqual([ANNOTATOR_SCRIPT]);
   });
 
-  it('repairs a registration from a build that ran in the top frame only', async () => {
+  it('repairs a registration from a build that ran the annotator in every frame', async () => {
     const { api, registered } = fakeScripting();
-    const topOnly = {
+    registered.set(ENABLED_SITES_SCRIPT_ID, {
       id: ENABLED_SITES_SCRIPT_ID,
       matches: ['*://crm.example.com/*'],
       excludeMatches: [...ANNOTATOR_MATCHES],
       js: [ANNOTATOR_SCRIPT],
-      allFrames: false,
-    };
-    registered.set(ENABLED_SITES_SCRIPT_ID, topOnly);
-    expect(await syncContentScripts(api, ['crm.example.com'])).toBe('updated');
-    expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toMatchObject({ allFrames: true, matchOriginAsFallback: true });
+      runAt: 'document_idle',
+      allFrames: true,
+      matchOriginAsFallback: true,
+    });
+    expect((await syncContentScripts(api, ['crm.example.com']))[ENABLED_SITES_SCRIPT_ID]).toBe('updated');
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toMatchObject({ allFrames: false });
+  });
+
+  it('reads a browser that leaves default fields out as having them off', async () => {
+    const { api, registered } = fakeScripting();
+    await syncContentScripts(api, ['crm.example.com']);
+    const annotator = registered.get(ENABLED_SITES_SCRIPT_ID);
+    if (!annotator) throw new Error('not registered');
+    delete annotator.allFrames;
+    expect(await syncContentScripts(api, ['crm.example.com'])).toEqual(both('unchanged'));
   });
 
   it('leaves other registrations alone', async () => {
@@ -144,6 +176,7 @@ describe('startContentRegistration', () => {
     settings.change(['a.example', 'b.example']);
     await registration.settled();
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.matches).toEqual(['*://a.example/*', '*://b.example/*']);
+    expect(registered.get(ENABLED_SITES_FRAME_PROBE_ID)?.matches).toEqual(['*://a.example/*', '*://b.example/*']);
     expect(api.registerContentScripts).toHaveBeenCalledTimes(1);
 
     settings.change([]);

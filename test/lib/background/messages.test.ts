@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createCardBindings } from '@/lib/background/card-binding';
 import { createHoverAllowance } from '@/lib/background/hover-allowance';
+import type { FrameOfTab } from '@/lib/background/frame-start';
 import { createLinkFrames } from '@/lib/background/link-frames';
 import { createContentHandlers, createPagesHandlers, registerMessageHandlers } from '@/lib/background/messages';
 import { ForbiddenSenderError, InvalidMessageError } from '@/lib/background/serve';
@@ -26,6 +27,7 @@ const contentScriptSender = {
 
 function setup(language: 'en' | 'fr' = 'fr') {
   const harness = createHarness();
+  const framesStarted: FrameOfTab[] = [];
   const deps = {
     service: harness.service,
     getSettings: () => createSettingsStore().getEffectiveSettings(),
@@ -34,10 +36,11 @@ function setup(language: 'en' | 'fr' = 'fr') {
     cardBindings: createCardBindings({ area: fakeBrowser.storage.session, now: harness.clock.now }),
     hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session, now: harness.clock.now }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
+    startAnnotatorInFrame: async (frame: FrameOfTab) => void framesStarted.push(frame),
     tellCardReplaced: async () => undefined,
     extensionOrigin: EXTENSION_ORIGIN,
   };
-  return { ...harness, deps, content: createContentHandlers(deps), pages: createPagesHandlers(deps) };
+  return { ...harness, deps, framesStarted, content: createContentHandlers(deps), pages: createPagesHandlers(deps) };
 }
 
 beforeEach(() => {
@@ -163,6 +166,24 @@ describe('senders', () => {
       ForbiddenSenderError,
     );
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("startInFrame starts the annotator in the asking subframe's own document, and nowhere else", async () => {
+    const { content, framesStarted } = setup();
+    const subframe = { ...contentScriptSender, frameId: 4, documentId: 'D0C' };
+    await expect(content.startInFrame(undefined, subframe)).resolves.toEqual({ ok: true });
+    // Firefox names no document: the frame it is, then.
+    await content.startInFrame(undefined, { ...contentScriptSender, frameId: 5 });
+    expect(framesStarted).toEqual([
+      { tabId: 7, frameId: 4, documentId: 'D0C' },
+      { tabId: 7, frameId: 5 },
+    ]);
+    // The top frame runs the annotator from the manifest; a page or extension page cannot ask.
+    await expect(content.startInFrame(undefined, contentScriptSender)).rejects.toThrow(/subframe/);
+    await expect(content.startInFrame(undefined, { ...popupSender, frameId: 3 })).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(content.startInFrame(undefined, { frameId: 3 })).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(content.startInFrame({ frameId: 9 }, subframe)).rejects.toBeInstanceOf(InvalidMessageError);
+    expect(framesStarted).toHaveLength(2);
   });
 
   it('listCached and clearCache are for extension pages only', async () => {
