@@ -27,3 +27,13 @@ export const CARD_MAX_HEIGHT = 560;
 
 /** Most links one page-links answer may carry (a CRM list view can be long; more than this is not a list). */
 export const MAX_PAGE_LINKS = 2000;
+
+/** Watchlist bounds (the background enforces them; the pages say them). */
+export const WATCHLIST_LIMITS = {
+  /** Companies watched at once (ended watches count until their history is deleted). */
+  maxWatches: 100,
+  /** History points kept per watched link; the oldest go first. About a year of daily refreshes. */
+  maxPointsPerWatch: 400,
+  /** Readiness scores kept in a watch's summary for its sparkline and the week's change. */
+  seriesLength: 90,
+} as const;
