@@ -1,4 +1,4 @@
-import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { z } from 'zod';
 import { WATCHLIST_LIMITS } from '../../core/limits';
 import { watchPointSchema, watchRecordSchema } from '../../core/schemas/watchlist';
@@ -6,22 +6,30 @@ import type { WatchPoint, WatchRecord } from '../../core/watchlist/types';
 
 /**
  * The watchlist in IndexedDB (through idb): survives worker and browser restarts. Everything read is
- * parsed with zod; a record that does not parse is skipped (and reported by `list`), never thrown.
+ * parsed with zod; a record that does not parse is left where it is and counted (`list().unreadable`),
+ * never thrown and never deleted.
  *
- * Format version 1: one object store, `watches`, one record per watched link holding its whole
- * history inline (`history`, oldest first).
+ * Format 2 (current): `watches` holds one record per watched link with a summary of its history
+ * (latest and previous points, the score series, the count); `points` holds the history, keyed
+ * `[watchId, at]`, so a refresh appends one small record and listing reads no history.
+ * Format 1 kept each link's history inline (`history` in the watch record): every refresh rewrote the
+ * whole history and listing read all of it. Opening a format-1 database migrates it (`upgrade`).
  */
 
 export const WATCHLIST_DB_NAME = 'compliance-lens-watchlist';
-export const WATCHLIST_DB_VERSION = 1;
+export const WATCHLIST_DB_VERSION = 2;
 
-interface WatchlistDbV1 extends DBSchema {
+interface WatchlistDb extends DBSchema {
   watches: { key: string; value: unknown; indexes: { byLink: string } };
+  points: { key: [string, number]; value: unknown };
 }
 
-type WatchesStore = IDBPObjectStore<WatchlistDbV1, ['watches'], 'watches', 'readwrite'>;
+type Names = StoreNames<WatchlistDb>[];
+type WriteTx = IDBPTransaction<WatchlistDb, Names, 'readwrite' | 'versionchange'>;
 
-const storedWatchSchema = watchRecordSchema.extend({ history: z.array(watchPointSchema) });
+const storedPointSchema = watchPointSchema.extend({ watchId: z.string() });
+/** Format 1's record: today's fields, with the history inline. */
+const watchV1Schema = watchRecordSchema.extend({ history: z.array(watchPointSchema) });
 
 /** Thrown when a new watch would pass WATCHLIST_LIMITS.maxWatches. */
 export class WatchlistFullError extends Error {
@@ -29,7 +37,8 @@ export class WatchlistFullError extends Error {
 }
 
 export interface WatchStore {
-  list(): Promise<WatchRecord[]>;
+  /** Every readable watch, and how many stored records could not be read (left untouched). */
+  list(): Promise<{ records: WatchRecord[]; unreadable: number }>;
   get(id: string): Promise<WatchRecord | null>;
   findByLink(origin: string, token: string): Promise<WatchRecord | null>;
   /** Adds a watch (with its first point, if any). Throws WatchlistFullError at the limit. */
@@ -40,13 +49,16 @@ export interface WatchStore {
   addPoint(id: string, point: WatchPoint, change?: (record: WatchRecord) => WatchRecord): Promise<WatchRecord | null>;
   /** The whole history, oldest first. */
   history(id: string): Promise<WatchPoint[]>;
+  /** Deletes a watch and its history. */
   delete(id: string): Promise<boolean>;
-  /** Deletes every watch and its history; returns how many watches there were. */
+  /** Deletes every watch and all history; returns how many watches there were. */
   clear(): Promise<number>;
   close(): void;
 }
 
 const linkKey = (origin: string, token: string) => `${origin} ${token}`;
+const toStored = (record: WatchRecord) => ({ ...record, link: linkKey(record.origin, record.token) });
+const pointsOf = (id: string) => IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
 
 /** The record's summary after `point`: latest and previous points, the score series, the count. */
 export function withPoint(record: WatchRecord, point: WatchPoint): WatchRecord {
@@ -60,30 +72,59 @@ export function withPoint(record: WatchRecord, point: WatchPoint): WatchRecord {
   };
 }
 
+function parseRecord(value: unknown): WatchRecord | null {
+  const parsed = watchRecordSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Stores a point and drops the oldest past the per-link bound. */
+async function putPoint(tx: WriteTx, id: string, point: WatchPoint): Promise<void> {
+  const points = tx.objectStore('points');
+  await points.put({ ...point, watchId: id });
+  let excess = (await points.count(pointsOf(id))) - WATCHLIST_LIMITS.maxPointsPerWatch;
+  let cursor = excess > 0 ? await points.openCursor(pointsOf(id)) : null;
+  while (cursor && excess > 0) {
+    await cursor.delete();
+    excess -= 1;
+    cursor = await cursor.continue();
+  }
+}
+
+/** Format 1 → 2: each inline history moves to `points`; a record that does not parse stays as it was. */
+async function migrateV1(tx: WriteTx): Promise<void> {
+  let cursor = await tx.objectStore('watches').openCursor();
+  while (cursor) {
+    const v1 = watchV1Schema.safeParse(cursor.value);
+    if (v1.success) {
+      const { history, ...record } = v1.data;
+      const kept = history.slice(-WATCHLIST_LIMITS.maxPointsPerWatch);
+      for (const point of kept) await tx.objectStore('points').put({ ...point, watchId: record.id });
+      await cursor.update(toStored({ ...record, pointCount: kept.length }));
+    }
+    cursor = await cursor.continue();
+  }
+}
+
 export async function openWatchStore(name = WATCHLIST_DB_NAME): Promise<WatchStore> {
-  const db: IDBPDatabase<WatchlistDbV1> = await openDB<WatchlistDbV1>(name, WATCHLIST_DB_VERSION, {
-    upgrade(database) {
-      const watches = database.createObjectStore('watches', { keyPath: 'id' });
-      watches.createIndex('byLink', 'link', { unique: true });
+  const db: IDBPDatabase<WatchlistDb> = await openDB<WatchlistDb>(name, WATCHLIST_DB_VERSION, {
+    upgrade(database, oldVersion, _newVersion, tx) {
+      if (oldVersion < 1)
+        database.createObjectStore('watches', { keyPath: 'id' }).createIndex('byLink', 'link', { unique: true });
+      if (oldVersion < 2) {
+        database.createObjectStore('points', { keyPath: ['watchId', 'at'] });
+        // A failed request aborts the upgrade, so openDB rejects and the format-1 data stays as it was.
+        if (oldVersion === 1) void migrateV1(tx).catch(() => undefined);
+      }
     },
+    // Another context (an older worker) holds the database open at an older version: let it go.
+    blocking: () => db.close(),
   });
 
-  const parse = (value: unknown) => {
-    const parsed = storedWatchSchema.safeParse(value);
-    return parsed.success ? parsed.data : null;
-  };
-  const toRecord = ({ history: _history, ...record }: z.infer<typeof storedWatchSchema>): WatchRecord => record;
-  const toStored = (record: WatchRecord, history: WatchPoint[]) => ({
-    ...record,
-    link: linkKey(record.origin, record.token),
-    history,
-  });
-
-  /** Runs `body` in one transaction; on any failure the transaction is aborted and the error rethrown. */
-  async function write<T>(body: (store: WatchesStore) => Promise<T>): Promise<T> {
-    const tx = db.transaction('watches', 'readwrite');
+  /** Runs `body` in one transaction over both stores; on failure it is aborted and the error rethrown. */
+  async function write<T>(body: (tx: WriteTx) => Promise<T>): Promise<T> {
+    const tx = db.transaction(['watches', 'points'], 'readwrite');
     try {
-      const result = await body(tx.store);
+      const result = await body(tx);
       await tx.done;
       return result;
     } catch (error) {
@@ -97,61 +138,58 @@ export async function openWatchStore(name = WATCHLIST_DB_NAME): Promise<WatchSto
     }
   }
 
-  const rewrite = (
-    id: string,
-    change: (stored: z.infer<typeof storedWatchSchema>) => { record: WatchRecord; history: WatchPoint[] },
-  ): Promise<WatchRecord | null> =>
-    write(async (store) => {
-      const stored = parse(await store.get(id));
-      if (!stored) return null;
-      const next = change(stored);
-      await store.put(toStored(next.record, next.history));
-      return next.record;
+  const rewrite = (id: string, change: (record: WatchRecord, tx: WriteTx) => Promise<WatchRecord>) =>
+    write(async (tx): Promise<WatchRecord | null> => {
+      const record = parseRecord(await tx.objectStore('watches').get(id));
+      if (!record) return null;
+      const next = await change(record, tx);
+      await tx.objectStore('watches').put(toStored(next));
+      return next;
     });
 
   return {
     async list() {
-      return (await db.getAll('watches')).flatMap((value) => {
-        const stored = parse(value);
-        return stored ? [toRecord(stored)] : [];
-      });
+      const values = await db.getAll('watches');
+      const records = values.flatMap((value) => parseRecord(value) ?? []);
+      return { records, unreadable: values.length - records.length };
     },
-    async get(id) {
-      const stored = parse(await db.get('watches', id));
-      return stored ? toRecord(stored) : null;
-    },
-    async findByLink(origin, token) {
-      const stored = parse(await db.getFromIndex('watches', 'byLink', linkKey(origin, token)));
-      return stored ? toRecord(stored) : null;
-    },
+    get: async (id) => parseRecord(await db.get('watches', id)),
+    findByLink: async (origin, token) => parseRecord(await db.getFromIndex('watches', 'byLink', linkKey(origin, token))),
     create: (record, first) =>
-      write(async (store) => {
-        if ((await store.count()) >= WATCHLIST_LIMITS.maxWatches) {
+      write(async (tx) => {
+        if ((await tx.objectStore('watches').count()) >= WATCHLIST_LIMITS.maxWatches) {
           throw new WatchlistFullError(`The watchlist holds at most ${WATCHLIST_LIMITS.maxWatches} links.`);
         }
         const created = first ? withPoint(record, first) : record;
-        await store.add(toStored(created, first ? [first] : []));
+        await tx.objectStore('watches').add(toStored(created));
+        if (first) await putPoint(tx, record.id, first);
         return created;
       }),
-    update: (id, change) => rewrite(id, (stored) => ({ record: change(toRecord(stored)), history: stored.history })),
+    update: (id, change) => rewrite(id, async (record) => change(record)),
     addPoint: (id, point, change = (record) => record) =>
-      rewrite(id, (stored) => ({
-        record: change(withPoint(toRecord(stored), point)),
-        history: [...stored.history, point].slice(-WATCHLIST_LIMITS.maxPointsPerWatch),
-      })),
+      rewrite(id, async (record, tx) => {
+        await putPoint(tx, id, point);
+        return change(withPoint(record, point));
+      }),
     async history(id) {
-      return parse(await db.get('watches', id))?.history ?? [];
+      return (await db.getAll('points', pointsOf(id))).flatMap((value) => {
+        const parsed = storedPointSchema.safeParse(value);
+        if (!parsed.success) return [];
+        const { watchId: _watchId, ...point } = parsed.data;
+        return [point];
+      });
     },
     delete: (id) =>
-      write(async (store) => {
-        if ((await store.getKey(id)) === undefined) return false;
-        await store.delete(id);
+      write(async (tx) => {
+        if ((await tx.objectStore('watches').getKey(id)) === undefined) return false;
+        await tx.objectStore('watches').delete(id);
+        await tx.objectStore('points').delete(pointsOf(id));
         return true;
       }),
     clear: () =>
-      write(async (store) => {
-        const count = await store.count();
-        await store.clear();
+      write(async (tx) => {
+        const count = await tx.objectStore('watches').count();
+        await Promise.all([tx.objectStore('watches').clear(), tx.objectStore('points').clear()]);
         return count;
       }),
     close: () => db.close(),
