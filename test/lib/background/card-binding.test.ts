@@ -36,7 +36,14 @@ describe('card binding in the background', () => {
   /** The background's handlers over a memory area and a service that only peeks. */
   function handlers(peek: SnapshotService['peek'] = async () => null, binding: { maxAgeMs?: number; now?: () => number } = {}) {
     const unused = () => Promise.reject(new Error('not used by these tests'));
-    const service: SnapshotService = { peek, getSnapshot: unused, refresh: unused, listCached: unused, clearCache: unused };
+    const service: SnapshotService = {
+      peek,
+      getSnapshot: unused,
+      refresh: unused,
+      refreshInBackground: unused,
+      listCached: unused,
+      clearCache: unused,
+    };
     const deps: MessageHandlerDeps = {
       service,
       getSettings: unused,
