@@ -1,0 +1,331 @@
+import { pointFromReady } from '../../core/schemas/watchlist';
+import type { SnapshotRequest, SnapshotResult } from '../../core/schemas/results';
+import { diffPoints, endChange, isNotable } from '../../core/watchlist/diff';
+import {
+  cadencePeriodMs,
+  CARRY_OVER_MS,
+  nextDueAt,
+  OFFLINE_RETRY_MS,
+  retryDelayMs,
+  watchBudget,
+  type WatchSettings,
+} from '../../core/watchlist/schedule';
+import type { WatchChange, WatchPoint, WatchPointSource, WatchRecord } from '../../core/watchlist/types';
+import type { BudgetDeferral, SnapshotService } from '../snapshot-service/service';
+import type { WatchStore } from './store';
+
+/**
+ * The watchlist in the background: watching and unwatching, the user's refreshes, and the scheduler
+ * that refreshes watched links in the background on one `alarms` alarm. All state is in the store
+ * (IndexedDB), so a restarted worker or browser carries on where it was; the alarm is set again from
+ * the stored due times whenever something changes and when the worker starts.
+ *
+ * What a refresh answer does to a watch:
+ * - a snapshot: a history point, changes against the previous one, next refresh one period later;
+ * - 404 NOT_FOUND / 410 EXPIRED: the watch ends for good (recorded, shown, never fetched again);
+ * - 429 or the budget's pause: tried again when the pause ends (not a failure);
+ * - no connection, 5xx: tried again after a back-off (5 min, 15 min, …), not the end;
+ * - a timeout or an unreadable answer may have reached the server and cost a view: next period.
+ */
+
+export const WATCH_ALARM = 'watchlist-refresh';
+
+/** The slice of `browser.alarms` the scheduler uses. */
+export interface AlarmsLike {
+  create(name: string, info: { when: number }): Promise<void> | void;
+  clear(name: string): Promise<boolean>;
+}
+
+/** Notable changes of one watch, for a notification. */
+export interface WatchDigestEntry {
+  watch: WatchRecord;
+  changes: WatchChange[];
+}
+
+export interface WatchlistDeps {
+  store: WatchStore;
+  service: Pick<SnapshotService, 'peek' | 'refresh' | 'refreshInBackground'>;
+  getSettings: () => Promise<WatchSettings>;
+  /** The user's request budget per minute (effective settings). */
+  getRequestBudget: () => Promise<number>;
+  alarms: AlarmsLike;
+  /** Shows one digest (at most one per refresh round); entries are already filtered for mutes. */
+  notify: (digest: WatchDigestEntry[]) => Promise<void>;
+  /** `navigator.onLine`: false means no request is made. */
+  isOnline: () => boolean;
+  now?: () => number;
+  newId?: () => string;
+}
+
+export interface TickReport {
+  /** Why nothing was fetched, when nothing was. */
+  skipped?: 'manual' | 'offline';
+  fetched: number;
+  /** Due but left for a later tick (budget share used up, or a pause). */
+  carried: number;
+  notified: number;
+}
+
+export interface RefreshAllReport {
+  refreshed: number;
+  ended: number;
+  failed: number;
+}
+
+export class WatchNotFoundError extends Error {
+  override name = 'WatchNotFoundError';
+}
+
+/** The link cannot be watched (ended, not a configured service, not a valid token). */
+export class UnwatchableLinkError extends Error {
+  override name = 'UnwatchableLinkError';
+}
+
+export interface Watchlist {
+  list(): Promise<{ records: WatchRecord[]; unreadable: number }>;
+  find(request: SnapshotRequest): Promise<WatchRecord | null>;
+  /** Records the snapshot already shown (from the cache, no fetch) as the first point. Idempotent. */
+  watch(request: SnapshotRequest): Promise<WatchRecord>;
+  unwatch(id: string): Promise<boolean>;
+  history(id: string): Promise<{ watch: WatchRecord; points: WatchPoint[] }>;
+  /** The user's own refresh of one watch (one view). */
+  refresh(id: string): Promise<{ watch: WatchRecord; changes: WatchChange[] }>;
+  /** The user's "Refresh all now": one view per active watch. */
+  refreshAll(): Promise<RefreshAllReport>;
+  setMuted(id: string, muted: boolean): Promise<WatchRecord>;
+  clear(): Promise<number>;
+  /** One scheduler round (the alarm fired). */
+  tick(): Promise<TickReport>;
+  /** Sets the alarm to the earliest due time (or clears it). */
+  reschedule(carryAt?: number): Promise<void>;
+}
+
+const DAY_MS = 24 * 3600_000;
+const byDueTime = (a: WatchRecord, b: WatchRecord) => (a.nextDueAt ?? 0) - (b.nextDueAt ?? 0);
+
+export function createWatchlist(deps: WatchlistDeps): Watchlist {
+  const now = deps.now ?? (() => Date.now());
+  const newId = deps.newId ?? (() => crypto.randomUUID());
+  const { store } = deps;
+  let running: Promise<TickReport> | null = null;
+
+  async function mustGet(id: string): Promise<WatchRecord> {
+    const record = await store.get(id);
+    if (!record) throw new WatchNotFoundError('This company is not in the watchlist (any more).');
+    return record;
+  }
+
+  /** What one refresh answer does to a watch (see the module comment). */
+  async function apply(
+    watch: WatchRecord,
+    outcome: SnapshotResult,
+    source: WatchPointSource,
+    period: number | null,
+  ): Promise<{ watch: WatchRecord; changes: WatchChange[] }> {
+    const at = now();
+    const next = (from: number) => (period === null ? null : nextDueAt(watch.id, from, period));
+    if (outcome.status === 'ready') {
+      const point = pointFromReady(outcome, source);
+      const changes = diffPoints(watch.latest, point);
+      const updated = await store.addPoint(watch.id, point, (record) => ({
+        ...record,
+        company: outcome.snapshot.company.name,
+        disclaimer: outcome.snapshot.disclaimer,
+        lastRefreshAt: at,
+        nextDueAt: next(at),
+        failures: 0,
+        lastError: null,
+      }));
+      return { watch: updated ?? watch, changes };
+    }
+    if (outcome.code === 'NOT_FOUND' || outcome.code === 'EXPIRED') {
+      const code = outcome.code;
+      const expiredAt = outcome.expiredAt ?? (code === 'EXPIRED' ? watch.latest?.expiresAt : undefined);
+      const updated = await store.update(watch.id, (record) => ({
+        ...record,
+        status: 'ended',
+        end: { code, at, ...(expiredAt ? { expiredAt } : {}) },
+        nextDueAt: null,
+        lastError: null,
+      }));
+      return { watch: updated ?? watch, changes: [endChange(code)] };
+    }
+    const retry =
+      outcome.code === 'RATE_LIMITED'
+        ? Math.max(outcome.retryAt ?? at + CARRY_OVER_MS, at + 1000)
+        : outcome.code === 'NETWORK'
+          ? at + retryDelayMs(watch.failures + 1, period ?? DAY_MS)
+          : next(at);
+    const updated = await store.update(watch.id, (record) => ({
+      ...record,
+      failures: outcome.code === 'RATE_LIMITED' ? record.failures : record.failures + 1,
+      lastError: { code: outcome.code, at, ...(period !== null && retry !== null ? { retryAt: retry } : {}) },
+      // Manual cadence: nothing is retried in the background.
+      nextDueAt: period === null ? null : retry,
+    }));
+    return { watch: updated ?? watch, changes: [] };
+  }
+
+  /**
+   * The alarm goes off at the earliest due time. A watch already overdue is due now, unless a round
+   * just carried it over (budget, pause, offline): then it is due at `carryAt`.
+   */
+  async function reschedule(carryAt?: number): Promise<void> {
+    const period = cadencePeriodMs(await deps.getSettings());
+    const { records } = await store.list();
+    const at = now();
+    const due = records.flatMap((record) =>
+      record.status === 'active' && record.nextDueAt !== null
+        ? [record.nextDueAt > at ? record.nextDueAt : Math.max(carryAt ?? at, at)]
+        : [],
+    );
+    if (period === null || due.length === 0) {
+      await deps.alarms.clear(WATCH_ALARM);
+      return;
+    }
+    await deps.alarms.create(WATCH_ALARM, { when: Math.min(...due) });
+  }
+
+  async function runTick(): Promise<TickReport> {
+    const settings = await deps.getSettings();
+    const period = cadencePeriodMs(settings);
+    if (period === null) {
+      await deps.alarms.clear(WATCH_ALARM);
+      return { skipped: 'manual', fetched: 0, carried: 0, notified: 0 };
+    }
+    if (!deps.isOnline()) {
+      await reschedule(now() + OFFLINE_RETRY_MS);
+      return { skipped: 'offline', fetched: 0, carried: 0, notified: 0 };
+    }
+    const start = now();
+    const { records } = await store.list();
+    const due = records
+      .filter((record) => record.status === 'active' && record.nextDueAt !== null && record.nextDueAt <= start)
+      .sort(byDueTime);
+    const { perTick, reserve } = watchBudget(await deps.getRequestBudget());
+    const used = new Map<string, number>();
+    const digest: WatchDigestEntry[] = [];
+    let fetched = 0;
+    let carried = 0;
+    let carryAt: number | undefined;
+    const carry = (at: number) => {
+      carried += 1;
+      carryAt = Math.min(carryAt ?? at, at);
+    };
+    for (const watch of due) {
+      if ((used.get(watch.origin) ?? 0) >= perTick) {
+        carry(start + CARRY_OVER_MS);
+        continue;
+      }
+      const outcome: SnapshotResult | BudgetDeferral = await deps.service.refreshInBackground(
+        { origin: watch.origin, token: watch.token },
+        { reserve },
+      );
+      if (outcome.status === 'deferred') {
+        // This origin's share is used up for this round.
+        used.set(watch.origin, perTick);
+        carry(Math.max(outcome.retryAt, start + 1000));
+        continue;
+      }
+      used.set(watch.origin, (used.get(watch.origin) ?? 0) + 1);
+      fetched += 1;
+      const result = await apply(watch, outcome, 'scheduled', period);
+      const notable = result.changes.filter(isNotable);
+      if (notable.length > 0 && !result.watch.muted) digest.push({ watch: result.watch, changes: notable });
+    }
+    const notify = settings.notifications && digest.length > 0;
+    if (notify) await deps.notify(digest).catch(() => undefined);
+    await reschedule(carryAt);
+    return { fetched, carried, notified: notify ? digest.length : 0 };
+  }
+
+  async function userRefresh(watch: WatchRecord, period: number | null) {
+    return apply(watch, await deps.service.refresh({ origin: watch.origin, token: watch.token }), 'user', period);
+  }
+
+  return {
+    list: () => store.list(),
+    find: (request) => store.findByLink(request.origin, request.token),
+    async watch(request) {
+      const existing = await store.findByLink(request.origin, request.token);
+      if (existing) return existing;
+      // The snapshot already shown is in the cache: no fetch, no view. The service re-checks the
+      // origin and the token's shape.
+      const shown = await deps.service.peek(request);
+      if (shown?.status === 'error') throw new UnwatchableLinkError(shown.message);
+      const period = cadencePeriodMs(await deps.getSettings());
+      const at = now();
+      const id = newId();
+      const first = shown ? pointFromReady(shown, 'watch') : null;
+      const created = await store.create(
+        {
+          id,
+          origin: request.origin,
+          token: request.token,
+          company: shown?.snapshot.company.name ?? null,
+          status: 'active',
+          end: null,
+          muted: false,
+          watchedAt: at,
+          lastRefreshAt: first ? first.at : null,
+          nextDueAt: period === null ? null : nextDueAt(id, at, period),
+          failures: 0,
+          lastError: null,
+          latest: null,
+          previous: null,
+          series: [],
+          pointCount: 0,
+          disclaimer: shown?.snapshot.disclaimer ?? null,
+        },
+        first,
+      );
+      await reschedule();
+      return created;
+    },
+    async unwatch(id) {
+      const removed = await store.delete(id);
+      await reschedule();
+      return removed;
+    },
+    async history(id) {
+      const watch = await mustGet(id);
+      return { watch, points: await store.history(id) };
+    },
+    async refresh(id) {
+      const watch = await mustGet(id);
+      if (watch.status === 'ended') return { watch, changes: [] };
+      const result = await userRefresh(watch, cadencePeriodMs(await deps.getSettings()));
+      await reschedule();
+      return result;
+    },
+    async refreshAll() {
+      const period = cadencePeriodMs(await deps.getSettings());
+      const active = (await store.list()).records.filter((record) => record.status === 'active');
+      // All at once: the service queues them on the budget in order and coalesces duplicates.
+      const results = await Promise.all(active.map((watch) => userRefresh(watch, period)));
+      await reschedule();
+      return {
+        refreshed: results.filter((result) => result.watch.lastError === null && result.watch.status === 'active').length,
+        ended: results.filter((result) => result.watch.status === 'ended').length,
+        failed: results.filter((result) => result.watch.lastError !== null).length,
+      };
+    },
+    async setMuted(id, muted) {
+      const updated = await store.update(id, (record) => ({ ...record, muted }));
+      if (!updated) throw new WatchNotFoundError('This company is not in the watchlist (any more).');
+      return updated;
+    },
+    async clear() {
+      const removed = await store.clear();
+      await reschedule();
+      return removed;
+    },
+    tick() {
+      running ??= runTick().finally(() => {
+        running = null;
+      });
+      return running;
+    },
+    reschedule,
+  };
+}
