@@ -1,6 +1,6 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
-import { CARD_PAGE } from './lib/core/content-scripts';
+import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, CARD_PAGE } from './lib/core/content-scripts';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
@@ -15,6 +15,7 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
+    content_scripts: [{ matches: ANNOTATOR_MATCHES, js: [ANNOTATOR_SCRIPT], run_at: 'document_idle' }],
     // activeTab + scripting: "Scan this page" from the popup, and the annotator on enabled sites.
     permissions: ['storage', 'activeTab', 'scripting', ...(browser === 'firefox' ? [] : ['sidePanel'])],
     // Loopback on any port: the bundled server in development and tests (its origin is still matched

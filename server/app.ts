@@ -20,13 +20,12 @@ import { allowOnly } from './http/methods';
 import { buildOpenApiDocument } from './openapi';
 import { createRateLimitMiddleware } from './rate-limit/middleware';
 import { ViewCounter } from './snapshot';
+import { registerDemoRoutes, setDemoHeaders } from './routes/demo';
 import { registerDevRoutes } from './routes/dev';
 import { registerFounderRoutes } from './routes/founder';
 import { registerHealthRoutes } from './routes/health';
 import { htmlErrorPage, registerShareRoutes, setShareHeaders } from './routes/share';
 import { registerSnapshotRoutes } from './routes/snapshot';
-import { renderDemoPage } from './views/demo-page';
-import { publicBaseUrl } from './http/base-url';
 import { hostChecker, urlAuthority } from './http/hosts';
 
 const consoleLogger: Logger = {
@@ -50,12 +49,14 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   const deps: AppDeps = { ...input, config: { ...input.config, logger } };
   const app = new Hono<AppEnv>();
 
-  // Headers every response carries; API and share responses are never cached (each GET is a view).
+  // Headers every response carries; API, share and demo responses are never cached (each GET of a
+  // snapshot is a view; the demo page lists seeded tokens).
   app.use('*', async (c: Context<AppEnv>, next) => {
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
     if (c.req.path.startsWith('/api/') || isSharePath(c)) c.header('Cache-Control', 'no-store');
     if (isSharePath(c)) setShareHeaders(c);
+    if (c.req.path === '/demo') setDemoHeaders(c);
   });
 
   // DNS rebinding: a page whose domain now resolves to this machine still sends its own name as Host.
@@ -109,11 +110,7 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   app.get('/api/openapi.json', (c) => c.json(openApiDocument));
   allowOnly(app, '/api/openapi.json', ['GET']);
 
-  app.get('/demo', (c) =>
-    c.html(renderDemoPage({ baseUrl: publicBaseUrl(c, deps.config), links: [...(deps.config.demoLinks?.() ?? [])] })),
-  );
-  allowOnly(app, '/demo', ['GET']);
-  app.get('/', (c) => c.redirect('/demo', 302));
+  registerDemoRoutes(app, deps);
 
   app.notFound((c) => sendError(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`));
 

@@ -1,6 +1,7 @@
 /**
  * The compliance-status snapshot (spec parts 2, 4, 7): one SQL statement on the success path that
- * counts the view and reads everything the snapshot needs, then a pure builder.
+ * counts the view and reads everything the snapshot needs (GET), or only reads it (HEAD), then a pure
+ * builder.
  */
 import { z } from 'zod';
 import {
@@ -37,14 +38,9 @@ const snapshotRow = z.object({
 });
 export type SnapshotRow = z.infer<typeof snapshotRow>;
 
-// Counting and reading in one statement: the UPDATE takes the row lock, so concurrent views
-// serialise on it (no lost increments). $3 is the number of views counted at once (see ViewCounter).
-const COUNT_AND_READ = `
-WITH hit AS (
-  UPDATE share_links SET view_count = view_count + $3::int
-  WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2::timestamptz
-  RETURNING org_id, pack_id, expires_at, view_count
-)
+/** Everything the snapshot needs, read for the one link selected by the CTE `hit` (`$1` token hash, `$2` now). */
+const snapshotStatement = (hit: string) => `
+WITH hit AS (${hit})
 SELECT hit.view_count, hit.expires_at, o.name, o.readiness_score, o.fundraise_score, o.checklist_complete,
   o.checklist_total, o.product_classification, o.primary_regulator, o.secondary_regulators, o.arip_stage,
   o.score_calculated_at, p.generated_at AS pack_generated_at, p.verification_hash AS pack_verification_hash,
@@ -54,19 +50,42 @@ FROM hit
 JOIN organisations o ON o.id = hit.org_id
 LEFT JOIN dd_packs p ON p.id = hit.pack_id`;
 
+// Counting and reading in one statement: the UPDATE takes the row lock, so concurrent views
+// serialise on it (no lost increments). $3 is the number of views counted at once (see ViewCounter).
+const COUNT_AND_READ = snapshotStatement(`
+  UPDATE share_links SET view_count = view_count + $3::int
+  WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2::timestamptz
+  RETURNING org_id, pack_id, expires_at, view_count`);
+
+// The same read without the UPDATE (HEAD): same validity test, no row lock, no count.
+const READ_ONLY = snapshotStatement(`
+  SELECT org_id, pack_id, expires_at, view_count FROM share_links
+  WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2::timestamptz`);
+
 const stateRow = z.object({ expires_at: z.date(), revoked_at: z.date().nullable() });
 
 export type SnapshotLookup = { status: 'ok'; row: SnapshotRow } | { status: 'not_found' } | { status: 'expired' };
+
+/** Failure path only: was the link expired (410) or unknown/revoked (404)? */
+async function missedLookup(db: Queryable, tokenHash: string, now: Date): Promise<SnapshotLookup> {
+  const state = await db.query('SELECT expires_at, revoked_at FROM share_links WHERE token_hash = $1', [tokenHash]);
+  const link = state.rows[0] === undefined ? undefined : stateRow.parse(state.rows[0]);
+  if (link && link.revoked_at === null && link.expires_at.getTime() <= now.getTime()) return { status: 'expired' };
+  return { status: 'not_found' };
+}
 
 async function countViews(db: Queryable, tokenHash: string, views: number, now: Date): Promise<SnapshotLookup> {
   const hit = await db.query(COUNT_AND_READ, [tokenHash, now.toISOString(), views]);
   const row = hit.rows[0];
   if (row !== undefined) return { status: 'ok', row: snapshotRow.parse(row) };
-  // Failure path only: was it expired (410) or unknown/revoked (404)?
-  const state = await db.query('SELECT expires_at, revoked_at FROM share_links WHERE token_hash = $1', [tokenHash]);
-  const link = state.rows[0] === undefined ? undefined : stateRow.parse(state.rows[0]);
-  if (link && link.revoked_at === null && link.expires_at.getTime() <= now.getTime()) return { status: 'expired' };
-  return { status: 'not_found' };
+  return missedLookup(db, tokenHash, now);
+}
+
+async function readSnapshot(db: Queryable, tokenHash: string, now: Date): Promise<SnapshotLookup> {
+  const hit = await db.query(READ_ONLY, [tokenHash, now.toISOString()]);
+  const row = hit.rows[0];
+  if (row !== undefined) return { status: 'ok', row: snapshotRow.parse(row) };
+  return missedLookup(db, tokenHash, now);
 }
 
 interface Waiter {
@@ -89,6 +108,21 @@ export class ViewCounter {
     private readonly db: Queryable,
     private readonly now: () => Date,
   ) {}
+
+  /**
+   * What a request for `token` answers. GET is a view: it is counted. HEAD (link checkers, chat
+   * unfurlers, `curl -I`) gets the same status and headers but reads without counting: a view is a
+   * successful read of the snapshot, and HEAD returns none.
+   */
+  lookup(method: string, token: string): Promise<SnapshotLookup> {
+    return method === 'HEAD' ? this.peek(token) : this.count(token);
+  }
+
+  /** Reads the snapshot without counting a view; outcomes as `count` (200 data, 404, 410). */
+  peek(token: string): Promise<SnapshotLookup> {
+    if (!isValidTokenShape(token)) return Promise.resolve({ status: 'not_found' });
+    return readSnapshot(this.db, sha256Hex(token), this.now());
+  }
 
   /** Malformed tokens never reach the database and come back as `not_found`, like unknown and revoked ones. */
   count(token: string): Promise<SnapshotLookup> {

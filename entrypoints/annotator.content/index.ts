@@ -1,12 +1,11 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { ANNOTATOR_MATCHES } from '@/lib/core/content-scripts';
 import { startAnnotator } from '@/lib/content/start';
 import { servePageLinks } from '@/lib/content/page-links';
 
 // Wiring only: the engine and the page-links answers live in lib/content.
 export default defineContentScript({
-  matches: ANNOTATOR_MATCHES,
-  runAt: 'document_idle',
+  // Declared in the manifest by wxt.config.ts (matches, frames), so the match list is not in this bundle.
+  registration: 'runtime',
   main(ctx) {
     const annotator = startAnnotator(ctx);
     void annotator.catch((error: unknown) => {

@@ -1,15 +1,11 @@
-import type { ReadinessLabel, RiskBand } from '../core/labels';
+import type { ReadinessLabel } from '../core/labels';
 import type { badgeEn } from '../core/i18n/en/badge';
 import { interpolate } from '../core/i18n/translator';
 import type { BadgeResult } from './types';
 
 export type BadgeState = 'idle' | 'loading' | 'ready' | 'error';
 
-export type BadgeView =
-  | { state: 'idle' }
-  | { state: 'loading' }
-  | { state: 'ready'; score: number; label: ReadinessLabel; band: RiskBand }
-  | { state: 'error'; code: string; retryAt?: number | undefined; expiredAt?: string | undefined };
+export type BadgeView = { state: 'idle' } | { state: 'loading' } | BadgeResult;
 
 /** The state of every badge before anything is known (shared: views are never mutated). */
 export const IDLE_VIEW: BadgeView = { state: 'idle' };
@@ -47,22 +43,10 @@ const READINESS: Readonly<Record<ReadinessLabel, { key: BadgeKey; tone: BadgeTon
   'Regulator Ready': { key: 'badge.readiness.regulatorReady', tone: 'ready' },
 };
 
-export function viewFromResult(result: BadgeResult): BadgeView {
-  return result.status === 'ready'
-    ? { state: 'ready', score: result.score, label: result.label, band: result.band }
-    : { state: 'error', code: result.code, retryAt: result.retryAt, expiredAt: result.expiredAt };
-}
-
-function shortDate(iso: string, locale: string): string | null {
+/** A UTC date, short ("20 Nov") for the badge's text, long ("20 November 2026") for its label. */
+function formatDate(iso: string, locale: string, format: Intl.DateTimeFormatOptions): string | null {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(date);
-}
-
-function longDate(iso: string, locale: string): string | null {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return Number.isNaN(date.getTime()) ? null : new Intl.DateTimeFormat(locale, { ...format, timeZone: 'UTC' }).format(date);
 }
 
 /** "in 2 min." (short) and "in 2 minutes" (long), rounded up so "retry now" is never premature. */
@@ -114,8 +98,8 @@ function describeError(
   hint: string,
 ): BadgeDescription {
   if (view.code === 'EXPIRED') {
-    const short = view.expiredAt ? shortDate(view.expiredAt, text.locale) : null;
-    const long = view.expiredAt ? longDate(view.expiredAt, text.locale) : null;
+    const short = view.expiredAt ? formatDate(view.expiredAt, text.locale, { day: 'numeric', month: 'short' }) : null;
+    const long = view.expiredAt ? formatDate(view.expiredAt, text.locale, { dateStyle: 'long' }) : null;
     return {
       text: short ? say(text, 'badge.error.expiredOn.text', { date: short }) : say(text, 'badge.error.expired.text'),
       label: long

@@ -13,7 +13,7 @@ import {
   isStringArray,
   isTimestamp,
 } from '../core/guards';
-import { MAX_BADGE_STRING, SETTINGS_LIMITS } from '../core/limits';
+import { HOVER_DELAY_MS, MAX_BADGE_STRING } from '../core/limits';
 import type { BadgeText } from './badge-view';
 import type { BadgeResult, BadgeSnapshotClient, SnapshotRequest } from './types';
 
@@ -28,19 +28,19 @@ const messenger = defineExtensionMessaging<ContentProtocolMap>();
 
 export function toBadgeResult(value: unknown): BadgeResult {
   if (!isRecord(value)) return INVALID;
-  if (value.status === 'ready') {
+  if (value.state === 'ready') {
     if (!isScore(value.score) || !isReadinessLabel(value.label) || !isRiskBand(value.band)) return INVALID;
-    return { status: 'ready', score: value.score, label: value.label, band: value.band };
+    return { state: 'ready', score: value.score, label: value.label, band: value.band };
   }
-  if (value.status === 'error' && isErrorCode(value.code)) {
+  if (value.state === 'error' && isErrorCode(value.code)) {
     if (value.retryAt !== undefined && !isEpochMs(value.retryAt)) return INVALID;
     if (value.expiredAt !== undefined && !isTimestamp(value.expiredAt)) return INVALID;
-    return { status: 'error', code: value.code, retryAt: value.retryAt, expiredAt: value.expiredAt };
+    return { state: 'error', code: value.code, retryAt: value.retryAt, expiredAt: value.expiredAt };
   }
   return INVALID;
 }
 
-const INVALID: BadgeResult = { status: 'error', code: 'INVALID_RESPONSE' };
+const INVALID: BadgeResult = { state: 'error', code: 'INVALID_RESPONSE' };
 
 export const messagingSnapshotClient: BadgeSnapshotClient = {
   async peekMany(requests) {
@@ -69,7 +69,7 @@ export function toContentSettings(value: unknown): ContentSettings {
   }
   // A malformed entry is dropped (the recognizer would never match it anyway).
   const services = value.services.map(toService).filter((service) => service !== null);
-  const { min, max } = SETTINGS_LIMITS.hoverDelayMs;
+  const { min, max } = HOVER_DELAY_MS;
   return { services, hoverDelayMs: Math.min(Math.max(value.hoverDelayMs, min), max), settled: value.settled !== false };
 }
 

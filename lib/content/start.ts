@@ -28,10 +28,6 @@ const BATCH_TIMEOUT_MS = 200;
 function contextScheduler(ctx: ContentScriptContext): Scheduler {
   return {
     batch(callback) {
-      if (typeof requestIdleCallback !== 'function') {
-        const timer = ctx.setTimeout(callback, 0); // a browser without idle callbacks
-        return () => clearTimeout(timer);
-      }
       const id = ctx.requestIdleCallback(() => callback(), { timeout: BATCH_TIMEOUT_MS });
       return () => cancelIdleCallback(id);
     },

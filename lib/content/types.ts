@@ -1,4 +1,7 @@
 import type { ReadinessLabel, RiskBand } from '../core/labels';
+import type { Badge, BadgeCallbacks, DescribeBadge } from './badge';
+import type { BadgeText } from './badge-view';
+import type { VisibilityWatcherFactory } from './visibility';
 
 /**
  * What the content-script engine needs from its surroundings. Everything is injected so the engine
@@ -27,12 +30,13 @@ export interface AnchorRecognizer {
 }
 
 /**
- * The little the badge may show: score, label and band. The rest of a snapshot never reaches page
- * DOM (it lives in the card iframe).
+ * The little the badge may show: score, label and band, or the error. The rest of a snapshot never
+ * reaches page DOM (it lives in the card iframe). As the background sends it (a badge summary), and
+ * as the badge shows it: the guards check it into this type where it enters the content script.
  */
 export type BadgeResult =
-  | { status: 'ready'; score: number; label: ReadinessLabel; band: RiskBand }
-  | { status: 'error'; code: string; retryAt?: number | undefined; expiredAt?: string | undefined };
+  | { state: 'ready'; score: number; label: ReadinessLabel; band: RiskBand }
+  | { state: 'error'; code: string; retryAt?: number | undefined; expiredAt?: string | undefined };
 
 export interface SnapshotRequest {
   origin: string;
@@ -83,3 +87,36 @@ export interface Scheduler {
   /** Monotonic milliseconds, for the per-slice work budget. */
   now(): number;
 }
+
+export interface AnnotatorOptions {
+  document: Document;
+  recognizer: AnchorRecognizer;
+  client: BadgeSnapshotClient;
+  createCard: (events: CardEvents) => CardPresenter;
+  scheduler: Scheduler;
+  /** How long the pointer must rest on a link or badge before it counts as intent. */
+  hoverDelayMs: number;
+  /** Work per batch before yielding, so no task grows long on huge pages. */
+  sliceBudgetMs?: number;
+  /** Wall clock for badge texts ("retry in 2 min"). */
+  now?: () => number;
+  /** Badge strings in the reader's language. */
+  text: BadgeText;
+  /** Injected by tests to reach into the closed shadow roots. */
+  createBadge?: (doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge) => Badge;
+  /**
+   * Reports links coming near the viewport, so their badges are drawn then (see `Badge.draw`).
+   * Default: an IntersectionObserver with half a viewport of margin; where there is none (tests),
+   * every badge is drawn at once.
+   */
+  watchVisibility?: VisibilityWatcherFactory | null;
+  /**
+   * Whether a page event is a real user gesture. Default `event.isTrusted`: page scripts can dispatch
+   * pointer and key events, and a forged hover must neither cost a view nor drain the request budget
+   * (test/e2e/hostile.spec.ts). Unit tests in happy-dom, where every event is synthetic, pass `() => true`.
+   */
+  isUserEvent?: (event: Event) => boolean;
+}
+
+/** The options every unit of the engine reads, with their defaults filled in. */
+export type EngineConfig = Required<Omit<AnnotatorOptions, 'text' | 'createBadge' | 'watchVisibility'>>;

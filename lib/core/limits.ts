@@ -13,9 +13,12 @@ export const MAX_PEEK_BATCH = 500;
 /** Longest badge string the background sends a content script (the catalogs' are far shorter). */
 export const MAX_BADGE_STRING = 1000;
 
+/** Bounds of the hover delay, apart so that the content script can clamp with them alone. */
+export const HOVER_DELAY_MS = { min: 300, max: 1500, default: 400 } as const;
+
 /** Bounds and defaults of the user's numeric settings (the options page, the stored schema and the content script use these). */
 export const SETTINGS_LIMITS = {
-  hoverDelayMs: { min: 300, max: 1500, default: 400 },
+  hoverDelayMs: HOVER_DELAY_MS,
   cacheTtlMinutes: { min: 30, max: 360, default: 60 },
   /** Kept well under the server's 60/min per IP, which is shared by everyone behind one NAT. */
   requestBudgetPerMinute: { min: 1, max: 50, default: 30 },

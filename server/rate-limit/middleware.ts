@@ -1,6 +1,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
+import { addressKey } from './client-key';
 import type { ClockedStore } from './store';
 
 export interface RateLimiterDeps {
@@ -23,29 +24,24 @@ function socketAddress(c: Context): string | undefined {
   }
 }
 
-/** `::ffff:10.0.0.1` and `10.0.0.1` are one client. */
-function normaliseAddress(address: string): string {
-  const trimmed = address.trim().toLowerCase();
-  return trimmed.startsWith('::ffff:') && trimmed.includes('.') ? trimmed.slice(7) : trimmed;
-}
-
 /**
- * The client's address. Behind a trusted proxy it is the right-most `X-Forwarded-For` entry (the one
- * our proxy appended; entries to its left are client-supplied and could be forged). Otherwise the
- * socket address; headers are ignored so a client cannot pick its own bucket.
+ * The client's rate-limit key (`addressKey`: IPv4 per address, IPv6 per /64). Behind a trusted proxy
+ * it is the right-most `X-Forwarded-For` entry (the one our proxy appended; entries to its left are
+ * client-supplied and could be forged). When that entry is not an IP address (garbage, empty, a port
+ * attached) the socket address is used: a client cannot mint buckets by sending junk, and never
+ * reaches past an empty entry to a forged one. Without a trusted proxy, headers are ignored so a
+ * client cannot pick its own bucket.
  */
-export function clientAddress(c: Context, trustProxy: boolean): string {
+export function clientKey(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = c.req.header('x-forwarded-for');
-    const last = forwarded
-      ?.split(',')
-      .map((part) => part.trim())
-      .filter((part) => part.length > 0)
-      .at(-1);
-    if (last) return normaliseAddress(last);
+    if (forwarded !== undefined) {
+      const key = addressKey(forwarded.slice(forwarded.lastIndexOf(',') + 1).trim());
+      if (key !== null) return key;
+    }
   }
   const socket = socketAddress(c);
-  return socket ? normaliseAddress(socket) : NO_SOCKET_KEY;
+  return (socket === undefined ? null : addressKey(socket)) ?? NO_SOCKET_KEY;
 }
 
 /**
@@ -61,7 +57,7 @@ export function createRateLimitMiddleware(
     limit: deps.limit,
     standardHeaders: 'draft-6',
     store: deps.store,
-    keyGenerator: (c) => `ip:${clientAddress(c, options.trustProxy)}`,
+    keyGenerator: (c) => `ip:${clientKey(c, options.trustProxy)}`,
     skip: (c) => c.req.method === 'OPTIONS',
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the library returns the handler's result as the response; its type says void
     handler: (c) => options.onLimited(c),

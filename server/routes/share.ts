@@ -24,7 +24,8 @@ export function htmlErrorPage(c: Context, status: ErrorPageStatus): Response {
 export function registerShareRoutes(app: Hono<AppEnv>, deps: AppDeps, views: ViewCounter): void {
   app.get('/share/:token', async (c) => {
     const token = c.req.param('token');
-    const lookup = await views.count(token);
+    // Hono runs this GET handler for HEAD too and drops the body; HEAD reads without counting a view.
+    const lookup = await views.lookup(c.req.method, token);
     const now = deps.clock.now();
     if (lookup.status === 'not_found') return htmlErrorPage(c, 404);
     if (lookup.status === 'expired') return htmlErrorPage(c, 410);

@@ -10,7 +10,8 @@ export const SNAPSHOT_PATH = '/api/v1/compliance-status/:token';
 export function registerSnapshotRoutes(app: Hono<AppEnv>, deps: AppDeps, views: ViewCounter): void {
   app.get(SNAPSHOT_PATH, async (c) => {
     const token = c.req.param('token');
-    const lookup = await views.count(token);
+    // Hono runs this GET handler for HEAD too and drops the body; HEAD reads without counting a view.
+    const lookup = await views.lookup(c.req.method, token);
     const now = deps.clock.now();
     if (lookup.status === 'not_found') return sendError(c, 404, 'NOT_FOUND', TOKEN_NOT_FOUND_MESSAGE);
     if (lookup.status === 'expired') return sendError(c, 410, 'EXPIRED', EXPIRED_MESSAGE);

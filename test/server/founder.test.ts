@@ -207,6 +207,41 @@ describe('DD packs and share links', () => {
     expect(JSON.stringify(listed)).not.toContain(link.token);
   });
 
+  it('no table holds a plaintext share token or founder key after sign-up, pack, link, views and a revocation', async () => {
+    const { founder, link } = await founderWithLink(t);
+    const second = await founder.createLink();
+    expect((await t.request(snapshotPath(link.token))).status).toBe(200);
+    expect((await t.request(`/share/${second.token}`)).status).toBe(200);
+    expect((await founder.call('POST', `/api/founder/share-links/${second.id}/revoke`)).status).toBe(200);
+    const tables = z
+      .array(z.object({ table_name: z.string().regex(/^[a-z_]+$/) }))
+      .parse(
+        (
+          await db.query(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+          )
+        ).rows,
+      )
+      .map((row) => row.table_name);
+    expect(tables).toEqual(expect.arrayContaining(['organisations', 'share_links', 'dd_packs', 'gaps', 'rate_limits']));
+    for (const secret of [founder.key, link.token, second.token]) {
+      for (const table of tables) {
+        const found = await db.query(`SELECT count(*)::int AS n FROM ${table} t WHERE t::text LIKE $1`, [`%${secret}%`]);
+        expect(found.rows[0], `${table} holds a plaintext secret`).toEqual({ n: 0 });
+      }
+    }
+    // What is stored instead: the SHA-256 hex of each, which the same row-text search does find.
+    const hashes = await db.query('SELECT count(*)::int AS n FROM share_links t WHERE t::text LIKE $1 OR t::text LIKE $2', [
+      `%${sha256Hex(link.token)}%`,
+      `%${sha256Hex(second.token)}%`,
+    ]);
+    expect(hashes.rows[0]).toEqual({ n: 2 });
+    const key = await db.query('SELECT count(*)::int AS n FROM organisations WHERE founder_key_hash = $1', [
+      sha256Hex(founder.key),
+    ]);
+    expect(key.rows[0]).toEqual({ n: 1 });
+  });
+
   it('lists links with status active, revoked and expired, view counts and timestamps', async () => {
     const founder = await signUp(t);
     await founder.createPack();

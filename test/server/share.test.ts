@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { seedDemo, formatDemoLinks } from '../../server/seed';
 import { DEMO_ORGANISATIONS } from '../../server/seed-data';
+import type { DemoLink } from '../../server/views/demo-page';
 import {
   BASE,
   expectError,
   founderWithLink,
+  listedViewCount,
   makeApp,
   withSharedApp,
   snapshotPath,
@@ -83,6 +85,46 @@ describe('GET /share/{token}', () => {
     expect(list.data.share_links.find((l) => l.id === link.id)?.view_count).toBe(0);
   });
 
+  it('HEAD answers with the status and share headers of GET, no body, and counts no view: HEAD then GET shows 1 view', async () => {
+    const { founder, link } = await founderWithLink(t);
+    for (let i = 0; i < 2; i++) {
+      const head = await t.request(`/share/${link.token}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expectShareHeaders(head);
+      expect(head.headers.get('x-frame-options')).toBe('DENY');
+      expect(head.headers.get('ratelimit-limit')).toBe('60');
+      expect(await head.text()).toBe('');
+    }
+    expect(await listedViewCount(founder, link.id)).toBe(0);
+    const page = await t.request(`/share/${link.token}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<span data-testid="view-count">1 view</span>');
+    expect(await listedViewCount(founder, link.id)).toBe(1);
+  });
+
+  it('HEAD answers 404 for unknown, malformed and revoked tokens and 410 once expired, like GET, without a body or a view', async () => {
+    const { founder, link } = await founderWithLink(t);
+    const expiring = await founder.createLink();
+    await founder.call('POST', `/api/founder/share-links/${link.id}/revoke`);
+    for (const token of [link.token, 'G'.repeat(43), 'bad%00token', 'x'.repeat(5000), 'a/b']) {
+      const head = await t.request(`/share/${token}`, { method: 'HEAD' });
+      expect(head.status, token.slice(0, 40)).toBe(404);
+      expectShareHeaders(head);
+      expect(await head.text()).toBe('');
+    }
+    await t.request('/api/dev/clock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: 7 * DAY }),
+    });
+    const expired = await t.request(`/share/${expiring.token}`, { method: 'HEAD' });
+    expect(expired.status).toBe(410);
+    expectShareHeaders(expired);
+    expect(await expired.text()).toBe('');
+    expect(await listedViewCount(founder, link.id)).toBe(0);
+    expect(await listedViewCount(founder, expiring.id)).toBe(0);
+  });
+
   it('405 for other methods', async () => {
     const response = await t.request('/share/' + 'D'.repeat(43), { method: 'POST' });
     await expectError(response, 405, 'METHOD_NOT_ALLOWED');
@@ -95,6 +137,57 @@ describe('--seed and /demo', () => {
     const response = await t.request('/demo');
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('--seed');
+  });
+
+  it('/demo holds seeded share tokens: a script-free CSP that allows only inline styles, no framing, no-store, no referrer', async () => {
+    const { link } = await founderWithLink(t);
+    const demoLinks = (): DemoLink[] => [
+      {
+        label: 'Seed round',
+        company: 'Demo Co',
+        state: 'active',
+        apiUrl: `${BASE}${snapshotPath(link.token)}`,
+        shareUrl: link.share_url,
+      },
+    ];
+    const demoApp = makeApp(db, { config: { demoLinks } });
+    for (const [app, method] of [
+      [demoApp, 'GET'],
+      [t, 'GET'], // not seeded: the note how to seed
+      [demoApp, 'HEAD'],
+    ] as const) {
+      const response = await app.request('/demo', { method });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      const csp = (response.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim());
+      // Inline styles (the page's and the extension's badges': Firefox holds those to the page's policy),
+      // the browser's own favicon request, nothing else: no scripts, no other origin, no framing.
+      expect(csp.sort()).toEqual(
+        [
+          "default-src 'none'",
+          "style-src 'unsafe-inline'",
+          "img-src 'self'",
+          "base-uri 'none'",
+          "form-action 'none'",
+          "frame-ancestors 'none'",
+        ].sort(),
+      );
+      if (method === 'HEAD') continue;
+      // The page works under it: its only resource is its inline <style>.
+      const html = await response.text();
+      if (app === demoApp) expect(html).toContain(link.share_url);
+      expect(html.match(/<style>/g)).toHaveLength(1);
+      expect(html).not.toMatch(/<script|<img|<link|<iframe|<form|\sstyle=|url\(|@import/i);
+    }
+    // Other answers on the path carry the same headers (a refused method, here) and a script-free policy.
+    const refused = await demoApp.request('/demo', { method: 'POST' });
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('x-frame-options')).toBe('DENY');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(refused.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 
   it('seeds every demo organisation with working active, expired and revoked links, and reseeds cleanly', async () => {

@@ -8,6 +8,7 @@ import {
   BASE,
   expectError,
   founderWithLink,
+  listedViewCount,
   makeApp,
   signUp,
   withSharedApp,
@@ -350,11 +351,63 @@ describe('GET /api/v1/compliance-status/{token}', () => {
     expect(t.logs).toEqual([]);
   });
 
-  it('answers HEAD like GET without a body', async () => {
-    const { link } = await founderWithLink(t);
-    const response = await t.request(snapshotPath(link.token), { method: 'HEAD' });
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe('');
+  it('HEAD answers with the status and headers of GET, no body, and counts no view: HEAD then GET is view 1', async () => {
+    const { founder, link } = await founderWithLink(t);
+    const ip = uniqueIp();
+    for (let i = 0; i < 2; i++) {
+      const head = await t.request(snapshotPath(link.token), { ip, method: 'HEAD', headers: { origin: 'https://crm.example' } });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(head.headers.get('cache-control')).toBe('no-store');
+      expect(head.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(head.headers.get('access-control-allow-origin')).toBe('*');
+      expect(head.headers.get('ratelimit-limit')).toBe('60');
+      expect(head.headers.get('ratelimit-remaining')).toBe(String(59 - i));
+      expect(await head.text()).toBe('');
+    }
+    expect(await listedViewCount(founder, link.id)).toBe(0);
+
+    const { body } = await getSnapshot(link.token, ip);
+    expect(body.meta.view_count).toBe(1);
+    await t.request(snapshotPath(link.token), { ip, method: 'HEAD' });
+    expect(await listedViewCount(founder, link.id)).toBe(1);
+    expect((await getSnapshot(link.token, ip)).body.meta.view_count).toBe(2);
+  });
+
+  it('HEAD answers 404 for unknown, malformed and revoked tokens and 410 once expired, like GET, without a body or a view', async () => {
+    const { founder, link } = await founderWithLink(t);
+    const expiring = await founder.createLink();
+    expect((await getSnapshot(link.token)).body.meta.view_count).toBe(1);
+    await founder.call('POST', `/api/founder/share-links/${link.id}/revoke`);
+    for (const token of [link.token, 'F'.repeat(43), 'bad%00token', 'x'.repeat(5000), 'a/b']) {
+      const head = await t.request(snapshotPath(token), { method: 'HEAD' });
+      const get = await t.request(snapshotPath(token));
+      expect(head.status, token.slice(0, 40)).toBe(404);
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('cache-control')).toBe('no-store');
+      expect(await head.text()).toBe('');
+      await expectError(get, 404, 'NOT_FOUND');
+    }
+    t.clock.advance(7 * DAY);
+    const expired = await t.request(snapshotPath(expiring.token), { method: 'HEAD' });
+    expect(expired.status).toBe(410);
+    expect(expired.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await expired.text()).toBe('');
+    await expectError(await t.request(snapshotPath(expiring.token)), 410, 'EXPIRED');
+    expect(await listedViewCount(founder, link.id)).toBe(1);
+    expect(await listedViewCount(founder, expiring.id)).toBe(0);
+  });
+
+  it('HEAD draws on the rate limit like GET (one bucket): the 61st request is 429 with Retry-After, for HEAD and GET', async () => {
+    const { founder, link } = await founderWithLink(t);
+    const ip = uniqueIp();
+    for (let i = 0; i < 60; i++) expect((await t.request(snapshotPath(link.token), { ip, method: 'HEAD' })).status).toBe(200);
+    const head = await t.request(snapshotPath(link.token), { ip, method: 'HEAD' });
+    expect(head.status).toBe(429);
+    expect(head.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await head.text()).toBe('');
+    await expectError(await t.request(snapshotPath(link.token), { ip }), 429, 'RATE_LIMITED');
+    expect(await listedViewCount(founder, link.id)).toBe(0);
   });
 
   it('uses the configured public base URL for human_summary_url', async () => {

@@ -52,15 +52,15 @@ export type SnapshotResult = z.infer<typeof snapshotResultSchema>;
  * disclaimer) goes only to extension pages, so it never enters a host page's renderer outside the
  * card iframe (DESIGN decision 4).
  */
-export const badgeSummarySchema = z.discriminatedUnion('status', [
+export const badgeSummarySchema = z.discriminatedUnion('state', [
   z.object({
-    status: z.literal('ready'),
+    state: z.literal('ready'),
     score: z.int().min(0).max(100),
     label: z.enum(READINESS_LABELS),
     band: z.enum(RISK_BANDS),
   }),
   z.object({
-    status: z.literal('error'),
+    state: z.literal('error'),
     code: z.enum(SNAPSHOT_ERROR_CODES),
     retryAt: epochMs.optional(),
     expiredAt: timestampSchema.optional(),
@@ -71,9 +71,9 @@ export type BadgeSummary = z.infer<typeof badgeSummarySchema>;
 export function toBadgeSummary(result: SnapshotResult): BadgeSummary {
   if (result.status === 'ready') {
     const { readiness_score: score, readiness_label: label, fundraise_risk_band: band } = result.snapshot.scores;
-    return { status: 'ready', score, label, band };
+    return { state: 'ready', score, label, band };
   }
-  const summary: BadgeSummary = { status: 'error', code: result.code };
+  const summary: BadgeSummary = { state: 'error', code: result.code };
   if (result.retryAt !== undefined) summary.retryAt = result.retryAt;
   if (result.expiredAt !== undefined) summary.expiredAt = result.expiredAt;
   return summary;

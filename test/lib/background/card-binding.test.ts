@@ -107,7 +107,7 @@ describe('card binding in the background', () => {
     });
     const background = handlers(async () => cached);
     expect(await background.peekBadges([request], contentScript(5))).toEqual([
-      { status: 'ready', score: 95, label: 'Regulator Ready', band: 'investor_ready' },
+      { state: 'ready', score: 95, label: 'Regulator Ready', band: 'investor_ready' },
     ]);
     await expect(background.peekSnapshots([request], contentScript(5))).rejects.toThrow(/extension page/);
     expect(await background.peekSnapshots([request], { url: `${extensionOrigin}/popup.html` })).toEqual([cached]);

@@ -99,7 +99,7 @@ describe('handlers validate their inputs', () => {
       { origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN },
       contentScriptSender,
     );
-    expect(contentProtocol.getBadge.output.parse(result)).toEqual({ status: 'error', code: 'FORBIDDEN_ORIGIN' });
+    expect(contentProtocol.getBadge.output.parse(result)).toEqual({ state: 'error', code: 'FORBIDDEN_ORIGIN' });
     expect(fetch).not.toHaveBeenCalled();
   });
 
@@ -114,7 +114,7 @@ describe('handlers validate their inputs', () => {
     ]);
     // A content script learns what its badge shows, and nothing else of the snapshot.
     expect(await content.getBadge(request, contentScriptSender)).toEqual(
-      contentProtocol.getBadge.output.parse({ status: 'ready', score: 68, label: 'In Progress', band: 'medium' }),
+      contentProtocol.getBadge.output.parse({ state: 'ready', score: 68, label: 'In Progress', band: 'medium' }),
     );
     expect(pagesProtocol.getSettings.output.parse(await pages.getSettings(undefined, popupSender)).fetchMode).toBe('intent');
     // Of the settings, a content script gets the services to recognise and the hover delay.
@@ -145,7 +145,7 @@ describe('senders', () => {
     await expect(pages.getSnapshot(request, {})).rejects.toBeInstanceOf(ForbiddenSenderError);
     expect(fetch).not.toHaveBeenCalled();
     const badge = await content.getBadge(request, contentScriptSender);
-    expect(Object.keys(badge).sort()).toEqual(['band', 'label', 'score', 'status']);
+    expect(Object.keys(badge).sort()).toEqual(['band', 'label', 'score', 'state']);
     expect(JSON.stringify(badge)).not.toContain('disclaimer');
   });
 

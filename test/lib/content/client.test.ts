@@ -15,13 +15,13 @@ describe('toBadgeResult (content-script check of background answers)', () => {
     });
     // The background reduces the result; the content script checks what arrives.
     const summary = toBadgeSummary(result);
-    expect(summary).toEqual({ status: 'ready', score: 76, label: 'Good Standing', band: 'medium' });
+    expect(summary).toEqual({ state: 'ready', score: 76, label: 'Good Standing', band: 'medium' });
     expect(toBadgeResult(summary)).toEqual(summary);
   });
 
   it('passes error codes and times through', () => {
-    expect(toBadgeResult({ status: 'error', code: 'EXPIRED', message: 'x', expiredAt: '2026-11-20T10:00:00.000Z' })).toEqual({
-      status: 'error',
+    expect(toBadgeResult({ state: 'error', code: 'EXPIRED', message: 'x', expiredAt: '2026-11-20T10:00:00.000Z' })).toEqual({
+      state: 'error',
       code: 'EXPIRED',
       retryAt: undefined,
       expiredAt: '2026-11-20T10:00:00.000Z',
@@ -31,21 +31,21 @@ describe('toBadgeResult (content-script check of background answers)', () => {
   it.each([
     ['not an object', 'ready'],
     ['null', null],
-    ['unknown status', { status: 'weird' }],
-    ['score out of range', { status: 'ready', score: 101, label: 'Critical', band: 'high' }],
-    ['unknown label', { status: 'ready', score: 10, label: 'Great', band: 'high' }],
-    ['unknown band', { status: 'ready', score: 10, label: 'Critical', band: 'huge' }],
+    ['unknown state', { state: 'weird' }],
+    ['score out of range', { state: 'ready', score: 101, label: 'Critical', band: 'high' }],
+    ['unknown label', { state: 'ready', score: 10, label: 'Great', band: 'high' }],
+    ['unknown band', { state: 'ready', score: 10, label: 'Critical', band: 'huge' }],
     [
       'a full snapshot instead of a summary',
       {
-        status: 'ready',
+        state: 'ready',
         snapshot: { scores: { readiness_score: 10, readiness_label: 'Critical', fundraise_risk_band: 'high' } },
       },
     ],
-    ['missing code', { status: 'error' }],
-    ['bad retryAt', { status: 'error', code: 'RATE_LIMITED', retryAt: 'soon' }],
+    ['missing code', { state: 'error' }],
+    ['bad retryAt', { state: 'error', code: 'RATE_LIMITED', retryAt: 'soon' }],
   ])('turns a malformed answer (%s) into INVALID_RESPONSE', (_name, value) => {
-    expect(toBadgeResult(value)).toEqual({ status: 'error', code: 'INVALID_RESPONSE' });
+    expect(toBadgeResult(value)).toEqual({ state: 'error', code: 'INVALID_RESPONSE' });
   });
 
   it('reads the settings it needs and drops malformed services', () => {

@@ -18,7 +18,7 @@ export const SERVICE: ServiceConfig = {
 export const shareUrl = (index: number) => `${SERVICE.origin}/share/${fixtureToken(index)}`;
 export const apiUrl = (index: number) => `${SERVICE.origin}/api/v1/compliance-status/${fixtureToken(index)}`;
 
-export const READY: BadgeResult = { status: 'ready', score: 76, label: 'Good Standing', band: 'medium' };
+export const READY: BadgeResult = { state: 'ready', score: 76, label: 'Good Standing', band: 'medium' };
 
 /** Frames run only when the test says so; timeouts use (fakeable) global timers. */
 export class ManualScheduler implements Scheduler {

@@ -101,7 +101,7 @@ describe('hover intent', () => {
   });
 
   it('shows a loading state while fetching, then the result on every badge of that link', async () => {
-    let resolve!: (value: { status: 'error'; code: string }) => void;
+    let resolve!: (value: { state: 'error'; code: string }) => void;
     h.get.mockImplementationOnce(() => new Promise((r) => (resolve = r)));
     const twin = document.createElement('a');
     twin.href = shareUrl(1);
@@ -112,7 +112,7 @@ describe('hover intent', () => {
     over(byId('a'));
     vi.advanceTimersByTime(400);
     expect(badges().filter((b) => b.dataset.state === 'loading')).toHaveLength(2);
-    resolve({ status: 'error', code: 'NOT_FOUND' });
+    resolve({ state: 'error', code: 'NOT_FOUND' });
     await h.settle();
     const states = badges().map((b) => [b.dataset.state, b.dataset.errorCode]);
     expect(states.filter(([state, code]) => state === 'error' && code === 'NOT_FOUND')).toHaveLength(2);
@@ -186,7 +186,7 @@ describe('click', () => {
 
 describe('rate limiting', () => {
   it('shows when to retry and goes back to idle once the pause is over', async () => {
-    h.get.mockResolvedValueOnce({ status: 'error', code: 'RATE_LIMITED', retryAt: Date.parse('2026-11-22T08:01:00.000Z') });
+    h.get.mockResolvedValueOnce({ state: 'error', code: 'RATE_LIMITED', retryAt: Date.parse('2026-11-22T08:01:00.000Z') });
     badgeOf('a').button.click();
     await h.settle();
     const host = byId('a').nextElementSibling!;

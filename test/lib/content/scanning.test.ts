@@ -49,7 +49,7 @@ describe('initial scan', () => {
     document.body.innerHTML = `<a href="${shareUrl(1)}">a</a><a href="${apiUrl(1)}">same token</a><a href="${shareUrl(2)}">b</a>`;
     const h = start();
     h.peek.mockImplementation(async (request) =>
-      request.token === fixtureToken(1) ? { status: 'ready', score: 92, label: 'Regulator Ready', band: 'investor_ready' } : null,
+      request.token === fixtureToken(1) ? { state: 'ready', score: 92, label: 'Regulator Ready', band: 'investor_ready' } : null,
     );
     h.scheduler.runAllFrames();
     await h.settle();

@@ -20,11 +20,17 @@ const client: BadgeSnapshotClient = { peekMany: async (requests) => requests.map
 
 let ctx: ContentScriptContext;
 beforeEach(() => {
+  // happy-dom has no idle callbacks; Chrome and Firefox, where the content script runs, both do.
+  vi.stubGlobal('requestIdleCallback', (callback: () => void) => setTimeout(callback, 0));
+  vi.stubGlobal('cancelIdleCallback', (id: ReturnType<typeof setTimeout>) => clearTimeout(id));
   fakeBrowser.reset();
   ctx = new ContentScriptContext('annotator-test');
   document.body.innerHTML = `<p><a id="a" href="${shareUrl(0)}">ours</a> <a id="b" href="https://other.example/share/${'B'.repeat(43)}">other</a></p>`;
 });
-afterEach(() => ctx.abort());
+afterEach(() => {
+  ctx.abort();
+  vi.unstubAllGlobals();
+});
 
 const badgedIds = () => badges().map((badge) => badge.previousElementSibling?.id);
 

@@ -14,30 +14,30 @@ import { FIXTURE_NOW } from '@/test/fixtures/snapshot';
  */
 
 /** What zod (`badgeSummarySchema`, what the background sends a content script) makes of a value. */
-const INVALID = { status: 'error', code: 'INVALID_RESPONSE' };
+const INVALID = { state: 'error', code: 'INVALID_RESPONSE' };
 
 function zodView(value: unknown) {
   const parsed = badgeSummarySchema.safeParse(value);
   if (!parsed.success) return INVALID;
-  if (parsed.data.status === 'ready') return parsed.data;
+  if (parsed.data.state === 'ready') return parsed.data;
   const { code, retryAt, expiredAt } = parsed.data;
-  return { status: 'error', code, retryAt, expiredAt };
+  return { state: 'error', code, retryAt, expiredAt };
 }
 
 const readyResult = fc.record({
-  status: fc.constant('ready'),
+  state: fc.constant('ready'),
   score: fc.integer({ min: 0, max: 100 }),
   label: fc.constantFrom(...READINESS_LABELS),
   band: fc.constantFrom(...RISK_BANDS),
 });
 const errorResult = fc.record(
   {
-    status: fc.constant('error'),
+    state: fc.constant('error'),
     code: fc.constantFrom(...SNAPSHOT_ERROR_CODES),
     retryAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }),
     expiredAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }).map((ms) => new Date(ms).toISOString()),
   },
-  { requiredKeys: ['status', 'code'] },
+  { requiredKeys: ['state', 'code'] },
 );
 
 const hostile = fc.oneof(
@@ -69,7 +69,7 @@ const hostile = fc.oneof(
     {},
     [],
     [1],
-    { __proto__: { status: 'ready' } },
+    { __proto__: { state: 'ready' } },
     Object.create(null),
   ),
   fc.anything({ maxDepth: 2 }),
@@ -94,8 +94,8 @@ function mutate(
   return copy;
 }
 
-const READY_PATHS = [['status'], ['score'], ['label'], ['band']] as const;
-const ERROR_PATHS = [['status'], ['code'], ['retryAt'], ['expiredAt']] as const;
+const READY_PATHS = [['state'], ['score'], ['label'], ['band']] as const;
+const ERROR_PATHS = [['state'], ['code'], ['retryAt'], ['expiredAt']] as const;
 
 const candidate = fc.oneof(
   readyResult,
@@ -122,8 +122,8 @@ describe('content-script guards agree with zod (properties)', () => {
   it('valid labels and bands from lib are all accepted (no drift between the guard tables and zod enums)', () => {
     for (const label of READINESS_LABELS) {
       for (const band of RISK_BANDS) {
-        const value = { status: 'ready', score: 50, label, band };
-        expect(toBadgeResult(value)).toEqual({ status: 'ready', score: 50, label, band });
+        const value = { state: 'ready', score: 50, label, band };
+        expect(toBadgeResult(value)).toEqual({ state: 'ready', score: 50, label, band });
       }
     }
   });

@@ -175,6 +175,16 @@ export async function founderWithLink(t: TestApp, body: Record<string, unknown> 
 
 export const snapshotPath = (token: string) => `/api/v1/compliance-status/${token}`;
 
+const shareLinkList = z.object({
+  data: z.object({ share_links: z.array(z.object({ id: z.string(), view_count: z.number() })) }),
+});
+
+/** `view_count` of one link as its founder sees it in `GET /api/founder/share-links`. */
+export async function listedViewCount(founder: Founder, linkId: string): Promise<number | undefined> {
+  const list = shareLinkList.parse(await (await founder.call('GET', '/api/founder/share-links')).json());
+  return list.data.share_links.find((l) => l.id === linkId)?.view_count;
+}
+
 /**
  * One database and one app for a whole test file: opened before its tests, closed after. `onOpen`
  * hands them to the file (`withSharedApp((app, database) => { t = app; db = database; })`).

@@ -1,0 +1,195 @@
+import type { Annotation } from './link-states';
+import type { LinkScanner } from './link-scanner';
+import type { LinkStates } from './link-states';
+import type { ActivationSource, CardCloseReason, CardPresenter, EngineConfig } from './types';
+
+/** WCAG 1.4.13: leaving link, badge and card for this long closes a hover-opened card. */
+const CARD_CLOSE_DELAY_MS = 300;
+
+/** The user's gestures, and the one card of the page. */
+export interface Interaction {
+  /** The user asked for `annotation`'s snapshot (by hover intent, keyboard or click on its badge). */
+  activate: (annotation: Annotation, source: ActivationSource) => void;
+  /** The annotation is gone from the page: no intent or card is left pointing at it. */
+  forget: (annotation: Annotation) => void;
+  /** Cancels pending intent and closes the card (Escape, navigation, new settings). */
+  reset: (reason: CardCloseReason, hoverDelayMs?: number) => void;
+  stop: () => void;
+}
+
+/**
+ * Turns the user's gestures into intent (pointer resting on a link or badge, Enter or Space, a
+ * click) and keeps the one card of the page open for the right link: opened on intent, closed when
+ * the pointer leaves link, badge and card (unless opened by keyboard or click), on Escape, on a
+ * pointer-down elsewhere. Only trusted events count: a page can dispatch any event it likes.
+ */
+export function createInteraction(config: EngineConfig, scanner: LinkScanner, states: LinkStates): Interaction {
+  const { document: doc, scheduler, isUserEvent } = config;
+  const { annotationAt, drawBadgeOf } = scanner;
+  const isLive = (annotation: Annotation) => scanner.live.has(annotation);
+  let hoverDelayMs = config.hoverDelayMs;
+  let hovered: Annotation | null = null;
+  let cancelIntentTimer: (() => void) | null = null;
+  let cancelCloseTimer: (() => void) | null = null;
+  let cancelReposition: (() => void) | null = null;
+  let cardFor: Annotation | null = null;
+  /** Opened by keyboard or click: stays until dismissed, not closed by pointer movement. */
+  let cardSticky = false;
+  let card: CardPresenter | null = null;
+  /** The pointer is on the link or badge whose card is open (tracked from page pointer events). */
+  let pointerOnCardOwner = false;
+
+  function getCard(): CardPresenter {
+    card ??= config.createCard({
+      onCloseRequested(reason) {
+        const owner = cardFor;
+        const hadFocus = card?.hasFocus() ?? false;
+        closeCard(reason);
+        if (owner && (hadFocus || reason === 'escape') && isLive(owner)) owner.badge.focus();
+      },
+      onCardHover(inside) {
+        if (inside) {
+          cancelIntent();
+          cancelClose();
+        } else if (!pointerOnCardOwner) {
+          // Messages are asynchronous: if the pointer already reached the link or badge, stay open.
+          pointerLeftEverything();
+        }
+      },
+    });
+    return card;
+  }
+
+  function activate(annotation: Annotation, source: ActivationSource): void {
+    if (!isLive(annotation)) return;
+    cancelIntent();
+    cancelClose();
+    annotation.badge.draw(); // the card is placed at the badge
+    cardFor = annotation;
+    cardSticky = source !== 'hover';
+    getCard().open(annotation.state.request, annotation.badge.host, { focus: source === 'keyboard' });
+    states.load(annotation.state);
+  }
+
+  function closeCard(reason: CardCloseReason): void {
+    cancelClose();
+    cardFor = null;
+    cardSticky = false;
+    if (card?.isOpen) card.close(reason);
+  }
+
+  function cancelIntent(): void {
+    cancelIntentTimer?.();
+    cancelIntentTimer = null;
+    hovered = null;
+  }
+
+  function cancelClose(): void {
+    cancelCloseTimer?.();
+    cancelCloseTimer = null;
+  }
+
+  function pointerLeftEverything(): void {
+    cancelIntent();
+    if (card?.isOpen && !cardSticky && !cancelCloseTimer) {
+      cancelCloseTimer = scheduler.timeout(() => {
+        cancelCloseTimer = null;
+        closeCard('pointer-left');
+      }, CARD_CLOSE_DELAY_MS);
+    }
+  }
+
+  function onPointerOver(event: Event): void {
+    const annotation = annotationAt(event.target);
+    pointerOnCardOwner = annotation !== null && annotation === cardFor;
+    if (annotation) {
+      if (annotation === cardFor) {
+        cancelClose();
+        cancelIntent();
+        return; // its card is already showing
+      }
+      if (hovered === annotation) return;
+      cancelIntent();
+      hovered = annotation;
+      cancelIntentTimer = scheduler.timeout(() => {
+        cancelIntentTimer = null;
+        activate(annotation, 'hover');
+      }, hoverDelayMs);
+      return;
+    }
+    if (card?.isOpen && event.target instanceof Node && card.contains(event.target)) {
+      cancelIntent();
+      cancelClose();
+      return;
+    }
+    pointerLeftEverything();
+  }
+
+  function onPointerOut(event: PointerEvent): void {
+    // Leaving the window or entering a frame: nothing in this document is hovered any more.
+    if (event.relatedTarget === null) {
+      pointerOnCardOwner = false;
+      pointerLeftEverything();
+    }
+  }
+
+  function onPointerDown(event: Event): void {
+    if (!card?.isOpen || !cardFor) return;
+    const target = event.target;
+    if (target instanceof Node && card.contains(target)) return;
+    if (annotationAt(target) === cardFor) return;
+    closeCard('outside');
+  }
+
+  function onFocusIn(event: Event): void {
+    const target = event.target;
+    if (target instanceof Element && target.localName === 'a') drawBadgeOf(target);
+  }
+
+  function onKeyDown(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && card?.isOpen) closeCard('escape');
+  }
+
+  function onViewportChange(): void {
+    if (!card?.isOpen || cancelReposition) return;
+    cancelReposition = scheduler.frame(() => {
+      cancelReposition = null;
+      card?.reposition();
+    });
+  }
+
+  const listeners = new AbortController();
+  const capture = { capture: true, passive: true, signal: listeners.signal };
+  const fromUser =
+    <E extends Event>(handler: (event: E) => void) =>
+    (event: E) => {
+      if (isUserEvent(event)) handler(event);
+    };
+  doc.addEventListener('pointerover', fromUser(onPointerOver), capture);
+  doc.addEventListener('pointerout', fromUser(onPointerOut), capture);
+  doc.addEventListener('pointerdown', fromUser(onPointerDown), capture);
+  doc.addEventListener('keydown', fromUser(onKeyDown), { capture: true, signal: listeners.signal });
+  doc.addEventListener('focusin', fromUser(onFocusIn), capture);
+  doc.defaultView?.addEventListener('scroll', onViewportChange, capture);
+  doc.defaultView?.addEventListener('resize', onViewportChange, capture);
+
+  function reset(reason: CardCloseReason, nextHoverDelayMs?: number): void {
+    if (nextHoverDelayMs !== undefined) hoverDelayMs = nextHoverDelayMs;
+    cancelIntent();
+    closeCard(reason);
+  }
+
+  return {
+    activate,
+    forget(annotation) {
+      if (hovered === annotation) cancelIntent();
+      if (cardFor === annotation) closeCard('replaced');
+    },
+    reset,
+    stop() {
+      listeners.abort();
+      cancelReposition?.();
+      reset('stopped');
+    },
+  };
+}

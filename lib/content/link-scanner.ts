@@ -1,0 +1,296 @@
+import { BADGE_TAG, type Badge } from './badge';
+import type { Annotation, LinkStates } from './link-states';
+import type { AnchorRecognizer, AnnotatableLink, EngineConfig } from './types';
+import type { VisibilityWatcher } from './visibility';
+
+export interface ScannerHooks {
+  /** Makes the badge of a new annotation. */
+  newBadge: (doc: Document) => Badge;
+  /** An annotation is gone (its link left the page or stopped being a share link). */
+  onDropped: (annotation: Annotation) => void;
+  /** The list of annotated links changed during the last slice (told once per slice). */
+  onLinksChanged: () => void;
+}
+
+const ANCHOR_SELECTOR = 'a[href]';
+const WATCHED_ATTRIBUTES = ['href', 'data-saferedirecturl'];
+const MAX_REPAIRS = 5;
+/** Badges must never be written into something the user is editing (they would be sent). */
+const EDITABLE_SELECTOR = '[contenteditable]:not([contenteditable="false"])';
+
+function isElement(node: Node): node is Element {
+  return node.nodeType === 1;
+}
+
+function isAnchor(node: Node): node is HTMLAnchorElement {
+  return isElement(node) && node.localName === 'a';
+}
+
+/** Finds the page's share links and keeps their badges in place as the page changes. */
+export interface LinkScanner {
+  /** Annotated links now (strong references, pruned when anchors leave the page). */
+  readonly live: ReadonlySet<Annotation>;
+  /** Anchors waiting to be looked at (0 once the DOM work is done). */
+  readonly pendingWork: number;
+  /** The live annotation an event target belongs to (the link, something inside it, or its badge host). */
+  annotationAt: (target: EventTarget | null) => Annotation | null;
+  /** Draws the badge of an annotated anchor (it came near the viewport or got focus). */
+  drawBadgeOf: (anchor: Element) => void;
+  /** Looks at every link again: new services, or a new base URL after navigation. */
+  rescan: (recognizer?: AnchorRecognizer) => void;
+  stop: () => void;
+}
+
+/**
+ * One mutation observer, work batched in idle periods and sliced by time, each anchor recognised
+ * once per change of its `href`: work is proportional to what changed, never to the page.
+ */
+export function createLinkScanner(
+  { document: doc, scheduler, sliceBudgetMs, recognizer: initialRecognizer }: EngineConfig,
+  states: LinkStates,
+  /** Badges are drawn when their link comes near the viewport; null: drawn at once. */
+  visibility: VisibilityWatcher | null,
+  hooks: ScannerHooks,
+): LinkScanner {
+  let recognizer = initialRecognizer;
+  /** What a new subtree is searched for: candidate anchors, and page clones of our badges. */
+  let searchSelector = selectorFor(recognizer);
+  let stopped = false;
+  const annotations = new WeakMap<Element, Annotation>();
+  /** Our badge hosts (their mutations are not page changes), with the annotation each belongs to. */
+  const badgeOwners = new WeakMap<Node, Annotation>();
+  const live = new Set<Annotation>();
+  /**
+   * Every anchor looked at, with the `href` it had: each link is recognised once per change. A change
+   * of `data-saferedirecturl` (the other attribute recognition reads) forgets the entry instead.
+   */
+  let seen = new WeakMap<Element, string | null>();
+  /** Set while a slice changes the link list; listeners hear once per slice, not once per link. */
+  let linksDirty = false;
+  const pendingRoots = new Set<Node>();
+  const pendingRemoved: Node[] = [];
+  let anchorQueue: Element[] = [];
+  let anchorIndex = 0;
+  let cancelFlush: (() => void) | null = null;
+
+  function selectorFor(current: AnchorRecognizer): string {
+    const candidates = current.candidateSelector ? current.candidateSelector(doc.baseURI) : ANCHOR_SELECTOR;
+    return candidates === null ? BADGE_TAG : `${candidates}, ${BADGE_TAG}`;
+  }
+
+  function scheduleFlush(): void {
+    if (cancelFlush || stopped) return;
+    cancelFlush = scheduler.batch(flush);
+  }
+
+  function flush(): void {
+    cancelFlush = null;
+    if (stopped) return;
+    const deadline = scheduler.now() + sliceBudgetMs;
+    if (pendingRemoved.length > 0) handleRemoved(pendingRemoved.splice(0));
+    if (pendingRoots.size > 0) {
+      const roots = [...pendingRoots];
+      pendingRoots.clear();
+      for (const root of roots) expandRoot(root);
+    }
+    while (anchorIndex < anchorQueue.length) {
+      const anchor = anchorQueue[anchorIndex++];
+      if (anchor && isAnchor(anchor)) processAnchor(anchor);
+      // Checking the clock every 32 anchors keeps its cost out of the hot loop.
+      if ((anchorIndex & 31) === 0 && scheduler.now() > deadline) break;
+    }
+    if (anchorIndex >= anchorQueue.length) {
+      anchorQueue = [];
+      anchorIndex = 0;
+    } else {
+      scheduleFlush();
+    }
+    if (linksDirty) {
+      linksDirty = false;
+      hooks.onLinksChanged();
+    }
+  }
+
+  function expandRoot(root: Node): void {
+    if (!root.isConnected || badgeOwners.has(root)) return;
+    if (isAnchor(root)) {
+      anchorQueue.push(root);
+      return;
+    }
+    if (!isElement(root) && root.nodeType !== 9 && root.nodeType !== 11) return;
+    if (isElement(root) && root.localName === BADGE_TAG) {
+      root.remove(); // a page's clone of one of our badges: empty and inert
+      return;
+    }
+    const found = (root as ParentNode).querySelectorAll(searchSelector);
+    // Indexed, not for-of: no iterator objects (hundreds of candidates on a long page).
+    for (let index = 0; index < found.length; index += 1) {
+      const element = found[index];
+      if (element === undefined) continue;
+      if (element.localName === BADGE_TAG) {
+        if (!badgeOwners.has(element)) element.remove();
+      } else {
+        anchorQueue.push(element);
+      }
+    }
+  }
+
+  function processAnchor(anchor: HTMLAnchorElement): void {
+    if (!anchor.isConnected) return;
+    const existing = annotations.get(anchor);
+    const href = anchor.getAttribute('href');
+    if (seen.get(anchor) === href) {
+      if (existing) ensureBadgePlaced(existing);
+      return;
+    }
+    seen.set(anchor, href);
+    let link = recognizer.recognizeAnchor(anchor, href);
+    if (link && anchor.closest(EDITABLE_SELECTOR)) link = null;
+    if (!link) {
+      if (existing) drop(existing);
+      return;
+    }
+    if (existing) {
+      if (existing.link.canonicalKey !== link.canonicalKey) {
+        states.detach(existing);
+        existing.link = link;
+        states.attach(existing, states.of(link));
+        linksDirty = true;
+      }
+      ensureBadgePlaced(existing);
+      return;
+    }
+    annotate(anchor, link);
+  }
+
+  function annotate(anchor: HTMLAnchorElement, link: AnnotatableLink): void {
+    const state = states.of(link);
+    const badge = hooks.newBadge(doc);
+    const annotation: Annotation = { anchor, link, state, repairs: 0, badge };
+    annotations.set(anchor, annotation);
+    badgeOwners.set(badge.host, annotation);
+    live.add(annotation);
+    linksDirty = true;
+    states.attach(annotation, state);
+    anchor.after(badge.host);
+    if (visibility) visibility.observe(anchor);
+    else badge.draw();
+  }
+
+  function ensureBadgePlaced(annotation: Annotation): void {
+    if (annotation.anchor.nextSibling === annotation.badge.host || annotation.repairs >= MAX_REPAIRS) return;
+    annotation.repairs += 1;
+    annotation.anchor.after(annotation.badge.host);
+  }
+
+  function drop(annotation: Annotation): void {
+    visibility?.unobserve(annotation.anchor);
+    annotation.badge.remove();
+    annotations.delete(annotation.anchor);
+    live.delete(annotation);
+    linksDirty = true;
+    states.detach(annotation);
+    hooks.onDropped(annotation);
+  }
+
+  function handleRemoved(nodes: Node[]): void {
+    if (live.size === 0) return;
+    for (const node of nodes) {
+      if (node.isConnected || !isElement(node)) continue; // moved, not removed: the added pass sees it
+      const owner = badgeOwners.get(node);
+      if (owner) {
+        // The page removed our badge but kept the link: put it back (a bounded number of times).
+        if (owner.anchor.isConnected && live.has(owner)) ensureBadgePlaced(owner);
+        continue;
+      }
+      if (isAnchor(node)) {
+        const annotation = annotations.get(node);
+        if (annotation) drop(annotation);
+        continue;
+      }
+      for (const anchor of node.querySelectorAll(ANCHOR_SELECTOR)) {
+        const annotation = annotations.get(anchor);
+        if (annotation) drop(annotation);
+      }
+    }
+  }
+
+  const observer = new MutationObserver((records) => {
+    if (stopped) return;
+    let changed = false;
+    for (const record of records) {
+      if (record.type === 'attributes') {
+        if (isAnchor(record.target)) {
+          if (record.attributeName !== 'href') seen.delete(record.target);
+          pendingRoots.add(record.target);
+          changed = true;
+        }
+        continue;
+      }
+      // Indexed loops: each of our badge insertions is a record too, and iterators would allocate.
+      const added = record.addedNodes;
+      for (let index = 0; index < added.length; index += 1) {
+        const node = added[index];
+        if (node !== undefined && node.nodeType === 1 && !badgeOwners.has(node)) {
+          pendingRoots.add(node);
+          changed = true;
+        }
+      }
+      if (live.size > 0) {
+        const removed = record.removedNodes;
+        for (let index = 0; index < removed.length; index += 1) {
+          const node = removed[index];
+          if (node !== undefined && node.nodeType === 1) {
+            pendingRemoved.push(node);
+            changed = true;
+          }
+        }
+      }
+    }
+    if (changed) scheduleFlush();
+  });
+  observer.observe(doc, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED_ATTRIBUTES });
+  pendingRoots.add(doc);
+  scheduleFlush();
+
+  return {
+    live,
+    get pendingWork() {
+      return pendingRoots.size + pendingRemoved.length + (anchorQueue.length - anchorIndex);
+    },
+    annotationAt(target) {
+      if (!(target instanceof Element)) return null;
+      const owner = badgeOwners.get(target);
+      if (owner) return live.has(owner) ? owner : null;
+      const anchor = target.closest(ANCHOR_SELECTOR);
+      return anchor ? (annotations.get(anchor) ?? null) : null;
+    },
+    drawBadgeOf(anchor) {
+      visibility?.unobserve(anchor);
+      const annotation = annotations.get(anchor);
+      if (annotation && live.has(annotation)) annotation.badge.draw();
+    },
+    rescan(next) {
+      if (stopped) return;
+      if (next) {
+        recognizer = next;
+        seen = new WeakMap(); // every anchor gets a fresh look with the new services
+      }
+      searchSelector = selectorFor(recognizer);
+      // Annotated links first: the new selector may no longer pick them, and they must be let go.
+      for (const annotation of live) anchorQueue.push(annotation.anchor);
+      pendingRoots.add(doc);
+      scheduleFlush();
+    },
+    stop() {
+      stopped = true;
+      observer.disconnect();
+      cancelFlush?.();
+      for (const annotation of live) annotation.badge.remove();
+      live.clear();
+      pendingRoots.clear();
+      pendingRemoved.length = 0;
+      anchorQueue = [];
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { Context, Hono } from 'hono';
+import type { AppDeps, AppEnv } from '../app-types';
+import { publicBaseUrl } from '../http/base-url';
+import { allowOnly } from '../http/methods';
+import { renderDemoPage } from '../views/demo-page';
+import { SHARE_CSP } from './share';
+
+/**
+ * The demo page itself needs one inline `<style>` (no scripts, images, fonts, frames or forms; its
+ * links are plain anchors). It is also where the extension is shown and smoke-tested, and Firefox
+ * holds a content script's inserted `<style>` elements (one in each badge's shadow root) to the
+ * page's policy: a hash of the page's own stylesheet blocked every badge's styles there (measured
+ * with the Firefox smoke test), so styles are `'unsafe-inline'`. Without scripts and without any
+ * way to load from or send to another origin, injected CSS has nowhere to send what it reads.
+ * `img-src 'self'` is the browser's own `/favicon.ico` request (refused, it is a console error in
+ * every test page check). The extension's card frame is not bound by `frame-src`.
+ */
+export const DEMO_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * Headers of every `/demo` response. The page lists seeded share tokens: never cached, never framed
+ * (a framing page could overlay it), its URL never sent as a referrer. The page sets `DEMO_CSP`;
+ * anything else on the path (the HTML 421 page, a 405 envelope) gets the share view's script-free policy.
+ */
+export function setDemoHeaders(c: Context): void {
+  if (!c.res.headers.has('Content-Security-Policy')) c.header('Content-Security-Policy', SHARE_CSP);
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Frame-Options', 'DENY');
+}
+
+/** `GET /demo` (seeded links, or a note how to seed) and `GET /` → `/demo`. */
+export function registerDemoRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+  app.get('/demo', (c) => {
+    c.header('Content-Security-Policy', DEMO_CSP);
+    return c.html(renderDemoPage({ baseUrl: publicBaseUrl(c, deps.config), links: [...(deps.config.demoLinks?.() ?? [])] }));
+  });
+  allowOnly(app, '/demo', ['GET']);
+  app.get('/', (c) => c.redirect('/demo', 302));
+}
