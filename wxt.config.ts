@@ -17,7 +17,15 @@ export default defineConfig({
     default_locale: 'en',
     content_scripts: [{ matches: ANNOTATOR_MATCHES, js: [ANNOTATOR_SCRIPT], run_at: 'document_idle' }],
     // activeTab + scripting: "Scan this page" from the popup, and the annotator on enabled sites.
-    permissions: ['storage', 'activeTab', 'scripting', ...(browser === 'firefox' ? [] : ['sidePanel'])],
+    // alarms + notifications: the watchlist's background refreshes and its change digests.
+    permissions: [
+      'storage',
+      'activeTab',
+      'scripting',
+      'alarms',
+      'notifications',
+      ...(browser === 'firefox' ? [] : ['sidePanel']),
+    ],
     // Loopback on any port: the bundled server in development and tests (its origin is still matched
     // exactly against the configured services before anything is sent).
     host_permissions: ['http://localhost/*', 'http://127.0.0.1/*'],

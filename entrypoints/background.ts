@@ -5,10 +5,12 @@ import { createCardBindings } from '@/lib/background/card-binding';
 import { startContentRegistration } from '@/lib/background/content-registration';
 import { registerMessageHandlers } from '@/lib/background/messages';
 import { createSnapshotService } from '@/lib/background/snapshot-service';
+import { startWatchlist } from '@/lib/background/watchlist/start';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { getLanguagePreference } from '@/lib/extension/language-preference';
 import { hasServicePermission } from '@/lib/extension/permissions';
 import { createSettingsStore } from '@/lib/extension/settings';
+import { createWatchSettingsStore } from '@/lib/extension/watch-settings';
 import { cardMessenger } from '@/lib/protocol/card';
 import type { ContentProtocolMap } from '@/lib/protocol/content';
 import { pagesMessenger } from '@/lib/protocol/pages';
@@ -30,6 +32,24 @@ export default defineBackground(() => {
     localArea: browser.storage.local,
   });
   const cardBindings = createCardBindings({ area: browser.storage.session });
+  const watchSettings = createWatchSettingsStore();
+  const watchlist = startWatchlist({
+    browser: {
+      alarms: browser.alarms,
+      notifications: browser.notifications,
+      // Firefox has no sidePanel (its sidebar cannot be opened from a notification click): a tab instead.
+      ...(import.meta.env.FIREFOX ? {} : { sidePanel: browser.sidePanel }),
+      windowId: browser.windows.WINDOW_ID_CURRENT,
+      openTab: (url) => browser.tabs.create({ url }),
+      sidePanelUrl: browser.runtime.getURL('/sidepanel.html'),
+      iconUrl: browser.runtime.getURL('/notification-icon.png'),
+      uiLanguage: () => browser.i18n.getUILanguage(),
+    },
+    service,
+    watchSettings,
+    getRequestBudget: async () => (await settings.getEffectiveSettings()).requestBudgetPerMinute,
+    isOnline: () => navigator.onLine,
+  });
 
   registerMessageHandlers(
     {
@@ -38,6 +58,8 @@ export default defineBackground(() => {
       getPageSettings: () => settings.getPageSettings(),
       getBadgeText: async () => badgeTextFor(await getLanguagePreference(), browser.i18n.getUILanguage()),
       cardBindings,
+      watchlist,
+      getWatchSettings: () => watchSettings.get(),
       extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
     },
     { content: defineExtensionMessaging<ContentProtocolMap>(), pages: pagesMessenger, card: cardMessenger },

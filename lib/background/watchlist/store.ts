@@ -45,7 +45,10 @@ export interface WatchStore {
   create(record: WatchRecord, first: WatchPoint | null): Promise<WatchRecord>;
   /** Rewrites a watch's own fields (not its history). null: no such watch. */
   update(id: string, change: (record: WatchRecord) => WatchRecord): Promise<WatchRecord | null>;
-  /** Appends a point (bounded per watch) and moves the summary on; `change` updates the rest. */
+  /**
+   * Appends a point (bounded per watch) and moves the summary on; `change` updates the rest. A point
+   * not newer than the latest (the same fetch, applied by two callers that shared it) is not added.
+   */
   addPoint(id: string, point: WatchPoint, change?: (record: WatchRecord) => WatchRecord): Promise<WatchRecord | null>;
   /** The whole history, oldest first. */
   history(id: string): Promise<WatchPoint[]>;
@@ -168,6 +171,8 @@ export async function openWatchStore(name = WATCHLIST_DB_NAME): Promise<WatchSto
     update: (id, change) => rewrite(id, async (record) => change(record)),
     addPoint: (id, point, change = (record) => record) =>
       rewrite(id, async (record, tx) => {
+        // The same fetch applied twice (two callers joined one request): kept once.
+        if (record.latest !== null && record.latest.at >= point.at) return change(record);
         await putPoint(tx, id, point);
         return change(withPoint(record, point));
       }),
@@ -193,5 +198,38 @@ export async function openWatchStore(name = WATCHLIST_DB_NAME): Promise<WatchSto
         return count;
       }),
     close: () => db.close(),
+  };
+}
+
+/**
+ * A store whose database opens on first use: the background wires everything synchronously when the
+ * worker starts (listeners must be registered at once), and IndexedDB opens asynchronously. A failure
+ * to open (e.g. no IndexedDB in a private window) rejects each call with its error, and the next call
+ * tries again.
+ */
+export function deferredWatchStore(open: () => Promise<WatchStore> = () => openWatchStore()): WatchStore {
+  let opened: Promise<WatchStore> | null = null;
+  const ready = () => {
+    opened ??= open().catch((error: unknown) => {
+      opened = null;
+      throw error;
+    });
+    return opened;
+  };
+  return {
+    list: async () => (await ready()).list(),
+    get: async (id) => (await ready()).get(id),
+    findByLink: async (origin, token) => (await ready()).findByLink(origin, token),
+    create: async (record, first) => (await ready()).create(record, first),
+    update: async (id, change) => (await ready()).update(id, change),
+    addPoint: async (id, point, change) => (await ready()).addPoint(id, point, change),
+    history: async (id) => (await ready()).history(id),
+    delete: async (id) => (await ready()).delete(id),
+    clear: async () => (await ready()).clear(),
+    close: () =>
+      void opened?.then(
+        (store) => store.close(),
+        () => undefined,
+      ),
   };
 }

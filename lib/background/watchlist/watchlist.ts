@@ -93,7 +93,11 @@ export interface Watchlist {
   /** The user's "Refresh all now": one view per active watch. */
   refreshAll(): Promise<RefreshAllReport>;
   setMuted(id: string, muted: boolean): Promise<WatchRecord>;
+  /** Every watch with its whole history. */
+  exportAll(): Promise<{ watch: WatchRecord; points: WatchPoint[] }[]>;
   clear(): Promise<number>;
+  /** The cadence setting changed: each active watch is due one new period after its last refresh. */
+  cadenceChanged(): Promise<void>;
   /** One scheduler round (the alarm fired). */
   tick(): Promise<TickReport>;
   /** Sets the alarm to the earliest due time (or clears it). */
@@ -314,6 +318,21 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
       const updated = await store.update(id, (record) => ({ ...record, muted }));
       if (!updated) throw new WatchNotFoundError('This company is not in the watchlist (any more).');
       return updated;
+    },
+    async exportAll() {
+      const { records } = await store.list();
+      return Promise.all(records.map(async (watch) => ({ watch, points: await store.history(watch.id) })));
+    },
+    async cadenceChanged() {
+      const period = cadencePeriodMs(await deps.getSettings());
+      const { records } = await store.list();
+      for (const record of records.filter((watch) => watch.status === 'active')) {
+        await store.update(record.id, (current) => ({
+          ...current,
+          nextDueAt: period === null ? null : nextDueAt(current.id, current.lastRefreshAt ?? current.watchedAt, period),
+        }));
+      }
+      await reschedule();
     },
     async clear() {
       const removed = await store.clear();

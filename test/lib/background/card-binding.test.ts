@@ -11,6 +11,7 @@ import type { StorageAreaAdapter } from '@/lib/background/snapshot-service/stora
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 import { snapshotResultSchema, type SnapshotResult } from '@/lib/core/schemas/results';
 import { buildSnapshot, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
+import { unusedWatchlist } from './watchlist/stubs';
 
 describe('card binding in the background', () => {
   function memoryArea(): StorageAreaAdapter & { data: Record<string, unknown> } {
@@ -50,6 +51,8 @@ describe('card binding in the background', () => {
       getPageSettings: unused,
       getBadgeText: unused,
       cardBindings: createCardBindings({ area: memoryArea(), ...binding }),
+      watchlist: unusedWatchlist(),
+      getWatchSettings: unused,
       extensionOrigin,
     };
     return { ...createContentHandlers(deps), ...createPagesHandlers(deps), ...createCardHandlers(deps) };

@@ -56,6 +56,9 @@ describe('watch store', () => {
     expect(updated?.series.map((sample) => sample.score)).toEqual([60, 66]);
     expect(await store.history(watch.id)).toHaveLength(2);
     expect(await store.addPoint('00000000-0000-4000-8000-999999999999', next)).toBeNull();
+    // The same fetch applied twice (callers that shared one request) is kept once.
+    expect((await store.addPoint(watch.id, next))?.pointCount).toBe(2);
+    expect(await store.history(watch.id)).toHaveLength(2);
   });
 
   it(`keeps at most ${WATCHLIST_LIMITS.maxPointsPerWatch} points per link (the oldest go) and ${WATCHLIST_LIMITS.seriesLength} in the series`, async () => {
