@@ -5,6 +5,7 @@ import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results
 import { useI18n } from './i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
+import { CardWatchToggle } from './watchlist/WatchToggle';
 
 export interface HoverCardProps {
   /** The link bound to this tab by the background (never read from the URL). */
@@ -130,15 +131,18 @@ export function HoverCard({ getBinding, getSnapshot, refreshSnapshot, onClose, o
       ) : !result ? (
         <SnapshotError code="NETWORK" onRetry={() => void snapshot.refetch()} />
       ) : result.status === 'ready' ? (
-        <SnapshotCard
-          snapshot={result.snapshot}
-          meta={result.meta}
-          fetchedAt={result.fetchedAt}
-          fromCache={result.fromCache}
-          apiVersionWarning={result.apiVersionWarning}
-          onRefresh={() => refresh.mutate()}
-          refreshing={refresh.isPending}
-        />
+        <>
+          <CardWatchToggle request={request} />
+          <SnapshotCard
+            snapshot={result.snapshot}
+            meta={result.meta}
+            fetchedAt={result.fetchedAt}
+            fromCache={result.fromCache}
+            apiVersionWarning={result.apiVersionWarning}
+            onRefresh={() => refresh.mutate()}
+            refreshing={refresh.isPending}
+          />
+        </>
       ) : (
         <SnapshotError
           code={result.code}

@@ -13,6 +13,7 @@ import { usePageLinksApi } from './context';
 import { pageLinksKeys, pageLinksQueries, type usePageLinkRows } from './queries';
 import { distinctDisclaimers, unloadedLinks, type LinkRow } from './rows';
 import { askWithinGesture } from '../gesture';
+import { WatchToggle } from '../watchlist/WatchToggle';
 
 /** Shared pieces of the popup and the side panel. */
 
@@ -20,7 +21,7 @@ export { focusRing, primaryButtonClass, secondaryButtonClass };
 
 export const linkButtonClass = `rounded font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${focusRing}`;
 
-const ERROR_TITLE_KEY: Readonly<Record<SnapshotErrorCode, AppKey>> = {
+export const ERROR_TITLE_KEY: Readonly<Record<SnapshotErrorCode, AppKey>> = {
   NOT_FOUND: 'error.notFound.title',
   EXPIRED: 'error.expired.title',
   RATE_LIMITED: 'error.rateLimited.title',
@@ -163,16 +164,19 @@ export function SnapshotDetail({
   const { t } = useI18n();
   if (row.ready) {
     return (
-      <SnapshotCard
-        snapshot={row.ready.snapshot}
-        meta={row.ready.meta}
-        fetchedAt={row.ready.fetchedAt}
-        fromCache={row.ready.fromCache}
-        apiVersionWarning={row.ready.apiVersionWarning}
-        onRefresh={onRefresh}
-        refreshing={row.loading}
-        {...(now !== undefined ? { now } : {})}
-      />
+      <>
+        <WatchToggle request={row.link} />
+        <SnapshotCard
+          snapshot={row.ready.snapshot}
+          meta={row.ready.meta}
+          fetchedAt={row.ready.fetchedAt}
+          fromCache={row.ready.fromCache}
+          apiVersionWarning={row.ready.apiVersionWarning}
+          onRefresh={onRefresh}
+          refreshing={row.loading}
+          {...(now !== undefined ? { now } : {})}
+        />
+      </>
     );
   }
   if (row.loading) {

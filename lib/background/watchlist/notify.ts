@@ -12,7 +12,7 @@ import type { WatchDigestEntry } from './watchlist';
  * anything is awaited, and when Chrome refuses it, opens the side panel page in a tab instead
  * (`sidepanel.html#watchlist`). Firefox's `sidebarAction.open()` is only allowed from its listed user
  * actions, which do not include notification clicks: there it is always a tab. Either way the page is
- * told which company to show through storage.session (lib/extension/watch-focus.ts).
+ * told which company to show through storage.session (lib/extension/watchlist-signals.ts).
  */
 
 export const NOTIFICATION_PREFIX = 'compliance-lens-watchlist:';

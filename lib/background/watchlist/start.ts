@@ -1,7 +1,7 @@
 import { appTranslator } from '../../core/i18n';
 import { localeFor, resolveLanguage } from '../../core/i18n/language';
 import { getLanguagePreference } from '../../extension/language-preference';
-import { requestWatchlistFocus } from '../../extension/watch-focus';
+import { markWatchlistChanged, requestWatchlistFocus } from '../../extension/watchlist-signals';
 import type { WatchSettingsStore } from '../../extension/watch-settings';
 import type { SnapshotService } from '../snapshot-service/service';
 import { createNotifier, onNotificationClicked, type NotificationsLike, type OpenWatchlistDeps } from './notify';
@@ -49,6 +49,7 @@ export function startWatchlist({ browser, service, watchSettings, getRequestBudg
     alarms: browser.alarms,
     notify: createNotifier({ notifications: browser.notifications, iconUrl: browser.iconUrl, translator }),
     isOnline,
+    changed: () => markWatchlistChanged(),
   });
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === WATCH_ALARM) void watchlist.tick();

@@ -53,6 +53,8 @@ export interface WatchlistDeps {
   notify: (digest: WatchDigestEntry[]) => Promise<void>;
   /** `navigator.onLine`: false means no request is made. */
   isOnline: () => boolean;
+  /** Tells open pages the watchlist changed (lib/extension/watchlist-signals.ts). */
+  changed?: () => Promise<void>;
   now?: () => number;
   newId?: () => string;
 }
@@ -190,6 +192,12 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
     await deps.alarms.create(WATCH_ALARM, { when: Math.min(...due) });
   }
 
+  /** After a change: the alarm follows the new due times, and open pages read the watchlist again. */
+  async function afterChange(carryAt?: number): Promise<void> {
+    await reschedule(carryAt);
+    await deps.changed?.().catch(() => undefined);
+  }
+
   async function runTick(): Promise<TickReport> {
     const settings = await deps.getSettings();
     const period = cadencePeriodMs(settings);
@@ -239,7 +247,7 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
     }
     const notify = settings.notifications && digest.length > 0;
     if (notify) await deps.notify(digest).catch(() => undefined);
-    await reschedule(carryAt);
+    await (fetched > 0 ? afterChange(carryAt) : reschedule(carryAt));
     return { fetched, carried, notified: notify ? digest.length : 0 };
   }
 
@@ -283,12 +291,12 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
         },
         first,
       );
-      await reschedule();
+      await afterChange();
       return created;
     },
     async unwatch(id) {
       const removed = await store.delete(id);
-      await reschedule();
+      await afterChange();
       return removed;
     },
     async history(id) {
@@ -299,7 +307,7 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
       const watch = await mustGet(id);
       if (watch.status === 'ended') return { watch, changes: [] };
       const result = await userRefresh(watch, cadencePeriodMs(await deps.getSettings()));
-      await reschedule();
+      await afterChange();
       return result;
     },
     async refreshAll() {
@@ -307,7 +315,7 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
       const active = (await store.list()).records.filter((record) => record.status === 'active');
       // All at once: the service queues them on the budget in order and coalesces duplicates.
       const results = await Promise.all(active.map((watch) => userRefresh(watch, period)));
-      await reschedule();
+      await afterChange();
       return {
         refreshed: results.filter((result) => result.watch.lastError === null && result.watch.status === 'active').length,
         ended: results.filter((result) => result.watch.status === 'ended').length,
@@ -317,6 +325,7 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
     async setMuted(id, muted) {
       const updated = await store.update(id, (record) => ({ ...record, muted }));
       if (!updated) throw new WatchNotFoundError('This company is not in the watchlist (any more).');
+      await deps.changed?.().catch(() => undefined);
       return updated;
     },
     async exportAll() {
@@ -332,11 +341,11 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
           nextDueAt: period === null ? null : nextDueAt(current.id, current.lastRefreshAt ?? current.watchedAt, period),
         }));
       }
-      await reschedule();
+      await afterChange();
     },
     async clear() {
       const removed = await store.clear();
-      await reschedule();
+      await afterChange();
       return removed;
     },
     tick() {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { DEFAULT_WATCH_SETTINGS } from '@/lib/core/watchlist/schedule';
-import { takeWatchlistFocus, requestWatchlistFocus } from '@/lib/extension/watch-focus';
+import { takeWatchlistFocus, requestWatchlistFocus } from '@/lib/extension/watchlist-signals';
 import { createWatchSettingsStore, defineWatchSettingsItem } from '@/lib/extension/watch-settings';
 
 beforeEach(() => fakeBrowser.reset());

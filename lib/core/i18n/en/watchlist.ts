@@ -112,6 +112,8 @@ export const watchlistEn = {
   'watchlist.sort.readiness': 'Readiness',
   'watchlist.sort.change': 'Change',
   'watchlist.sort.refreshed': 'Last refreshed',
+  'watchlist.sort.ascending': 'Ascending',
+  'watchlist.sort.descending': 'Descending',
   'watchlist.detail.heading': 'History: {company}',
   'watchlist.detail.changes': 'Since the previous refresh',
   'watchlist.detail.noChanges': 'Nothing changed since the previous refresh.',

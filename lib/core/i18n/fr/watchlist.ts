@@ -115,6 +115,8 @@ export const watchlistFr: Record<keyof typeof watchlistEn, string> = {
   'watchlist.sort.readiness': 'Préparation',
   'watchlist.sort.change': 'Évolution',
   'watchlist.sort.refreshed': 'Dernière actualisation',
+  'watchlist.sort.ascending': 'Croissant',
+  'watchlist.sort.descending': 'Décroissant',
   'watchlist.detail.heading': 'Historique : {company}',
   'watchlist.detail.changes': 'Depuis l’actualisation précédente',
   'watchlist.detail.noChanges': 'Rien n’a changé depuis l’actualisation précédente.',

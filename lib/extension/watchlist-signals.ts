@@ -2,10 +2,14 @@ import { z } from 'zod';
 import { storage } from 'wxt/utils/storage';
 
 /**
- * "Show the watchlist at this company": written by the background when a notification is clicked,
- * read (once) by the side panel, whether it is opened by that click or already open. In
- * storage.session: it means nothing after the browser restarts. Plain get/set calls, no item defined
- * at module load (pages framed in web pages get no storage.session on Firefox).
+ * Signals from the background's watchlist to the pages, in storage.session (they mean nothing after
+ * the browser restarts). Plain get/set calls, no item defined at module load: pages framed in web
+ * pages (the card) get no storage.session on Firefox, and must not fail importing this.
+ *
+ * - A focus request, "show the watchlist at this company": written when a notification is clicked,
+ *   read (once) by the side panel, whether that click opened it or it was open already.
+ * - A change mark, written after the watchlist changed (a scheduled refresh, or another page's
+ *   action): open pages read the watchlist again.
  */
 
 const FOCUS_KEY = 'session:watchlistFocus' as const;
@@ -32,4 +36,19 @@ export function watchWatchlistFocus(onRequest: () => void): () => void {
   return storage.watch(FOCUS_KEY, (value) => {
     if (value !== null) onRequest();
   });
+}
+
+const CHANGED_KEY = 'session:watchlistChangedAt' as const;
+
+export async function markWatchlistChanged(now = Date.now()): Promise<void> {
+  await storage.setItem(CHANGED_KEY, now);
+}
+
+export function watchWatchlistChanges(onChange: () => void): () => void {
+  try {
+    return storage.watch(CHANGED_KEY, () => onChange());
+  } catch {
+    // No storage.session here (Firefox, a page framed in a web page): no live updates, nothing breaks.
+    return () => undefined;
+  }
 }
