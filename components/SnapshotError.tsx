@@ -1,5 +1,6 @@
 import { formatDateTime, formatRelative } from '@/lib/core/format';
-import type { AppTranslator } from '@/lib/core/i18n';
+import type { AppKey, AppTranslator } from '@/lib/core/i18n';
+import type { SnapshotErrorCode } from '@/lib/core/schemas/results';
 import { useI18n } from './i18n';
 import { useNow } from './useNow';
 
@@ -45,37 +46,35 @@ export function SnapshotError({ code, message, retryAt, expiredAt, now: fixedNow
   );
 }
 
+/** Title and detail of each error code a snapshot request can end with (the popup's rows show the title). */
+export const ERROR_TEXT = {
+  NOT_FOUND: { title: 'error.notFound.title', detail: 'error.notFound.detail' },
+  EXPIRED: { title: 'error.expired.title', detail: 'error.expired.detail' },
+  RATE_LIMITED: { title: 'error.rateLimited.title', detail: 'error.rateLimited.detail' },
+  TIMEOUT: { title: 'error.timeout.title', detail: 'error.timeout.detail' },
+  NETWORK: { title: 'error.network.title', detail: 'error.network.detail' },
+  INVALID_RESPONSE: { title: 'error.invalidResponse.title', detail: 'error.invalidResponse.detail' },
+  FORBIDDEN_ORIGIN: { title: 'error.forbiddenOrigin.title', detail: 'error.forbiddenOrigin.detail' },
+} as const satisfies Readonly<Record<SnapshotErrorCode, { title: AppKey; detail: AppKey }>>;
+
+const isKnownCode = (code: string): code is SnapshotErrorCode => Object.hasOwn(ERROR_TEXT, code);
+
 function describeError(
   { t }: AppTranslator,
   code: string,
   context: { retryAt?: number; expiredAt?: string; now: number; locale: string },
 ): { title: string; detail: string } {
-  switch (code) {
-    case 'NOT_FOUND':
-      return { title: t('error.notFound.title'), detail: t('error.notFound.detail') };
-    case 'EXPIRED':
-      return {
-        title: t('error.expired.title'),
-        detail: context.expiredAt
-          ? t('error.expiredOn.detail', { date: formatDateTime(context.expiredAt, context.locale) })
-          : t('error.expired.detail'),
-      };
-    case 'RATE_LIMITED':
-      return {
-        title: t('error.rateLimited.title'),
-        detail: context.retryAt
-          ? t('error.rateLimitedUntil.detail', { when: formatRelative(context.retryAt, context.now, context.locale) })
-          : t('error.rateLimited.detail'),
-      };
-    case 'TIMEOUT':
-      return { title: t('error.timeout.title'), detail: t('error.timeout.detail') };
-    case 'NETWORK':
-      return { title: t('error.network.title'), detail: t('error.network.detail') };
-    case 'INVALID_RESPONSE':
-      return { title: t('error.invalidResponse.title'), detail: t('error.invalidResponse.detail') };
-    case 'FORBIDDEN_ORIGIN':
-      return { title: t('error.forbiddenOrigin.title'), detail: t('error.forbiddenOrigin.detail') };
-    default:
-      return { title: t('error.unknown.title'), detail: t('error.unknown.detail', { code }) };
+  if (!isKnownCode(code)) return { title: t('error.unknown.title'), detail: t('error.unknown.detail', { code }) };
+  const text = ERROR_TEXT[code];
+  if (code === 'EXPIRED' && context.expiredAt) {
+    return {
+      title: t(text.title),
+      detail: t('error.expiredOn.detail', { date: formatDateTime(context.expiredAt, context.locale) }),
+    };
   }
+  if (code === 'RATE_LIMITED' && context.retryAt) {
+    const when = formatRelative(context.retryAt, context.now, context.locale);
+    return { title: t(text.title), detail: t('error.rateLimitedUntil.detail', { when }) };
+  }
+  return { title: t(text.title), detail: t(text.detail) };
 }

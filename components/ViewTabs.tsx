@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { focusRing } from './options/ui';
+import { focusRing } from './styles';
 
 export interface ViewTab<V extends string> {
   id: V;

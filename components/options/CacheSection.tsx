@@ -5,19 +5,9 @@ import type { AppTranslator } from '@/lib/core/i18n';
 import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';
 import { optionsKeys, optionsQueries, useUpdateSettings } from './queries';
-import {
-  describedBy,
-  errorReason,
-  focusRing,
-  hintClass,
-  inputClass,
-  LockedNote,
-  NoticeLine,
-  SaveStatus,
-  secondaryButtonClass,
-  Section,
-  type Notice,
-} from './ui';
+import { errorReason, LockedNote, NoticeLine, SaveStatus, Section, type Notice } from './ui';
+import { describedBy, hintClass } from '../styles';
+import { focusRing, inputClass, secondaryButtonClass } from '../styles';
 import { CACHE_TTL_CHOICES_MIN, choicesWith } from './validation';
 
 export function formatTtl({ t }: AppTranslator, minutes: number): string {

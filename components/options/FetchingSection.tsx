@@ -3,17 +3,9 @@ import { FETCH_MODES, type EffectiveSettings, type FetchMode } from '@/lib/core/
 import { SETTINGS_LIMITS } from '@/lib/core/limits';
 import { useI18n } from '../i18n';
 import { useUpdateSettings } from './queries';
-import {
-  describedBy,
-  errorTextClass,
-  focusRing,
-  hintClass,
-  inputClass,
-  LockedNote,
-  SaveStatus,
-  secondaryButtonClass,
-  Section,
-} from './ui';
+import { LockedNote, SaveStatus, Section } from './ui';
+import { describedBy, errorTextClass, hintClass } from '../styles';
+import { focusRing, inputClass, secondaryButtonClass } from '../styles';
 import { choicesWith, HOVER_DELAY_CHOICES_MS, parseRequestBudget } from './validation';
 
 const FETCH_MODE_TEXT = {

@@ -2,7 +2,9 @@ import { useId, useState } from 'react';
 import { LANGUAGE_PREFERENCES, resolveLanguage, type LanguagePreference } from '@/lib/core/i18n/language';
 import { browserUiLanguage, useI18n, useLanguagePreference } from '../i18n';
 import { useOptionsApi } from './context';
-import { errorReason, errorTextClass, hintClass, inputClass, Section } from './ui';
+import { errorReason, Section } from './ui';
+import { errorTextClass, hintClass } from '../styles';
+import { inputClass } from '../styles';
 
 export function LanguageSection() {
   const { t } = useI18n();

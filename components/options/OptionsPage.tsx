@@ -9,7 +9,9 @@ import { PrivacySection } from './PrivacySection';
 import { optionsKeys, optionsQueries } from './queries';
 import { ServicesSection } from './ServicesSection';
 import { SitesSection } from './SitesSection';
-import { errorReason, hintClass, primaryButtonClass } from './ui';
+import { errorReason } from './ui';
+import { hintClass } from '../styles';
+import { primaryButtonClass } from '../styles';
 
 export function OptionsPage() {
   const { t, language } = useI18n();

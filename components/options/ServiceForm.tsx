@@ -14,7 +14,9 @@ import {
   type ServiceField,
   type ServiceFieldError,
 } from './validation';
-import { describedBy, errorReason, errorTextClass, hintClass, inputClass, primaryButtonClass, secondaryButtonClass } from './ui';
+import { errorReason } from './ui';
+import { describedBy, errorTextClass, hintClass } from '../styles';
+import { inputClass, primaryButtonClass, secondaryButtonClass } from '../styles';
 import { askWithinGesture } from '../gesture';
 
 export interface ServiceFormProps {

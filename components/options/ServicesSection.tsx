@@ -7,17 +7,9 @@ import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';
 import { optionsKeys, optionsQueries, useUpdateSettings } from './queries';
 import { ServiceForm } from './ServiceForm';
-import {
-  dangerButtonClass,
-  errorReason,
-  hintClass,
-  LockedNote,
-  NoticeLine,
-  primaryButtonClass,
-  secondaryButtonClass,
-  Section,
-  type Notice,
-} from './ui';
+import { errorReason, LockedNote, NoticeLine, Section, type Notice } from './ui';
+import { hintClass } from '../styles';
+import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from '../styles';
 import { draftFromService, EMPTY_SERVICE_DRAFT, newServiceId } from './validation';
 import { askWithinGesture } from '../gesture';
 

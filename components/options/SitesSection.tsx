@@ -3,19 +3,9 @@ import type { EffectiveSettings } from '@/lib/core/schemas/settings';
 import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';
 import { useUpdateSettings } from './queries';
-import {
-  dangerButtonClass,
-  describedBy,
-  errorReason,
-  errorTextClass,
-  hintClass,
-  inputClass,
-  LockedNote,
-  NoticeLine,
-  primaryButtonClass,
-  Section,
-  type Notice,
-} from './ui';
+import { errorReason, LockedNote, NoticeLine, Section, type Notice } from './ui';
+import { describedBy, errorTextClass, hintClass } from '../styles';
+import { dangerButtonClass, inputClass, primaryButtonClass } from '../styles';
 import { sitePermissionPattern, validateSite } from './validation';
 import { askWithinGesture } from '../gesture';
 

@@ -4,9 +4,11 @@ import { parseUserInput, type UserInputProblem } from '@/lib/core/links';
 import type { AppKey } from '@/lib/core/i18n';
 import { snapshotError, type SnapshotRequest, type SnapshotResult } from '@/lib/core/schemas/results';
 import { useI18n } from '../i18n';
-import { describedBy, errorTextClass, hintClass, inputClass } from '../options/ui';
+import { describedBy, errorTextClass, hintClass } from '../styles';
+import { inputClass } from '../styles';
 import { usePageLinksApi } from '../page-links/context';
-import { primaryButtonClass, SnapshotDetail, Spinner } from '../page-links/parts';
+import { primaryButtonClass } from '../styles';
+import { SnapshotDetail, Spinner } from '../page-links/row-parts';
 import { pageLinksQueries } from '../page-links/queries';
 import { toRow } from '../page-links/rows';
 

@@ -2,18 +2,18 @@ import { useEffect, useRef, useState } from 'react';
 import { useI18n } from '../i18n';
 import { useNow } from '../useNow';
 import { hostOf } from '../page-links/api';
+import { focusRing } from '../styles';
+import { PageStates } from '../page-links/page-states';
 import {
   BandPill,
   Disclaimers,
   Expiry,
-  focusRing,
   LoadAllBar,
-  PageStates,
   ReadinessPill,
   RowStatus,
   SnapshotDetail,
   useRowName,
-} from '../page-links/parts';
+} from '../page-links/row-parts';
 import { usePageLinkRows } from '../page-links/queries';
 import type { LinkRow } from '../page-links/rows';
 

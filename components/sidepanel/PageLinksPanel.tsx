@@ -1,19 +1,18 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../i18n';
 import { useNow } from '../useNow';
+import { focusRing, secondaryButtonClass } from '../styles';
+import { PageStates } from '../page-links/page-states';
 import {
   BandPill,
   Disclaimers,
   Expiry,
-  focusRing,
   LoadAllBar,
-  PageStates,
   ReadinessPill,
   RowStatus,
-  secondaryButtonClass,
   SnapshotDetail,
   useRowName,
-} from '../page-links/parts';
+} from '../page-links/row-parts';
 import { usePageLinkRows } from '../page-links/queries';
 import { sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
 import { exportFileName, exportRowsToCsv } from './export';

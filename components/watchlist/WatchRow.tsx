@@ -3,7 +3,7 @@ import { formatDateTime, formatRelative } from '@/lib/core/format';
 import { formatDelta } from '@/lib/core/watchlist/diff';
 import type { WatchRecord } from '@/lib/core/watchlist/types';
 import { useI18n } from '../i18n';
-import { ERROR_TITLE_KEY } from '../page-links/parts';
+import { ERROR_TEXT } from '../SnapshotError';
 import type { WatchlistApi } from './api';
 import { BandBadge, ChangeValue, ScorePill, smallButtonClass } from './parts';
 import { useWatchlistActions } from './queries';
@@ -166,7 +166,7 @@ function RowStatus({ watch, now }: { watch: WatchRecord; now: number }) {
       parts.push(
         <span key="error" className="text-amber-800 dark:text-amber-300">
           {t('watchlist.status.retry', {
-            reason: t(ERROR_TITLE_KEY[watch.lastError.code]),
+            reason: t(ERROR_TEXT[watch.lastError.code].title),
             when: watch.lastError.retryAt ? formatRelative(watch.lastError.retryAt, now, locale) : '—',
           })}
         </span>,

@@ -5,7 +5,7 @@ import type { SnapshotRequest } from '@/lib/core/schemas/results';
 import { describeCadence, describeChange } from '@/lib/core/watchlist/describe';
 import { endChange } from '@/lib/core/watchlist/diff';
 import { useI18n } from '../i18n';
-import { focusRing } from '../options/ui';
+import { focusRing } from '../styles';
 import { browserWatchlistApi, type WatchlistApi } from './api';
 import { useWatchlistApi } from './context';
 import { isWatchlistFull, useWatchlistActions, watchlistQueries } from './queries';

@@ -42,6 +42,8 @@ export function toBadgeResult(value: unknown): BadgeResult {
 
 const INVALID: BadgeResult = { state: 'error', code: 'INVALID_RESPONSE' };
 
+const unexpectedAnswer = (message: string) => new Error(`${message}: unexpected answer`);
+
 export const messagingSnapshotClient: BadgeSnapshotClient = {
   async peekMany(requests) {
     const answers: unknown = await messenger.sendMessage('peekBadges', requests);
@@ -65,7 +67,7 @@ function toService(value: unknown): ServiceConfig | null {
 
 export function toContentSettings(value: unknown): ContentSettings {
   if (!isRecord(value) || !Array.isArray(value.services) || !isFiniteNumber(value.hoverDelayMs)) {
-    throw new Error('getSettings answered in an unexpected shape');
+    throw unexpectedAnswer('getPageSettings');
   }
   // A malformed entry is dropped (the recognizer would never match it anyway).
   const services = value.services.map(toService).filter((service) => service !== null);
@@ -92,7 +94,7 @@ export const cardBinding = {
 /** The badge strings the background sent: string values only; anything else is dropped (its key shows). */
 export function toBadgeText(value: unknown): BadgeText {
   if (!isRecord(value) || !isString(value.locale) || !isRecord(value.strings)) {
-    throw new Error('getBadgeText answered in an unexpected shape');
+    throw unexpectedAnswer('getBadgeText');
   }
   const strings: Record<string, string> = {};
   for (const [key, text] of Object.entries(value.strings)) {

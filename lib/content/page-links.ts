@@ -14,7 +14,7 @@ export const PAGE_LINKS_CHANGED_DEBOUNCE_MS = 500;
 
 /** What the content-script engine exposes (lib/content `Annotator` fits). */
 export interface PageLinksSource {
-  links(): readonly { origin: string; token: string; canonicalKey: string; kind?: unknown }[];
+  links(): readonly PageLink[];
   /** Work still queued; the list is complete once this is 0. */
   readonly pendingWork: number;
   /** Calls `listener` whenever the list may have changed. Returns an unsubscribe function. */
@@ -33,10 +33,13 @@ export interface ServePageLinksOptions {
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function toPageLinks(source: PageLinksSource): PageLink[] {
-  return source
-    .links()
-    .slice(0, MAX_PAGE_LINKS)
-    .map(({ origin, token, canonicalKey, kind }) => ({ origin, token, canonicalKey, kind: kind === 'api' ? 'api' : 'share' }));
+  return (
+    source
+      .links()
+      .slice(0, MAX_PAGE_LINKS)
+      // Only what the protocol carries (a recognised link also holds its service and API URL).
+      .map(({ origin, token, canonicalKey, kind }) => ({ origin, token, canonicalKey, kind }))
+  );
 }
 
 /**

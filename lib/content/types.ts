@@ -14,6 +14,8 @@ export interface AnnotatableLink {
   readonly token: string;
   /** One key per (origin, token), whatever wrapper the link came in. */
   readonly canonicalKey: string;
+  /** Which form the link came in (API URL or human share URL). */
+  readonly kind: 'api' | 'share';
 }
 
 export interface AnchorRecognizer {

@@ -2,24 +2,10 @@
  * Link recognition: which anchors are compliance-status share links (DESIGN decision 3).
  * Framework-free; safe to import from the content script, the background and the UI.
  */
-export {
-  createLinkRecognizer,
-  getLinkRecognizer,
-  MAX_LINK_LENGTH,
-  parseUserInput,
-  recognizeAnchor,
-  recognizeLink,
-} from './recognize';
-export type {
-  AnchorLike,
-  LinkAttributes,
-  LinkInput,
-  LinkKind,
-  LinkRecognizer,
-  RecognizedLink,
-  UserInput,
-  UserInputProblem,
-} from './recognize';
+export { createLinkRecognizer, getLinkRecognizer, MAX_LINK_LENGTH, recognizeAnchor, recognizeLink } from './recognize';
+export type { AnchorLike, LinkAttributes, LinkInput, LinkKind, LinkRecognizer, RecognizedLink } from './recognize';
+export { parseUserInput } from './user-input';
+export type { UserInput, UserInputProblem } from './user-input';
 export {
   decodeGoogleRedirect,
   decodeLinkedInRedirect,

@@ -10,8 +10,10 @@
  * with a token of valid shape (an optional trailing slash is allowed; query and hash are ignored).
  */
 import type { ServiceConfig } from '../services';
-import { isValidTokenShape, TOKEN_PATTERN_BODY } from '../token';
-import { authorityEnd, httpSchemeEnd, isWrapperHost, MAX_UNWRAP_LENGTH, splitAuthority, unwrapUrlTrace } from './unwrap';
+import { TOKEN_PATTERN_BODY } from '../token';
+import { authorityEnd, httpSchemeEnd, splitAuthority } from './raw-url';
+import { compileService, linkTo, tokenFromPath, type CompiledService, type CompiledTemplate } from './templates';
+import { isWrapperHost, MAX_UNWRAP_LENGTH, unwrapUrlTrace } from './unwrap';
 
 export type LinkKind = 'api' | 'share';
 
@@ -77,86 +79,6 @@ export const MAX_LINK_LENGTH = MAX_UNWRAP_LENGTH;
  */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
-
-interface CompiledTemplate {
-  readonly kind: LinkKind;
-  readonly prefix: string;
-  readonly suffix: string;
-}
-
-interface CompiledService {
-  readonly service: ServiceConfig;
-  readonly origin: string;
-  readonly apiPrefix: string;
-  readonly apiSuffix: string;
-  readonly templates: readonly CompiledTemplate[];
-}
-
-const TOKEN_SLOT = '{token}';
-
-function compileTemplate(kind: LinkKind, template: string): CompiledTemplate | null {
-  const at = template.indexOf(TOKEN_SLOT);
-  if (!template.startsWith('/') || at === -1) return null;
-  if (template.indexOf(TOKEN_SLOT, at + TOKEN_SLOT.length) !== -1) return null;
-  return { kind, prefix: template.slice(0, at), suffix: template.slice(at + TOKEN_SLOT.length) };
-}
-
-/** The service's own origin if it is a canonical http(s) origin (as `serviceConfigSchema` demands). */
-function canonicalOrigin(origin: string): { origin: string; hostname: string } | null {
-  try {
-    const url = new URL(origin);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-    if (url.origin !== origin) return null;
-    return { origin: url.origin, hostname: url.hostname };
-  } catch {
-    return null;
-  }
-}
-
-function compileService(service: ServiceConfig): { compiled: CompiledService; hostname: string } | null {
-  const origin = canonicalOrigin(service.origin);
-  if (origin === null) return null;
-  const api = compileTemplate('api', service.apiPathTemplate);
-  if (api === null) return null;
-  const templates: CompiledTemplate[] = [api];
-  for (const share of service.sharePathTemplates) {
-    const compiled = compileTemplate('share', share);
-    if (compiled !== null) templates.push(compiled);
-  }
-  return {
-    hostname: origin.hostname,
-    compiled: { service, origin: origin.origin, apiPrefix: api.prefix, apiSuffix: api.suffix, templates },
-  };
-}
-
-function linkTo(candidate: CompiledService, template: CompiledTemplate, token: string): RecognizedLink {
-  return {
-    service: candidate.service,
-    origin: candidate.origin,
-    token,
-    kind: template.kind,
-    apiUrl: `${candidate.origin}${candidate.apiPrefix}${token}${candidate.apiSuffix}`,
-    canonicalKey: `${candidate.origin}|${token}`,
-  };
-}
-
-function tokenFromPath(path: string, template: CompiledTemplate): string | null {
-  const { prefix, suffix } = template;
-  if (!path.startsWith(prefix)) return null;
-  let end = path.length;
-  if (!path.endsWith(suffix, end)) {
-    // one optional trailing slash after the template
-    if (path.charCodeAt(end - 1) !== 47 || suffix.endsWith('/')) return null;
-    end -= 1;
-    if (!path.endsWith(suffix, end)) return null;
-  } else if (suffix === '' && path.charCodeAt(end - 1) === 47) {
-    end -= 1;
-  }
-  const tokenEnd = end - suffix.length;
-  if (tokenEnd <= prefix.length) return null;
-  const token = path.slice(prefix.length, tokenEnd);
-  return isValidTokenShape(token) ? token : null;
-}
 
 /** Index of the first `?` or `#` at or after `from`, or the length. */
 function pathEnd(text: string, from: number): number {
@@ -401,61 +323,4 @@ export function recognizeLink(input: LinkInput, services: readonly ServiceConfig
 
 export function recognizeAnchor(anchor: AnchorLike, services: readonly ServiceConfig[]): RecognizedLink | null {
   return getLinkRecognizer(services).recognizeAnchor(anchor);
-}
-
-// ---- founder preview ----------------------------------------------------------------------------
-
-export type UserInputProblem =
-  /** Nothing but whitespace. */
-  | 'empty'
-  /** An http(s) URL (after unwrapping) whose origin is not a configured service. */
-  | 'unknown-service'
-  /** A configured origin, but not an API or share path with a valid token. */
-  | 'not-a-share-path'
-  /** Neither a URL nor a token. */
-  | 'not-a-link';
-
-export type UserInput =
-  | { readonly kind: 'link'; readonly link: RecognizedLink }
-  /** A token alone: the UI asks which configured service it belongs to. */
-  | { readonly kind: 'bare-token'; readonly token: string }
-  | { readonly kind: 'invalid'; readonly reason: UserInputProblem };
-
-const SCHEMELESS_HOST_PATH = /^[A-Za-z0-9.-]+(?::[0-9]{1,5})?\//;
-
-/**
- * Parses what a founder pastes into the preview box: an API URL, a human share URL, a wrapped URL
- * (any wrapper `unwrapUrl` knows), a scheme-less `host/share/TOKEN`, or a bare token. Surrounding
- * whitespace is trimmed (it is a paste); anything inside still disqualifies the link.
- */
-export function parseUserInput(text: string, services: readonly ServiceConfig[]): UserInput {
-  const recognizer = getLinkRecognizer(services);
-  const trimmed = text.trim();
-  if (trimmed === '') return { kind: 'invalid', reason: 'empty' };
-
-  const direct = recognizer.recognizeHref(trimmed);
-  if (direct !== null) return { kind: 'link', link: direct };
-  if (isValidTokenShape(trimmed)) return { kind: 'bare-token', token: trimmed };
-
-  if (httpSchemeEnd(trimmed) === -1 && SCHEMELESS_HOST_PATH.test(trimmed)) {
-    for (const scheme of ['https://', 'http://']) {
-      const withScheme = recognizer.recognizeHref(scheme + trimmed);
-      if (withScheme !== null) return { kind: 'link', link: withScheme };
-    }
-  }
-  return { kind: 'invalid', reason: classifyProblem(trimmed, services) };
-}
-
-function classifyProblem(text: string, services: readonly ServiceConfig[]): UserInputProblem {
-  const target = unwrapUrlTrace(text).url;
-  const candidate = httpSchemeEnd(target) === -1 && SCHEMELESS_HOST_PATH.test(target) ? `https://${target}` : target;
-  let url: URL;
-  try {
-    url = new URL(candidate);
-  } catch {
-    return 'not-a-link';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'not-a-link';
-  const configured = services.some((service) => service.origin === url.origin);
-  return configured ? 'not-a-share-path' : 'unknown-service';
 }

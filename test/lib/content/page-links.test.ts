@@ -60,12 +60,18 @@ describe('servePageLinks (content-script side)', () => {
     token: 'tok_000001_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
     canonicalKey: 'k1',
     kind: 'api',
-  };
-  const sahel = { origin: 'http://localhost:8787', token: 'tok_000002_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', canonicalKey: 'k2' };
+  } as const;
+  const sahel = {
+    origin: 'http://localhost:8787',
+    token: 'tok_000002_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    canonicalKey: 'k2',
+    kind: 'share',
+  } as const;
 
-  it('answers listPageLinks with the engine’s links, kind defaulting to share', async () => {
+  it('answers listPageLinks with the engine’s links: origin, token, key and kind, nothing else of a recognised link', async () => {
     const { messenger, ask } = fakeMessenger();
-    const source = fakeSource([kobo, sahel]);
+    const recognised = { ...kobo, apiUrl: `${kobo.origin}/api/v1/compliance-status/${kobo.token}`, service: { id: 'x' } };
+    const source = fakeSource([recognised, sahel]);
     const stop = servePageLinks({ source: Promise.resolve(source), messenger });
     expect(await ask('listPageLinks')).toEqual([
       { origin: kobo.origin, token: kobo.token, canonicalKey: 'k1', kind: 'api' },

@@ -139,7 +139,7 @@ describe('content-script guards agree with zod (properties)', () => {
         } catch (error) {
           // The one documented failure: an unexpected shape is an Error, never a TypeError.
           expect(error).toBeInstanceOf(Error);
-          expect((error as Error).message).toBe('getSettings answered in an unexpected shape');
+          expect((error as Error).message).toBe('getPageSettings: unexpected answer');
         }
       }),
       { numRuns: 2_000 },
