@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { formatDateTime, formatPercent } from '@/lib/core/format';
+import { formatDateTime, formatDayTime, formatPercent } from '@/lib/core/format';
 import { describeChange } from '@/lib/core/watchlist/describe';
 import { diffPoints } from '@/lib/core/watchlist/diff';
 import type { WatchRecord } from '@/lib/core/watchlist/types';
 import { useI18n } from '../i18n';
+import { focusRing } from '../styles';
 import { READINESS_LABEL_KEY, RISK_BAND_KEY } from '../tones';
 import type { WatchlistApi } from './api';
 import { watchlistQueries } from './queries';
@@ -64,12 +65,18 @@ export function WatchDetail({
           {t('watchlist.loadError', { reason: history.error.message })}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-md border border-slate-200 dark:border-slate-800">
+        <div
+          role="region"
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- it scrolls sideways in a narrow panel: focusable, so the keyboard can scroll it (axe scrollable-region-focusable)
+          tabIndex={0}
+          aria-label={t('watchlist.detail.caption')}
+          className={`overflow-x-auto rounded-md border border-slate-200 dark:border-slate-800 ${focusRing}`}
+        >
           <table className="w-full border-collapse text-[11px]" aria-describedby={captionId} data-testid="watch-history">
             <caption className="sr-only">{t('watchlist.detail.caption')}</caption>
             <thead className="bg-slate-50 text-left text-slate-700 dark:bg-slate-900 dark:text-slate-200">
               <tr>
-                {(['when', 'readiness', 'band', 'fundraise', 'checklist', 'gaps', 'views'] as const).map((column) => (
+                {(['when', 'readiness', 'band', 'checklist', 'views'] as const).map((column) => (
                   <th key={column} scope="col" className="px-1.5 py-1 font-semibold whitespace-nowrap">
                     {t(`watchlist.detail.${column}`)}
                   </th>
@@ -80,19 +87,31 @@ export function WatchDetail({
               {points.map((point) => (
                 <tr key={point.at} className="border-t border-slate-100 dark:border-slate-800/70">
                   <th scope="row" className="px-1.5 py-1 text-left font-normal whitespace-nowrap">
-                    <time dateTime={new Date(point.at).toISOString()}>{formatDateTime(point.at, locale)}</time>
+                    <time dateTime={new Date(point.at).toISOString()} title={formatDateTime(point.at, locale)}>
+                      {formatDayTime(point.at, locale)}
+                    </time>
                     <span className="block text-slate-500 dark:text-slate-400">
                       {t(`watchlist.detail.source.${point.source}`)}
                     </span>
                   </th>
-                  <td className="px-1.5 py-1 whitespace-nowrap">
-                    <span className="font-semibold tabular-nums">{point.readinessScore}</span>{' '}
-                    {t(READINESS_LABEL_KEY[point.readinessLabel])}
+                  <td className="px-1.5 py-1">
+                    <span className="font-semibold tabular-nums">{point.readinessScore}</span>
+                    <span className="block text-slate-500 dark:text-slate-400">
+                      {t(READINESS_LABEL_KEY[point.readinessLabel])}
+                    </span>
                   </td>
-                  <td className="px-1.5 py-1 whitespace-nowrap">{t(RISK_BAND_KEY[point.riskBand])}</td>
-                  <td className="px-1.5 py-1 tabular-nums">{point.fundraiseScore}</td>
-                  <td className="px-1.5 py-1 whitespace-nowrap tabular-nums">{formatPercent(point.checklistPct, locale)}</td>
-                  <td className="px-1.5 py-1 tabular-nums">{point.gaps.length}</td>
+                  <td className="px-1.5 py-1">
+                    {t(RISK_BAND_KEY[point.riskBand])}
+                    <span className="block whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">
+                      {t('watchlist.detail.fundraiseShort', { score: point.fundraiseScore })}
+                    </span>
+                  </td>
+                  <td className="px-1.5 py-1 whitespace-nowrap tabular-nums">
+                    {formatPercent(point.checklistPct, locale)}
+                    <span className="block text-slate-500 dark:text-slate-400">
+                      {t('watchlist.detail.gapsShort', { count: point.gaps.length })}
+                    </span>
+                  </td>
                   <td className="px-1.5 py-1 tabular-nums" data-testid="watch-history-views">
                     {number.format(point.viewCount)}
                   </td>
