@@ -1,5 +1,6 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
+import { compileOut } from './scripts/build/compile-out';
 import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, CARD_PAGE } from './lib/core/content-scripts';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
@@ -7,9 +8,26 @@ export default defineConfig({
   modules: ['@wxt-dev/module-react'],
   // Every import is written out, so the lint rules see (and police) what each file depends on.
   imports: false,
-  vite: () => ({
-    plugins: [tailwindcss()],
+  // compileOut: zod's JIT and react-dom's HTML-string paths leave the bundle (store review; see the module).
+  vite: (env) => ({
+    plugins: [tailwindcss(), compileOut({ checkOutput: env.mode === 'production' })],
   }),
+  zip: {
+    // The sources zip (made for Firefox: AMO reviewers rebuild from it) holds what git tracks. WXT already
+    // leaves out node_modules, .output, dotfiles (.data, .env) and *.test.* files; these are the other
+    // git-ignored outputs a test or benchmark run leaves behind (test/e2e/store-package.spec.ts checks).
+    excludeSources: [
+      'test-results/**',
+      'bench-results/**',
+      'coverage/**',
+      'playwright-report/**',
+      'web-ext-artifacts/**',
+      'dist/**',
+      'scratch/**',
+      'test/artifacts/**',
+      '**/*.log',
+    ],
+  },
   manifest: ({ browser }) => ({
     // Localised from public/_locales (en, fr).
     name: '__MSG_extName__',
@@ -50,9 +68,12 @@ export default defineConfig({
           browser_specific_settings: {
             gecko: {
               id: 'compliance-lens@compliance-lens.dev',
-              strict_min_version: '128.0',
+              // data_collection_permissions arrived in Firefox 140 and Firefox for Android 142
+              // (@mdn/browser-compat-data, which addons-linter checks against): no older minimum.
+              strict_min_version: '140.0',
               data_collection_permissions: { required: ['none'] },
             },
+            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : {}),

@@ -1,21 +1,18 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
-import { createCardBindings } from '@/lib/background/card-binding';
-import { startContentRegistration } from '@/lib/background/content-registration';
-import { registerMessageHandlers } from '@/lib/background/messages';
-import { createSnapshotService } from '@/lib/background/snapshot-service';
-import { startWatchlist } from '@/lib/background/watchlist/start';
+import {
+  createCardBindings,
+  createSnapshotService,
+  registerMessageHandlers,
+  startContentRegistration,
+  startWatchlist,
+} from '@/lib/background';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
-import { getLanguagePreference } from '@/lib/extension/language-preference';
-import { hasServicePermission } from '@/lib/extension/permissions';
-import { createSettingsStore } from '@/lib/extension/settings';
-import { createWatchSettingsStore } from '@/lib/extension/watch-settings';
-import { cardMessenger } from '@/lib/protocol/card';
-import type { ContentProtocolMap } from '@/lib/protocol/content';
-import { pagesMessenger } from '@/lib/protocol/pages';
+import { createSettingsStore, createWatchSettingsStore, getLanguagePreference, hasServicePermission } from '@/lib/extension';
+import { cardMessenger, pagesMessenger, type ContentProtocolMap } from '@/lib/protocol';
 
-// Wiring only: the logic lives in lib/background (snapshot service, handlers, registration).
+// Wiring only: the logic lives in lib/background (snapshot service, watchlist, handlers, registration).
 export default defineBackground(() => {
   const settings = createSettingsStore();
   // Start the slow first read of the administrator policy now, not on the first hover. The onStartup

@@ -28,9 +28,21 @@ if (existsSync(e2eFile)) {
   passed += stats.expected;
   failed += stats.unexpected + stats.flaky;
   skipped += stats.skipped;
-  rows.push(`playwright (end-to-end in Chromium): ${stats.expected} passed, ${stats.unexpected + stats.flaky} failed`);
+  rows.push(
+    `playwright (end-to-end in Chromium, store packages): ${stats.expected} passed, ${stats.unexpected + stats.flaky} failed`,
+  );
 } else {
-  rows.push('playwright (end-to-end in Chromium): no report');
+  rows.push('playwright (end-to-end in Chromium, store packages): no report');
+  failed += 1;
+}
+
+const lintFile = 'test-results/web-ext-lint.json';
+if (existsSync(lintFile)) {
+  const lint = JSON.parse(readFileSync(lintFile, 'utf8'));
+  if (!lint.clean) failed += 1;
+  rows.push(`web-ext lint (Firefox store linter): ${lint.errors} errors, ${lint.warnings} warnings, ${lint.notices} notices`);
+} else {
+  rows.push('web-ext lint (Firefox store linter): no report');
   failed += 1;
 }
 

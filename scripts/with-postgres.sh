@@ -18,7 +18,8 @@ port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{
 as_pg=()
 if [ "$(id -u)" -eq 0 ]; then
   chown postgres:postgres "$datadir"
-  as_pg=(runuser -u postgres --)
+  # From /: the checkout may sit where the postgres user cannot enter (a 0700 mktemp -d, /root/…).
+  as_pg=(env --chdir=/ runuser -u postgres --)
 fi
 
 cleanup() {

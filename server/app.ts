@@ -19,6 +19,7 @@ import {
 import { allowOnly } from './http/methods';
 import { buildOpenApiDocument } from './openapi';
 import { createRateLimitMiddleware } from './rate-limit/middleware';
+import { isSharePath, SHARE_PATHS, SNAPSHOT_PATHS } from './paths';
 import { ViewCounter } from './snapshot';
 import { registerDemoRoutes, setDemoHeaders } from './routes/demo';
 import { registerDevRoutes } from './routes/dev';
@@ -34,14 +35,12 @@ const consoleLogger: Logger = {
 
 const RATE_LIMIT_HEADERS = ['RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'];
 
-function isSharePath(c: Context): boolean {
-  return c.req.path.startsWith('/share/');
-}
-
 /** Where a browser expects a page, not JSON: the share view, the demo page and the `/` redirect to it. */
 function isHtmlPage(c: Context): boolean {
   const { path, method } = c.req;
-  return (method === 'GET' || method === 'HEAD') && (path === '/' || path === '/demo' || path === '/share' || isSharePath(c));
+  return (
+    (method === 'GET' || method === 'HEAD') && (path === '/' || path === '/demo' || path === '/share' || isSharePath(c.req.path))
+  );
 }
 
 export function createApp(input: AppDeps): Hono<AppEnv> {
@@ -54,8 +53,8 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   app.use('*', async (c: Context<AppEnv>, next) => {
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
-    if (c.req.path.startsWith('/api/') || isSharePath(c)) c.header('Cache-Control', 'no-store');
-    if (isSharePath(c)) setShareHeaders(c);
+    if (c.req.path.startsWith('/api/') || isSharePath(c.req.path)) c.header('Cache-Control', 'no-store');
+    if (isSharePath(c.req.path)) setShareHeaders(c);
     if (c.req.path === '/demo') setDemoHeaders(c);
   });
 
@@ -84,8 +83,8 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
     trustProxy: deps.config.trustProxy,
     onLimited: (c) => (isHtmlPage(c) ? htmlErrorPage(c, 429) : sendError(c, 429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE)),
   });
-  app.use('/api/v1/compliance-status/*', limiter);
-  app.use('/share/*', limiter);
+  app.use(SNAPSHOT_PATHS, limiter);
+  app.use(SHARE_PATHS, limiter);
 
   const limitBody = bodyLimit({
     maxSize: deps.config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
@@ -130,7 +129,7 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
     }
     // Details stay in the server log; the client gets a generic message and no stack.
     logger.error(`unhandled error on ${c.req.method} ${c.req.path}`, error);
-    if (isSharePath(c)) return htmlErrorPage(c, 500);
+    if (isSharePath(c.req.path)) return htmlErrorPage(c, 500);
     return sendError(c, 500, 'INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
   });
 

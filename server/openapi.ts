@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { API_VERSION } from '../lib/core/labels';
 import { snapshotSuccessEnvelopeSchema } from '../lib/core/schemas/snapshot';
 import { SERVER_ERROR_CODES, type ServerErrorCode } from './http/errors';
+import { SHARE_OPENAPI_PATH, SNAPSHOT_OPENAPI_PATH } from './paths';
 import {
   createOrganisationBody,
   createShareLinkBody,
@@ -72,7 +73,7 @@ const WRITE_ERRORS = { ...BODY_ERRORS, 403: ['CROSS_ORIGIN_REQUEST'] } as const;
 const routes = [
   createRoute({
     method: 'get',
-    path: '/api/v1/compliance-status/{token}',
+    path: SNAPSHOT_OPENAPI_PATH,
     summary: 'Get compliance status',
     description: 'Counts one view. No authorization: the share token is the credential.',
     request: { params: z.object({ token: z.string() }) },
@@ -83,7 +84,7 @@ const routes = [
   }),
   createRoute({
     method: 'get',
-    path: '/share/{token}',
+    path: SHARE_OPENAPI_PATH,
     summary: 'Human investor view (HTML)',
     description: 'Counts one view and shares the rate-limit bucket with the API.',
     request: { params: z.object({ token: z.string() }) },

@@ -18,6 +18,7 @@ import type { Gap, SnapshotSuccessEnvelope } from '../lib/core/schemas/snapshot'
 import { profileOfRow, profileRowShape } from './db/rows';
 import { isValidTokenShape } from '../lib/core/token';
 import type { Queryable } from './db/driver';
+import { shareUrl } from './paths';
 import { sha256Hex } from './tokens';
 
 export const DISCLAIMER =
@@ -207,7 +208,7 @@ export function buildSnapshot(row: SnapshotRow, context: SnapshotContext): Snaps
       },
       top_gaps: topGaps(profile.gaps),
       links: {
-        human_summary_url: `${context.publicBaseUrl}/share/${context.token}`,
+        human_summary_url: shareUrl(context.publicBaseUrl, context.token),
         service_profile_url: context.serviceProfileUrl,
       },
       disclaimer: DISCLAIMER,

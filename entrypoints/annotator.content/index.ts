@@ -1,6 +1,5 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { startAnnotator } from '@/lib/content/start';
-import { servePageLinks } from '@/lib/content/page-links';
+import { servePageLinks, startAnnotator } from '@/lib/content';
 
 // Wiring only: the engine and the page-links answers live in lib/content.
 export default defineContentScript({

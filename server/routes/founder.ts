@@ -15,6 +15,7 @@ import { readJson } from '../http/body';
 import { ApiError } from '../http/errors';
 import { allowOnly } from '../http/methods';
 import { createOrganisationBody, createShareLinkBody, emptyBody, updateOrganisationBody } from '../schemas';
+import { shareUrl, snapshotUrl } from '../paths';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const SHARE_LINK_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -33,7 +34,7 @@ async function founderOrg(c: Context, deps: AppDeps): Promise<string> {
 }
 
 export function shareLinkUrls(base: string, token: string): { api_url: string; share_url: string } {
-  return { api_url: `${base}/api/v1/compliance-status/${token}`, share_url: `${base}/share/${token}` };
+  return { api_url: snapshotUrl(base, token), share_url: shareUrl(base, token) };
 }
 
 export function registerFounderRoutes(app: Hono<AppEnv>, deps: AppDeps): void {

@@ -5,6 +5,7 @@ import { allowOnly } from '../http/methods';
 import { buildSnapshot, type ViewCounter } from '../snapshot';
 import { ERROR_PAGE_COPY, renderErrorPage, type ErrorPageStatus } from '../views/error-page';
 import { renderSharePage } from '../views/share-page';
+import { SHARE_PATHS, SHARE_ROUTE } from '../paths';
 
 /** No scripts, no external resources: inline styles and data: images only. */
 export const SHARE_CSP =
@@ -22,7 +23,7 @@ export function htmlErrorPage(c: Context, status: ErrorPageStatus): Response {
 }
 
 export function registerShareRoutes(app: Hono<AppEnv>, deps: AppDeps, views: ViewCounter): void {
-  app.get('/share/:token', async (c) => {
+  app.get(SHARE_ROUTE, async (c) => {
     const token = c.req.param('token');
     // Hono runs this GET handler for HEAD too and drops the body; HEAD reads without counting a view.
     const lookup = await views.lookup(c.req.method, token);
@@ -37,6 +38,6 @@ export function registerShareRoutes(app: Hono<AppEnv>, deps: AppDeps, views: Vie
     });
     return c.html(renderSharePage(envelope), 200);
   });
-  app.get('/share/*', (c) => htmlErrorPage(c, 404));
-  allowOnly(app, '/share/*', ['GET']);
+  app.get(SHARE_PATHS, (c) => htmlErrorPage(c, 404));
+  allowOnly(app, SHARE_PATHS, ['GET']);
 }

@@ -3,12 +3,11 @@ import type { AppDeps, AppEnv } from '../app-types';
 import { publicBaseUrl } from '../http/base-url';
 import { EXPIRED_MESSAGE, TOKEN_NOT_FOUND_MESSAGE, sendError } from '../http/errors';
 import { allowOnly } from '../http/methods';
+import { SNAPSHOT_PATHS, SNAPSHOT_ROUTE } from '../paths';
 import { buildSnapshot, type ViewCounter } from '../snapshot';
 
-export const SNAPSHOT_PATH = '/api/v1/compliance-status/:token';
-
 export function registerSnapshotRoutes(app: Hono<AppEnv>, deps: AppDeps, views: ViewCounter): void {
-  app.get(SNAPSHOT_PATH, async (c) => {
+  app.get(SNAPSHOT_ROUTE, async (c) => {
     const token = c.req.param('token');
     // Hono runs this GET handler for HEAD too and drops the body; HEAD reads without counting a view.
     const lookup = await views.lookup(c.req.method, token);
@@ -24,6 +23,6 @@ export function registerSnapshotRoutes(app: Hono<AppEnv>, deps: AppDeps, views: 
     return c.json(envelope, 200);
   });
   // Anything else under the prefix (empty token, extra segments) is just another unknown token.
-  app.get('/api/v1/compliance-status/*', (c) => sendError(c, 404, 'NOT_FOUND', TOKEN_NOT_FOUND_MESSAGE));
-  allowOnly(app, '/api/v1/compliance-status/*', ['GET']);
+  app.get(SNAPSHOT_PATHS, (c) => sendError(c, 404, 'NOT_FOUND', TOKEN_NOT_FOUND_MESSAGE));
+  allowOnly(app, SNAPSHOT_PATHS, ['GET']);
 }

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { z } from 'zod';
 
 /** DESIGN "Budgets": the content script is at most 15 KB gzip (gzip level 9, all content-script files). */
 export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
@@ -30,4 +31,27 @@ export function measureBundle(outputDir: string): BundleSizes {
     extensionBytes: files.reduce((sum, file) => sum + statSync(file).size, 0),
     extensionGzipBytes: files.reduce((sum, file) => sum + gzip(file), 0),
   };
+}
+
+/** The store packages `npm run zip` writes into .output (WXT's default names: `{name}-{version}-{browser}.zip`). */
+export interface StorePackages {
+  chrome: string;
+  firefox: string;
+  /** The sources zip WXT makes for Firefox (AMO reviewers rebuild from it). */
+  sources: string;
+}
+
+const PackageJson = z.looseObject({ name: z.string(), version: z.string() });
+
+export function storePackagePaths(repoRoot: string): StorePackages {
+  const { name, version } = PackageJson.parse(JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')));
+  const zip = (suffix: string) => path.join(repoRoot, '.output', `${name}-${version}-${suffix}.zip`);
+  return { chrome: zip('chrome'), firefox: zip('firefox'), sources: zip('sources') };
+}
+
+/** Sizes in bytes of the store packages; `null` for one that does not exist. */
+export function measureStorePackages(repoRoot: string): Record<keyof StorePackages, number | null> {
+  const paths = storePackagePaths(repoRoot);
+  const size = (file: string) => (existsSync(file) ? statSync(file).size : null);
+  return { chrome: size(paths.chrome), firefox: size(paths.firefox), sources: size(paths.sources) };
 }

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchBackground } from './background';
-import { CONTENT_SCRIPT_BUDGET_BYTES, measureBundle } from './bundle';
+import { CONTENT_SCRIPT_BUDGET_BYTES, measureBundle, measureStorePackages } from './bundle';
 import { benchColdStart } from './cold-start';
 import { benchContent, type ContentCase } from './content';
 import { benchServer } from './server';
@@ -31,6 +31,14 @@ console.table({
   'content script (gzip)': { bytes: bundle.contentScriptGzipBytes, budget: CONTENT_SCRIPT_BUDGET_BYTES },
   'whole extension': { bytes: bundle.extensionBytes, budget: '' },
   'whole extension (gzip)': { bytes: bundle.extensionGzipBytes, budget: '' },
+});
+// `npm run bench` runs `npm run zip` first, so these are this build's store packages.
+const packages = measureStorePackages(repoRoot);
+console.log('Store packages (.output/*.zip, from `npm run zip`)');
+console.table({
+  'Chrome zip': { bytes: packages.chrome ?? 'missing' },
+  'Firefox zip': { bytes: packages.firefox ?? 'missing' },
+  'Firefox sources zip': { bytes: packages.sources ?? 'missing' },
 });
 if (bundle.contentScriptFiles.length === 0) failures.push('no content script found in the build');
 if (bundle.contentScriptGzipBytes > CONTENT_SCRIPT_BUDGET_BYTES) {
@@ -89,6 +97,7 @@ writeFileSync(
       quick,
       machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
       bundle,
+      storePackages: packages,
       content,
       coldStart,
       background,

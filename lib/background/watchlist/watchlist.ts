@@ -1,17 +1,17 @@
 import { pointFromReady } from '../../core/schemas/watchlist';
 import type { SnapshotRequest, SnapshotResult } from '../../core/schemas/results';
-import { diffPoints, endChange, isNotable } from '../../core/watchlist/diff';
+import { isNotable } from '../../core/watchlist/diff';
 import {
   cadencePeriodMs,
   CARRY_OVER_MS,
   nextDueAt,
   OFFLINE_RETRY_MS,
-  retryDelayMs,
   watchBudget,
   type WatchSettings,
 } from '../../core/watchlist/schedule';
 import type { WatchChange, WatchPoint, WatchPointSource, WatchRecord } from '../../core/watchlist/types';
 import type { BudgetDeferral, SnapshotService } from '../snapshot-service/service';
+import { recordOutcome } from './outcome';
 import type { WatchStore } from './store';
 
 /**
@@ -19,13 +19,7 @@ import type { WatchStore } from './store';
  * that refreshes watched links in the background on one `alarms` alarm. All state is in the store
  * (IndexedDB), so a restarted worker or browser carries on where it was; the alarm is set again from
  * the stored due times whenever something changes and when the worker starts.
- *
- * What a refresh answer does to a watch:
- * - a snapshot: a history point, changes against the previous one, next refresh one period later;
- * - 404 NOT_FOUND / 410 EXPIRED: the watch ends for good (recorded, shown, never fetched again);
- * - 429 or the budget's pause: tried again when the pause ends (not a failure);
- * - no connection, 5xx: tried again after a back-off (5 min, 15 min, …), not the end;
- * - a timeout or an unreadable answer may have reached the server and cost a view: next period.
+ * What each refresh answer does to a watch is in ./outcome.ts.
  */
 
 export const WATCH_ALARM = 'watchlist-refresh';
@@ -106,7 +100,6 @@ export interface Watchlist {
   reschedule(carryAt?: number): Promise<void>;
 }
 
-const DAY_MS = 24 * 3600_000;
 const byDueTime = (a: WatchRecord, b: WatchRecord) => (a.nextDueAt ?? 0) - (b.nextDueAt ?? 0);
 
 export function createWatchlist(deps: WatchlistDeps): Watchlist {
@@ -121,56 +114,8 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
     return record;
   }
 
-  /** What one refresh answer does to a watch (see the module comment). */
-  async function apply(
-    watch: WatchRecord,
-    outcome: SnapshotResult,
-    source: WatchPointSource,
-    period: number | null,
-  ): Promise<{ watch: WatchRecord; changes: WatchChange[] }> {
-    const at = now();
-    const next = (from: number) => (period === null ? null : nextDueAt(watch.id, from, period));
-    if (outcome.status === 'ready') {
-      const point = pointFromReady(outcome, source);
-      const changes = diffPoints(watch.latest, point);
-      const updated = await store.addPoint(watch.id, point, (record) => ({
-        ...record,
-        company: outcome.snapshot.company.name,
-        disclaimer: outcome.snapshot.disclaimer,
-        lastRefreshAt: at,
-        nextDueAt: next(at),
-        failures: 0,
-        lastError: null,
-      }));
-      return { watch: updated ?? watch, changes };
-    }
-    if (outcome.code === 'NOT_FOUND' || outcome.code === 'EXPIRED') {
-      const code = outcome.code;
-      const expiredAt = outcome.expiredAt ?? (code === 'EXPIRED' ? watch.latest?.expiresAt : undefined);
-      const updated = await store.update(watch.id, (record) => ({
-        ...record,
-        status: 'ended',
-        end: { code, at, ...(expiredAt ? { expiredAt } : {}) },
-        nextDueAt: null,
-        lastError: null,
-      }));
-      return { watch: updated ?? watch, changes: [endChange(code)] };
-    }
-    const retry =
-      outcome.code === 'RATE_LIMITED'
-        ? Math.max(outcome.retryAt ?? at + CARRY_OVER_MS, at + 1000)
-        : outcome.code === 'NETWORK'
-          ? at + retryDelayMs(watch.failures + 1, period ?? DAY_MS)
-          : next(at);
-    const updated = await store.update(watch.id, (record) => ({
-      ...record,
-      failures: outcome.code === 'RATE_LIMITED' ? record.failures : record.failures + 1,
-      lastError: { code: outcome.code, at, ...(period !== null && retry !== null ? { retryAt: retry } : {}) },
-      // Manual cadence: nothing is retried in the background.
-      nextDueAt: period === null ? null : retry,
-    }));
-    return { watch: updated ?? watch, changes: [] };
-  }
+  const apply = (watch: WatchRecord, outcome: SnapshotResult, source: WatchPointSource, period: number | null) =>
+    recordOutcome(store, { watch, outcome, source, period, at: now() });
 
   /**
    * The alarm goes off at the earliest due time. A watch already overdue is due now, unless a round

@@ -8,6 +8,10 @@
  * whitespace or control characters, a path that the URL parser leaves untouched (no dot segments,
  * no backslashes, nothing it would re-encode) and that fills one of the service's path templates
  * with a token of valid shape (an optional trailing slash is allowed; query and hash are ignored).
+ *
+ * Longer than 300 lines: `createLinkRecognizer` is one closure over the compiled services, and its fast
+ * path, CSS prefilter and exact checks share that state (the helpers around it live in templates.ts,
+ * raw-url.ts and unwrap.ts).
  */
 import type { ServiceConfig } from '../services';
 import { TOKEN_PATTERN_BODY } from '../token';

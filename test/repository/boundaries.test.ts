@@ -1,0 +1,146 @@
+/**
+ * The import boundaries of docs/architecture.md, as eslint.config.js enforces them: each rule is
+ * shown to bite on a deliberate violation, and to let through what the layer may import.
+ */
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import { BOUNDARIES } from '../../eslint.config.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+// Only the boundary rules, on files that need not exist: type-aware rules play no part here.
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser } }, ...BOUNDARIES],
+});
+
+async function violations(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).map((message) => `${message.ruleId ?? 'parse'}: ${message.message}`);
+}
+
+describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
+  it.each([
+    ['the shared core imports no browser API', 'lib/core/new.ts', "import { browser } from 'wxt/browser';"],
+    ['the shared core imports no zod outside lib/core/schemas', 'lib/core/new.ts', "import { z } from 'zod';"],
+    ['the shared core imports no Node API', 'lib/core/new.ts', "import { readFileSync } from 'node:fs';"],
+    ['the shared core imports nothing of the background', 'lib/core/new.ts', "import { x } from '../background/messages';"],
+    ['the content script imports no zod', 'lib/content/new.ts', "import { z } from 'zod';"],
+    ['the content script imports no React', 'lib/content/new.ts', "import { useState } from 'react';"],
+    [
+      'the content script imports no core schema',
+      'lib/content/new.ts',
+      "import { badgeSummarySchema } from '../core/schemas/results';",
+    ],
+    [
+      'the content script imports protocol modules for their types only',
+      'lib/content/new.ts',
+      "import { contentProtocol } from '../protocol/content';",
+    ],
+    [
+      'the content script does not reach the protocol index',
+      'lib/content/new.ts',
+      "import { backgroundClient } from '../protocol';",
+    ],
+    [
+      'the content script imports nothing of the background',
+      'lib/content/new.ts',
+      "import { createSnapshotService } from '../background';",
+    ],
+    [
+      'the content script reads no extension storage',
+      'lib/content/new.ts',
+      "import { createSettingsStore } from '../extension/settings';",
+    ],
+    ['the content entrypoint imports no zod', 'entrypoints/annotator.content/index.ts', "import { z } from 'zod';"],
+    [
+      'the server reaches only the shared core: not the background',
+      'server/new.ts',
+      "import { x } from '../lib/background/messages';",
+    ],
+    ['the server reaches only the shared core: not the protocols', 'server/new.ts', "import { x } from '../lib/protocol/pages';"],
+    ['the server reaches only the shared core: not extension storage', 'server/new.ts', "import { x } from '../lib/extension';"],
+    ['the server imports no browser API', 'server/new.ts', "import { browser } from 'wxt/browser';"],
+    [
+      'the server uses no @/ alias (tsx and vitest do not know it)',
+      'server/new.ts',
+      "import { TOKEN_PATTERN } from '@/lib/core/token';",
+    ],
+    [
+      'components never import background code',
+      'components/New.tsx',
+      "import { createSnapshotService } from '@/lib/background/snapshot-service';",
+    ],
+    [
+      'components never import the background index',
+      'components/New.tsx',
+      "import { registerMessageHandlers } from '@/lib/background';",
+    ],
+    ['components never import the content script', 'components/New.tsx', "import { startAnnotator } from '@/lib/content';"],
+    [
+      'the background never imports React components',
+      'lib/background/new.ts',
+      "import { HoverCard } from '@/components/HoverCard';",
+    ],
+    [
+      'the background never imports the content script',
+      'lib/background/new.ts',
+      "import { startAnnotator } from '../content/start';",
+    ],
+    ['protocol modules import no background code', 'lib/protocol/new.ts', "import { x } from '../background/serve';"],
+    ['the card-frame protocol stays zod-free', 'lib/protocol/card-frame.ts', "import { z } from 'zod';"],
+  ])('%s', async (_rule, file, code) => {
+    const found = await violations(file, code);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^no-restricted-imports: /);
+  });
+
+  it.each([
+    ['the content script: the zod-free core', 'lib/content/new.ts', "import { TOKEN_PATTERN } from '../core/token';"],
+    [
+      'the content script: protocol types',
+      'lib/content/new.ts',
+      "import type { ContentProtocolMap } from '../protocol/content';",
+    ],
+    [
+      'the content script: the zod-free card-frame protocol',
+      'lib/content/new.ts',
+      "import { parseCardFrameMessage } from '../protocol/card-frame';",
+    ],
+    [
+      'the content script: its own folder and the browser',
+      'lib/content/new.ts',
+      "import { browser } from 'wxt/browser';\nimport { startAnnotator } from './start';",
+    ],
+    [
+      'the server: the shared core and its schemas',
+      'server/new.ts',
+      "import { TOKEN_PATTERN } from '../lib/core/token';\nimport { snapshotSuccessEnvelopeSchema } from '../lib/core/schemas/snapshot';",
+    ],
+    [
+      'the background: protocols, extension storage, zod',
+      'lib/background/new.ts',
+      "import { z } from 'zod';\nimport { pagesProtocol } from '../protocol/pages';\nimport { createSettingsStore } from '../extension';",
+    ],
+    [
+      'components: protocols, extension storage, the core',
+      'components/New.tsx',
+      "import { backgroundClient } from '@/lib/protocol/pages';\nimport { createSettingsStore } from '@/lib/extension/settings';\nimport { formatDateTime } from '@/lib/core/format';",
+    ],
+    ['core schemas: zod', 'lib/core/schemas/new.ts', "import { z } from 'zod';\nimport { TOKEN_PATTERN } from '../token';"],
+  ])('allows %s', async (_what, file, code) => {
+    expect(await violations(file, code)).toEqual([]);
+  });
+
+  it('the real tree passes them (the same rules run in npm run lint)', async () => {
+    const results = await eslint.lintFiles(['lib', 'components', 'entrypoints', 'server']);
+    const found = results.flatMap((result) =>
+      result.messages
+        .filter((message) => message.ruleId === 'no-restricted-imports')
+        .map((message) => `${path.relative(root, result.filePath)}: ${message.message}`),
+    );
+    expect(found).toEqual([]);
+  });
+});
