@@ -1,4 +1,4 @@
-import type { AppTranslator } from '../../core/i18n';
+import type { WatchlistTranslator } from '../../core/i18n/watchlist';
 import { describeChange } from '../../core/watchlist/describe';
 import type { WatchDigestEntry } from './watchlist';
 
@@ -26,7 +26,7 @@ export interface Digest {
   message: string;
 }
 
-export function buildDigest(i18n: AppTranslator, entries: readonly WatchDigestEntry[], now: number): Digest | null {
+export function buildDigest(i18n: WatchlistTranslator, entries: readonly WatchDigestEntry[], now: number): Digest | null {
   const { t } = i18n;
   const [first] = entries;
   if (!first) return null;
@@ -66,7 +66,7 @@ export interface NotificationsLike {
 export function createNotifier(deps: {
   notifications: NotificationsLike;
   iconUrl: string;
-  translator: () => Promise<AppTranslator>;
+  translator: () => Promise<WatchlistTranslator>;
   now?: () => number;
 }) {
   return async (entries: readonly WatchDigestEntry[]): Promise<void> => {

@@ -1,5 +1,6 @@
-import { appTranslator } from '../../core/i18n';
 import { localeFor, resolveLanguage } from '../../core/i18n/language';
+import { createTranslator } from '../../core/i18n/translator';
+import { watchlistCatalogs } from '../../core/i18n/watchlist';
 import { getLanguagePreference } from '../../extension/language-preference';
 import { markWatchlistChanged, requestWatchlistFocus } from '../../extension/watchlist-signals';
 import type { WatchSettingsStore } from '../../extension/watch-settings';
@@ -39,7 +40,7 @@ export function startWatchlist({ browser, service, watchSettings, getRequestBudg
   const translator = async () => {
     const ui = browser.uiLanguage();
     const language = resolveLanguage(await getLanguagePreference(), ui);
-    return appTranslator(language, localeFor(language, ui));
+    return createTranslator(watchlistCatalogs, language, localeFor(language, ui));
   };
   const watchlist = createWatchlist({
     store: deferredWatchStore(),

@@ -1,5 +1,5 @@
 import { formatRelative } from '../format';
-import type { AppTranslator } from '../i18n';
+import type { WatchlistTranslator } from '../i18n/watchlist';
 import type { AripStage, GapSeverity, ProductClassification, ReadinessLabel, RiskBand } from '../labels';
 import { formatDelta } from './diff';
 import type { WatchChange } from './types';
@@ -24,12 +24,13 @@ const BAND_KEY = {
   investor_ready: 'snapshot.riskBand.investor_ready',
 } as const satisfies Record<RiskBand, string>;
 
-const severity = ({ t }: AppTranslator, value: GapSeverity) => t(`snapshot.severity.${value}`);
-const arip = ({ t }: AppTranslator, value: AripStage | null) => (value ? t(`snapshot.arip.${value}`) : t('snapshot.notInArip'));
-const product = ({ t }: AppTranslator, value: ProductClassification | null) =>
+const severity = ({ t }: WatchlistTranslator, value: GapSeverity) => t(`snapshot.severity.${value}`);
+const arip = ({ t }: WatchlistTranslator, value: AripStage | null) =>
+  value ? t(`snapshot.arip.${value}`) : t('snapshot.notInArip');
+const product = ({ t }: WatchlistTranslator, value: ProductClassification | null) =>
   value ? t(`snapshot.product.${value}`) : t('snapshot.notClassified');
 
-export function describeChange(i18n: AppTranslator, change: WatchChange, now: number): string {
+export function describeChange(i18n: WatchlistTranslator, change: WatchChange, now: number): string {
   const { t } = i18n;
   switch (change.kind) {
     case 'readiness':
@@ -69,7 +70,10 @@ export function describeChange(i18n: AppTranslator, change: WatchChange, now: nu
 }
 
 /** "once a day", "every 30 s", … */
-export function describeCadence({ t }: AppTranslator, settings: Pick<WatchSettings, 'cadence' | 'intervalSeconds'>): string {
+export function describeCadence(
+  { t }: WatchlistTranslator,
+  settings: Pick<WatchSettings, 'cadence' | 'intervalSeconds'>,
+): string {
   return settings.cadence === 'interval'
     ? t('watch.cadence.interval', { seconds: settings.intervalSeconds })
     : t(`watch.cadence.${settings.cadence}`);
