@@ -21,7 +21,6 @@ const SAME_IN_BOTH = new Set<string>([
   'cacheTtl.minutes#other',
   'language.en', // each language is named in itself
   'language.fr',
-  'watch.notify.title', // "{company}": the company's own name
   'watchlist.csv.service', // "Service" is French too
 ]);
 
