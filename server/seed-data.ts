@@ -2,7 +2,7 @@
  * Demo organisations loaded by `npm run server -- --seed`. All fictional. Chosen to cover every
  * readiness label, risk band, ARIP stage and product classification (and a null classification),
  * organisations with 0, 1 and more than 3 gaps, and active, expired and revoked links; every
- * organisation is on a tier that can create share links. `test/server/views.test.ts` enforces this.
+ * organisation is on a tier that can create share links. `test/server/seed-data.test.ts` enforces this.
  */
 
 import type { AripStage, GapSeverity, ProductClassification } from '../lib/core/labels';

@@ -1,7 +1,9 @@
 import { snapshotResultSchema } from '../../lib/core/schemas/results';
 import { expect, test } from './support/fixtures';
-import { configureTestService, openExtensionPage, sendToBackground } from './support/extension';
-import { FounderClient } from './support/server';
+import { openExtensionPage, sendToBackground } from './support/extension';
+import { createDeal } from './support/server';
+
+test.use({ withTestService: true });
 
 test('the built extension loads into Chromium with its background worker', async ({ serviceWorker, extensionId }) => {
   expect(extensionId).toMatch(/^[a-p]{32}$/);
@@ -16,34 +18,31 @@ test('the built extension loads into Chromium with its background worker', async
 
 test('the background fetches a snapshot from the bundled server, once, and refresh costs one view', async ({
   context,
-  serviceWorker,
   extensionId,
   server,
+  serviceOrigin,
 }) => {
-  const founder = await FounderClient.signUp(server.baseUrl, 'Smoke Test Pay Ltd');
-  const link = await founder.createShareLink();
-  await configureTestService(serviceWorker, server.baseUrl);
+  const deal = await createDeal(server.baseUrl, 'Smoke Test Pay Ltd');
   const page = await openExtensionPage(context, extensionId);
-  const request = { origin: new URL(server.baseUrl).origin, token: link.token };
+  const request = { origin: serviceOrigin, token: deal.link.token };
 
   const first = snapshotResultSchema.parse(await sendToBackground(page, 'getSnapshot', request));
   expect(first.status).toBe('ready');
   if (first.status !== 'ready') return;
   expect(first.snapshot.company.name).toBe('Smoke Test Pay Ltd');
   expect(first.fromCache).toBe(false);
-  expect(await founder.viewCount(link.id)).toBe(1);
+  expect(await deal.views()).toBe(1);
 
   const second = snapshotResultSchema.parse(await sendToBackground(page, 'getSnapshot', request));
   expect(second.status === 'ready' && second.fromCache).toBe(true);
-  expect(await founder.viewCount(link.id)).toBe(1);
+  expect(await deal.views()).toBe(1);
 
   const refreshed = snapshotResultSchema.parse(await sendToBackground(page, 'refreshSnapshot', request));
   expect(refreshed.status === 'ready' && !refreshed.fromCache).toBe(true);
-  expect(await founder.viewCount(link.id)).toBe(2);
+  expect(await deal.views()).toBe(2);
 });
 
-test('a look-alike origin is refused without any request', async ({ context, extensionId, serviceWorker, server }) => {
-  await configureTestService(serviceWorker, server.baseUrl);
+test('a look-alike origin is refused without any request', async ({ context, extensionId, server }) => {
   const page = await openExtensionPage(context, extensionId);
   const lookAlike = new URL(server.baseUrl);
   lookAlike.hostname = 'localhost.evil.test';

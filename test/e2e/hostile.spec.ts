@@ -1,9 +1,11 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configureTestService } from './support/extension';
+import { escapeHtml } from '../support/html';
+import { waitLongerThanHoverDelay } from '../support/timing';
 import { expect, test } from './support/fixtures';
-import { FounderClient, resetRateLimits } from './support/server';
+import { FounderClient } from './support/server';
+import { AnnotatedPage } from './support/web-page';
 import { PAGES_ORIGIN, servePages } from './pages/serve';
 
 /**
@@ -14,11 +16,6 @@ import { PAGES_ORIGIN, servePages } from './pages/serve';
  * configured service's origin only (recorded from Playwright's service-worker network events, with a
  * positive control, plus a second local server standing in for the swapped-to origin).
  */
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-/** Longer than the default hover delay (400 ms) plus a message round trip and a fetch. */
-const settle = (page: Page, ms = 1_200) => page.waitForTimeout(ms);
 
 /** Every request the extension's service worker makes, and every request of the context. */
 function recordRequests(context: BrowserContext) {
@@ -52,38 +49,36 @@ async function startRecordingServer(): Promise<{ origin: string; hits: string[];
   };
 }
 
-async function openHostilePage(context: BrowserContext, urls: { share: string; second: string; third: string }): Promise<Page> {
+/** test/e2e/pages/hostile.html with links `#share`, `#second` and `#third` pointing at `urls`. */
+async function openHostilePage(
+  context: BrowserContext,
+  urls: { share: string; second: string; third: string },
+): Promise<AnnotatedPage> {
   await servePages(context, {
     SHARE_URL: escapeHtml(urls.share),
     SECOND_URL: escapeHtml(urls.second),
     THIRD_URL: escapeHtml(urls.third),
   });
-  const page = await context.newPage();
-  await page.goto(`${PAGES_ORIGIN}/hostile.html`);
-  return page;
+  return AnnotatedPage.open(context, `${PAGES_ORIGIN}/hostile.html`);
 }
 
-const badgeAfter = (page: Page, id: string) => page.locator(`#${id} + compliance-lens-badge`);
-
-test.beforeEach(async ({ serviceWorker, server }) => {
-  await configureTestService(serviceWorker, server.baseUrl);
-  await resetRateLimits(server.baseUrl);
-});
+test.use({ withTestService: true });
 
 test('forged events and messages cost no view and steer nothing; the card and badge cannot be read', async ({
   context,
   server,
+  deal,
 }) => {
   const origin = new URL(server.baseUrl).origin;
-  const founder = await FounderClient.signUp(server.baseUrl, 'Kobo Ledger Ltd');
-  const link = await founder.createShareLink();
+  const { link } = deal;
   const requests = recordRequests(context);
-  const page = await openHostilePage(context, {
+  const hostile = await openHostilePage(context, {
     share: link.shareUrl,
     second: 'https://example.org/a',
     third: 'https://example.org/b',
   });
-  const badge = badgeAfter(page, 'share');
+  const { page, card } = hostile;
+  const badge = hostile.badgeAfter('share');
   await expect(badge).toHaveAttribute('data-state', 'idle');
 
   // 1. Forged gestures: pointer, mouse, keyboard and click events dispatched by page script on the
@@ -103,19 +98,19 @@ test('forged events and messages cost no view and steer nothing; the card and ba
     host.click();
     host.focus();
   });
-  await settle(page);
-  expect(await founder.viewCount(link.id)).toBe(0);
+  // Had the forged hover counted, its intent would have fired by now.
+  await waitLongerThanHoverDelay();
+  expect(await deal.views()).toBe(0);
   await expect(badge).toHaveAttribute('data-state', 'idle');
-  await expect(page.locator('compliance-lens-card')).toHaveCount(0);
+  await card.expectClosed();
   expect(requests.worker).toEqual([]);
 
   // 2. Positive control: a real hover (trusted input) fetches once, from the configured origin, and
   //    the recorder sees it.
-  await page.locator('#share').hover();
+  await hostile.restOn('share');
   await expect(badge).toHaveAttribute('data-state', 'ready');
-  const card = page.frameLocator('compliance-lens-card iframe');
-  await expect(card.getByTestId('company-name')).toHaveText('Kobo Ledger Ltd');
-  expect(await founder.viewCount(link.id)).toBe(1);
+  await expect(card.companyName).toHaveText('Kobo Ledger Ltd');
+  expect(await deal.views()).toBe(1);
   expect(requests.worker).toEqual([`${origin}/api/v1/compliance-status/${link.token}`]);
 
   // 3. The page tries to read the card and the badge.
@@ -157,8 +152,7 @@ test('forged events and messages cost no view and steer nothing; the card and ba
   // 4. Forged card messages: posted to the page's window, dispatched as MessageEvents claiming the
   //    card's origin and window, and posted into the card page itself. None may close, resize or
   //    re-point the card.
-  const frame = page.locator('compliance-lens-card iframe');
-  const sizeBefore = await frame.boundingBox();
+  const sizeBefore = await card.frame.boundingBox();
   await page.evaluate(() => {
     const iframe = document.querySelector('compliance-lens-card')?.shadowRoot?.querySelector('iframe');
     if (!iframe?.contentWindow) throw new Error('no card iframe');
@@ -185,11 +179,12 @@ test('forged events and messages cost no view and steer nothing; the card and ba
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
   });
-  await settle(page, 800);
-  await expect(page.locator('compliance-lens-card')).toHaveCount(1);
-  await expect(card.getByTestId('company-name')).toHaveText('Kobo Ledger Ltd');
-  expect(await frame.boundingBox()).toEqual(sizeBefore);
-  expect(await founder.viewCount(link.id)).toBe(1);
+  // Give every forged message and event the time to act, had it been accepted.
+  await waitLongerThanHoverDelay();
+  await expect(card.host).toHaveCount(1);
+  await expect(card.companyName).toHaveText('Kobo Ledger Ltd');
+  expect(await card.frame.boundingBox()).toEqual(sizeBefore);
+  expect(await deal.views()).toBe(1);
 
   // 5. What the page could observe of the card's own messages carries no snapshot data.
   const observed = JSON.stringify(await page.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages));
@@ -197,7 +192,7 @@ test('forged events and messages cost no view and steer nothing; the card and ba
 
   // A real Escape still closes it (the forged one above did not).
   await page.keyboard.press('Escape');
-  await expect(page.locator('compliance-lens-card')).toHaveCount(0);
+  await card.expectClosed();
   expect(requests.worker.every((url) => new URL(url).origin === origin)).toBe(true);
 });
 
@@ -212,8 +207,9 @@ test('hrefs swapped after annotation: the badge follows the new target or disapp
     const first = await founder.createShareLink();
     const second = await founder.createShareLink();
     const requests = recordRequests(context);
-    const page = await openHostilePage(context, { share: first.shareUrl, second: second.shareUrl, third: first.apiUrl });
-    await expect(page.locator('compliance-lens-badge')).toHaveCount(3);
+    const hostile = await openHostilePage(context, { share: first.shareUrl, second: second.shareUrl, third: first.apiUrl });
+    const { page } = hostile;
+    await expect(hostile.badges).toHaveCount(3);
 
     const setHref = (id: string, href: string) =>
       page.evaluate(({ id, href }) => document.getElementById(id)?.setAttribute('href', href), { id, href });
@@ -222,34 +218,31 @@ test('hrefs swapped after annotation: the badge follows the new target or disapp
     await setHref('share', second.apiUrl);
     await setHref('second', `${evil.origin}/share/${second.token}`);
     await setHref('third', `javascript:fetch(${JSON.stringify(`${evil.origin}/x`)})`);
-    await expect(badgeAfter(page, 'share')).toHaveCount(1);
-    await expect(badgeAfter(page, 'second')).toHaveCount(0);
-    await expect(badgeAfter(page, 'third')).toHaveCount(0);
-    await expect(page.locator('compliance-lens-badge')).toHaveCount(1);
+    await expect(hostile.badgeAfter('share')).toHaveCount(1);
+    await expect(hostile.badgeAfter('second')).toHaveCount(0);
+    await expect(hostile.badgeAfter('third')).toHaveCount(0);
+    await expect(hostile.badges).toHaveCount(1);
 
-    await page.locator('#share').hover();
-    await expect(badgeAfter(page, 'share')).toHaveAttribute('data-state', 'ready');
+    await hostile.restOn('share');
+    await expect(hostile.badgeAfter('share')).toHaveAttribute('data-state', 'ready');
     expect(await founder.viewCount(second.id)).toBe(1);
     expect(await founder.viewCount(first.id)).toBe(0);
 
-    // The swapped-away links are plain links now: resting on them does nothing.
+    // The swapped-away links are plain links now: resting on them (longer than intent takes) does nothing.
     await page.mouse.move(0, 0);
-    await page.locator('#second').hover();
-    await settle(page);
-    await page.locator('#third').hover();
-    await settle(page);
+    await hostile.restOn('second');
+    await waitLongerThanHoverDelay();
+    await hostile.restOn('third');
+    await waitLongerThanHoverDelay();
 
     // Swapped during hover intent: the pointer rests on a share link and the page re-points it
     // before the delay is over.
     await setHref('second', first.shareUrl);
-    await expect(badgeAfter(page, 'second')).toHaveCount(1);
+    await expect(hostile.badgeAfter('second')).toHaveCount(1);
     await page.mouse.move(0, 0);
-    await page.locator('#second').hover();
+    await hostile.restOn('second');
     await setHref('second', `${evil.origin}/api/v1/compliance-status/${first.token}`);
-    await settle(page);
-    await expect(badgeAfter(page, 'second')).toHaveCount(0);
-
-    // Changing data-saferedirecturl (Gmail's wrapper attribute) to the other origin: no badge either.
+    // Meanwhile #third's data-saferedirecturl (Gmail's wrapper attribute) is changed to the other origin.
     await page.evaluate(
       ({ url }) => {
         const anchor = document.getElementById('third');
@@ -258,8 +251,11 @@ test('hrefs swapped after annotation: the badge follows the new target or disapp
       },
       { url: `${evil.origin}/share/${first.token}` },
     );
-    await settle(page, 500);
-    await expect(badgeAfter(page, 'third')).toHaveCount(0);
+    // One wait for both: the intent started before the swap would have fired by now, and a badge
+    // would have followed either change within one annotator batch. Neither link has one.
+    await waitLongerThanHoverDelay();
+    await expect(hostile.badgeAfter('second')).toHaveCount(0);
+    await expect(hostile.badgeAfter('third')).toHaveCount(0);
 
     expect(evil.hits).toEqual([]);
     expect(requests.all.filter((url) => url.startsWith(evil.origin))).toEqual([]);
@@ -277,7 +273,7 @@ test('100,000 links: every share link is badged, the page keeps answering, nothi
   const origin = new URL(server.baseUrl).origin;
   const requests = recordRequests(context);
   let crashed = false;
-  const page = await openHostilePage(context, {
+  const { page } = await openHostilePage(context, {
     share: 'https://example.org/1',
     second: 'https://example.org/2',
     third: 'https://example.org/3',
@@ -344,10 +340,9 @@ test('100,000 links: every share link is badged, the page keeps answering, nothi
 
 test('redirect wrappers nested 50 deep: no badge and no crash; 10 deep (the unwrap limit) still works', async ({
   context,
-  server,
+  deal,
 }) => {
-  const founder = await FounderClient.signUp(server.baseUrl, 'Kobo Ledger Ltd');
-  const link = await founder.createShareLink();
+  const { link } = deal;
   const requests = recordRequests(context);
   const nest = (depth: number, encoded: boolean) => {
     let url = link.shareUrl;
@@ -360,8 +355,8 @@ test('redirect wrappers nested 50 deep: no badge and no crash; 10 deep (the unwr
     }
     return url;
   };
-  const page = await openHostilePage(context, { share: nest(10, false), second: nest(50, false), third: nest(50, true) });
-  await page.evaluate(
+  const hostile = await openHostilePage(context, { share: nest(10, false), second: nest(50, false), third: nest(50, true) });
+  await hostile.page.evaluate(
     ({ url, deepUrl }) => {
       // The same links 50 elements deep in the DOM, and a 50-deep wrapper inside them.
       let parent: HTMLElement = document.body;
@@ -382,14 +377,14 @@ test('redirect wrappers nested 50 deep: no badge and no crash; 10 deep (the unwr
     },
     { url: link.shareUrl, deepUrl: nest(50, true) },
   );
-  await expect(badgeAfter(page, 'share')).toHaveCount(1);
-  await expect(badgeAfter(page, 'deep-dom')).toHaveCount(1);
-  await settle(page, 500);
-  for (const id of ['second', 'third', 'deep-dom-wrapped']) await expect(badgeAfter(page, id)).toHaveCount(0);
-  await expect(page.locator('compliance-lens-badge')).toHaveCount(2);
-  // Resting on a 50-deep link fetches nothing.
-  await page.locator('#second').hover();
-  await settle(page);
+  await expect(hostile.badgeAfter('share')).toHaveCount(1);
+  await expect(hostile.badgeAfter('deep-dom')).toHaveCount(1);
+  // Resting on a 50-deep link fetches nothing. The same wait gives any (wrong) badge on the 50-deep
+  // links the time to appear.
+  await hostile.restOn('second');
+  await waitLongerThanHoverDelay();
+  for (const id of ['second', 'third', 'deep-dom-wrapped']) await expect(hostile.badgeAfter(id)).toHaveCount(0);
+  await expect(hostile.badges).toHaveCount(2);
   expect(requests.worker).toEqual([]);
-  expect(await founder.viewCount(link.id)).toBe(0);
+  expect(await deal.views()).toBe(0);
 });

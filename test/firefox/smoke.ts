@@ -28,7 +28,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { FounderClient, startTestServer, type TestServer } from '../e2e/support/server';
+import { escapeHtml } from '../support/html';
 import { addServiceInExtension } from '../support/test-service';
+import { waitLongerThanHoverDelay } from '../support/timing';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const extensionPath = path.join(repoRoot, '.output/firefox-mv3');
@@ -40,8 +42,6 @@ const EXTENSION_ID = 'compliance-lens@compliance-lens.dev';
 /** Fixed through `extensions.webextensions.uuids`, so moz-extension://UUID/ is known before install. */
 const EXTENSION_UUID = '0c6f3a52-8d1e-4b7a-9f25-6e4d2c1b0a93';
 const EXTENSION_ORIGIN = `moz-extension://${EXTENSION_UUID}`;
-/** Twice the default hover delay (400 ms, lib/extension/settings.ts): a rest that must count as intent. */
-const REST_MS = 800;
 /** The whole run must stay well under 3 minutes. */
 const WATCHDOG_MS = 150_000;
 
@@ -73,9 +73,7 @@ function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until `accept` holds; the error names the last value seen. */
+/** Polls `probe` every 100 ms until `accept` holds; the error names the last value seen. */
 async function waitFor<T>(what: string, probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
@@ -87,7 +85,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T>, accept: (value:
     } catch (error) {
       lastError = error;
     }
-    await sleep(100);
+    await new Promise<void>((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(
     `timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${lastError instanceof Error ? lastError.message : JSON.stringify(lastError)}` : ''}`,
@@ -117,8 +115,6 @@ function startFixtureServer(pages: Record<string, string>): Promise<{ origin: st
   });
 }
 
-const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 function mailPage(link: { shareUrl: string; apiUrl: string; token: string }): string {
   const service = new URL(link.shareUrl);
   const lookalike = `${service.protocol}//${service.hostname}.evil.test:${service.port}/share/${link.token}`;
@@ -129,11 +125,11 @@ function mailPage(link: { shareUrl: string; apiUrl: string; token: string }): st
 <h1>Re: Kobo Ledger, compliance snapshot</h1>
 <div class="msg">
 <p>Hi, here is our investor view:</p>
-<p class="link"><a id="share" href="${escapeAttr(link.shareUrl)}">${escapeAttr(link.shareUrl)}</a></p>
+<p class="link"><a id="share" href="${escapeHtml(link.shareUrl)}">${escapeHtml(link.shareUrl)}</a></p>
 <p>And the API address for your tools:</p>
-<p class="link"><a id="api" href="${escapeAttr(link.apiUrl)}">${escapeAttr(link.apiUrl)}</a></p>
+<p class="link"><a id="api" href="${escapeHtml(link.apiUrl)}">${escapeHtml(link.apiUrl)}</a></p>
 <p>Not ours (look-alike host):</p>
-<p class="link"><a id="lookalike" href="${escapeAttr(lookalike)}">${escapeAttr(lookalike)}</a></p>
+<p class="link"><a id="lookalike" href="${escapeHtml(lookalike)}">${escapeHtml(lookalike)}</a></p>
 <p style="margin-top:360px">Regards, Kobo Ledger</p>
 </div></body></html>`;
 }
@@ -204,7 +200,8 @@ function badgeState(page: Page, anchorSelector: string) {
 }
 
 /**
- * Moves the real (BiDi) pointer onto the anchor and rests there. Aims at the middle of the anchor's
+ * Moves the real (BiDi) pointer onto the anchor and leaves it there: hover intent once the hover
+ * delay is over (callers wait for its outcome). Aims at the middle of the anchor's
  * first line box: a link that wraps onto two lines has a bounding box whose centre may be between
  * the lines, or beside the text, i.e. not on the link at all.
  */
@@ -222,12 +219,25 @@ async function restOn(page: Page, anchorSelector: string): Promise<void> {
   }, anchorSelector);
   assert(point.onTarget, `${anchorSelector}: the point (${point.x}, ${point.y}) is on <${point.hit}>, not on the link`);
   await page.mouse.move(point.x, point.y, { steps: 4 });
-  await sleep(REST_MS);
 }
 
-/** Moves the pointer away (top-left corner), which closes an open card. */
-async function moveAway(page: Page): Promise<void> {
+/** Moves the pointer away (top-left corner) and waits for the open card to close. */
+async function closeCardByLeaving(page: Page): Promise<void> {
   await page.mouse.move(3, 3, { steps: 2 });
+  await waitFor(
+    'card closed',
+    () => cardState(page),
+    (s) => s.hosts === 0 || !s.visible,
+  );
+}
+
+/** Waits until the badge after `anchorSelector` is in `state`; returns it. */
+function waitForBadge(page: Page, anchorSelector: string, state: 'idle' | 'ready' | 'error') {
+  return waitFor(
+    `${anchorSelector}: badge ${state}`,
+    () => badgeState(page, anchorSelector),
+    (s) => s?.state === state,
+  );
 }
 
 interface CardState {
@@ -251,6 +261,22 @@ function cardState(page: Page): Promise<CardState> {
   });
 }
 
+/** Waits until the card frame has stopped moving and resizing (two polls 100 ms apart agree), e.g. before a screenshot. */
+async function waitForStableCard(page: Page): Promise<void> {
+  let previous = '';
+  await waitFor(
+    'the card frame to stop moving',
+    async () => {
+      const state = await cardState(page);
+      const key = JSON.stringify(state);
+      const stable = key === previous;
+      previous = key;
+      return { stable, visible: state.visible };
+    },
+    (probe) => probe.stable && probe.visible,
+  );
+}
+
 /** Text of the card's `data-testid` elements, read inside the extension frame. */
 async function cardText(page: Page): Promise<Record<string, string>> {
   const frame = await findExtensionFrame(page, '/card.html');
@@ -263,6 +289,25 @@ async function cardText(page: Page): Promise<Record<string, string>> {
     }
     return out;
   });
+}
+
+/**
+ * Rests on the link, then waits for its badge to be ready and its card to show a company, a readiness
+ * score and the disclaimer; returns the card's text by test id.
+ */
+async function openCardByResting(page: Page, anchorSelector: string): Promise<Record<string, string>> {
+  await restOn(page, anchorSelector);
+  await waitForBadge(page, anchorSelector, 'ready');
+  await waitFor(
+    'card visible',
+    () => cardState(page),
+    (s) => s.hosts === 1 && s.visible,
+  );
+  return waitFor(
+    'card content',
+    () => cardText(page),
+    (t) => !!t['company-name'] && !!t['disclaimer'] && !!t['readiness-score'],
+  );
 }
 
 /** Lines of Firefox's output that report an uncaught error thrown by the extension's own code. */
@@ -396,31 +441,12 @@ async function main(): Promise<number> {
         return row?.closest('tr')?.querySelector('strong')?.textContent ?? null;
       }, selector);
       assert(company, 'could not find the company of the plain-share link in the deal table');
-      await restOn(page, selector);
-      await waitFor(
-        'badge ready',
-        () => badgeState(page, selector),
-        (s) => s?.state === 'ready',
-      );
-      await waitFor(
-        'card visible',
-        () => cardState(page),
-        (s) => s.hosts === 1 && s.visible,
-      );
-      const text = await waitFor(
-        'card content',
-        () => cardText(page),
-        (t) => !!t['company-name'] && !!t['disclaimer'] && !!t['readiness-score'],
-      );
+      const text = await openCardByResting(page, selector);
       assert(text['company-name'] === company, `card shows ${text['company-name']}, expected ${company}`);
       assert((text['disclaimer'] ?? '').length > 40, `disclaimer looks truncated: ${text['disclaimer']}`);
+      await waitForStableCard(page);
       await page.screenshot({ path: path.join(outDir, 'demo-card.png') });
-      await moveAway(page);
-      await waitFor(
-        'card closed',
-        () => cardState(page),
-        (s) => s.hosts === 0 || !s.visible,
-      );
+      await closeCardByLeaving(page);
     });
 
     await check('/demo: revoked and expired links end in error badges (NOT_FOUND, EXPIRED)', async () => {
@@ -430,11 +456,7 @@ async function main(): Promise<number> {
       ] as const) {
         const selector = `a[data-demo-form="table"][data-demo-state="${state}"]`;
         await restOn(page, selector);
-        const badge = await waitFor(
-          `${state} badge error`,
-          () => badgeState(page, selector),
-          (s) => s?.state === 'error',
-        );
+        const badge = await waitForBadge(page, selector, 'error');
         assert(badge?.errorCode === code, `${state}: data-error-code ${badge?.errorCode}, expected ${code}`);
         const text = await waitFor(
           'card error message',
@@ -442,12 +464,7 @@ async function main(): Promise<number> {
           (t) => !!t['error-message'],
         );
         assert(text['error-message'], `${state}: no error message in the card`);
-        await moveAway(page);
-        await waitFor(
-          'card closed',
-          () => cardState(page),
-          (s) => s.hosts === 0 || !s.visible,
-        );
+        await closeCardByLeaving(page);
       }
     });
 
@@ -458,16 +475,8 @@ async function main(): Promise<number> {
         mail.on('pageerror', (error) => pageErrors.push(String(error)));
         try {
           await mail.goto(`${fixtures!.origin}/mail.html`);
-          await waitFor(
-            'share badge idle',
-            () => badgeState(mail, '#share'),
-            (s) => s?.state === 'idle',
-          );
-          await waitFor(
-            'api badge idle',
-            () => badgeState(mail, '#api'),
-            (s) => s?.state === 'idle',
-          );
+          await waitForBadge(mail, '#share', 'idle');
+          await waitForBadge(mail, '#api', 'idle');
           assert((await badgeState(mail, '#lookalike')) === null, 'the look-alike got a badge');
           assert((await founder.viewCount(link.id)) === 0, 'a view was counted before any hover');
 
@@ -477,52 +486,23 @@ async function main(): Promise<number> {
           await mail.mouse.move(box.x - 20, box.y + box.height / 2);
           await mail.mouse.move(box.x + 40, box.y + box.height / 2, { steps: 2 });
           await mail.mouse.move(box.x + 40, box.y + 300, { steps: 2 });
-          await sleep(REST_MS);
+          await waitLongerThanHoverDelay();
           assert((await founder.viewCount(link.id)) === 0, 'a pass-over counted a view');
           assert((await cardState(mail)).hosts === 0, 'a pass-over opened a card');
 
-          await restOn(mail, '#share');
-          await waitFor(
-            'badge ready',
-            () => badgeState(mail, '#share'),
-            (s) => s?.state === 'ready',
-          );
-          await waitFor(
-            'card visible',
-            () => cardState(mail),
-            (s) => s.hosts === 1 && s.visible,
-          );
-          const text = await waitFor(
-            'card content',
-            () => cardText(mail),
-            (t) => !!t['company-name'] && !!t['disclaimer'],
-          );
+          const text = await openCardByResting(mail, '#share');
           assert(text['company-name'] === 'Kobo Ledger Ltd', `card shows ${text['company-name']}`);
           assert(text['readiness-score'] === '76', `readiness score ${text['readiness-score']}, expected 76`);
-          await sleep(300); // let any late iframe paint settle before the screenshot
+          await waitForStableCard(mail);
           await mail.screenshot({ path: path.join(outDir, 'card-open.png') });
           const views = await founder.viewCount(link.id);
           assert(views === 1, `view count ${views} after one hover, expected 1`);
 
           // The API link of the same token, and the share link again: cached, no new view.
-          await moveAway(mail);
-          await waitFor(
-            'card closed',
-            () => cardState(mail),
-            (s) => s.hosts === 0 || !s.visible,
-          );
-          await restOn(mail, '#api');
-          await waitFor(
-            'api badge ready',
-            () => badgeState(mail, '#api'),
-            (s) => s?.state === 'ready',
-          );
-          await waitFor(
-            'card visible again',
-            () => cardState(mail),
-            (s) => s.hosts === 1 && s.visible,
-          );
-          await sleep(REST_MS);
+          await closeCardByLeaving(mail);
+          await openCardByResting(mail, '#api');
+          // A cached hover may not fetch, now or after its delay.
+          await waitLongerThanHoverDelay();
           const after = await founder.viewCount(link.id);
           assert(after === 1, `view count ${after} after a cached hover, expected still 1`);
         } finally {

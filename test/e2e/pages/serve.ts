@@ -1,9 +1,12 @@
 import type { BrowserContext } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { escapeHtml } from '../../support/html';
 
 /** Fixture pages are served from here: a loopback origin the content script runs on (any port). */
 export const PAGES_ORIGIN = 'http://localhost:5999';
+/** The generated deal-flow page (`serveDealPage`): another loopback origin, so both can be served at once. */
+export const DEALS_ORIGIN = 'http://localhost:5996';
 
 const pagesDir = import.meta.dirname;
 
@@ -26,8 +29,6 @@ export async function servePages(context: BrowserContext, values: Record<string,
   });
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 /** Placeholder values for the mail fixture pages, for one share link. */
 export function mailPageValues(link: { shareUrl: string; apiUrl: string; token: string }, serviceOrigin: string) {
   const service = new URL(serviceOrigin);
@@ -43,4 +44,17 @@ export function mailPageValues(link: { shareUrl: string; apiUrl: string; token: 
     PROOFPOINT_URL: escapeHtml(`https://urldefense.com/v3/__${link.apiUrl}__;!!K-Hz7m0Vt54!lqpl1Sy9GIEK$`),
     SERVICE_ORIGIN_JSON: JSON.stringify(serviceOrigin),
   };
+}
+
+/**
+ * A CRM-like deal-flow list of the given links at `DEALS_ORIGIN/<any path>`; `window.addDeal(href)`
+ * appends a row later, as a CRM's list does.
+ */
+export async function serveDealPage(context: BrowserContext, hrefs: readonly string[]): Promise<void> {
+  const rows = hrefs.map((href, index) => `<li>Deal ${index + 1}: <a href="${escapeHtml(href)}">snapshot</a></li>`).join('');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deal flow</title></head><body><h1>Deal flow</h1><ul id="deals">${rows}</ul>
+<script>window.addDeal = (href) => { const li = document.createElement('li'); const a = document.createElement('a'); a.href = href; a.textContent = 'snapshot'; li.append('New deal: ', a); document.getElementById('deals').append(li); };</script></body></html>`;
+  await context.route(`${DEALS_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+  );
 }

@@ -20,10 +20,30 @@ export async function configureTestService(serviceWorker: Worker, baseUrl: strin
   });
 }
 
-/** An extension page to talk to the background from, as the popup does. */
-export async function openExtensionPage(context: BrowserContext, extensionId: string, page = 'popup.html'): Promise<Page> {
+export type Language = 'en' | 'fr';
+
+export interface ExtensionPageOptions {
+  /** Sets WXT's `local:language` item and reloads, so the page starts in a known language whatever the browser's. */
+  language?: Language;
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+}
+
+/** An extension page (popup.html, sidepanel.html, options.html) opened as a tab. */
+export async function openExtensionPage(
+  context: BrowserContext,
+  extensionId: string,
+  pathName = 'popup.html',
+  options: ExtensionPageOptions = {},
+): Promise<Page> {
   const tab = await context.newPage();
-  await tab.goto(`chrome-extension://${extensionId}/${page}`);
+  if (options.colorScheme) await tab.emulateMedia({ colorScheme: options.colorScheme });
+  if (options.viewport) await tab.setViewportSize(options.viewport);
+  await tab.goto(`chrome-extension://${extensionId}/${pathName}`);
+  if (options.language) {
+    await tab.evaluate((value) => chrome.storage.local.set({ language: value }), options.language);
+    await tab.reload();
+  }
   return tab;
 }
 

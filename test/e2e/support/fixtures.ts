@@ -1,22 +1,44 @@
 import { test as base, type BrowserContext, type Worker } from '@playwright/test';
 import { launch } from '../../support/chromium';
-import { resetRateLimits, startTestServer, type TestServer } from './server';
+import { configureTestService } from './extension';
+import { createDeal, resetRateLimits, startTestServer, type Deal, type TestServer } from './server';
+
+/**
+ * The e2e fixtures (the shape of wxt-dev/examples' playwright-e2e-testing): a persistent Chromium
+ * context with the built extension per test, its background service worker and extension id, and one
+ * bundled server per worker. Page objects for what the specs drive live next to this file.
+ */
+
+interface Options {
+  /**
+   * Adds the worker's server to the extension's configured services before the test
+   * (`test.use({ withTestService: true })`); off, the extension has only its built-in services.
+   */
+  withTestService: boolean;
+}
 
 interface Fixtures {
   /** Clears the shared server's rate-limit state before each test (tests share 127.0.0.1). */
   freshRateLimits: void;
+  /** Applies `withTestService`. */
+  testService: void;
   context: BrowserContext;
   serviceWorker: Worker;
   extensionId: string;
+  /** The server's origin, as the extension's settings and the snapshot requests name it. */
+  serviceOrigin: string;
+  /** 'Kobo Ledger Ltd' (GROWTH_PROFILE: readiness 76) with one share link, new for each test that asks. */
+  deal: Deal;
 }
 
 interface WorkerFixtures {
   server: TestServer;
 }
 
-export const test = base.extend<Fixtures, WorkerFixtures>({
+export const test = base.extend<Options & Fixtures, WorkerFixtures>({
+  withTestService: [false, { option: true }],
   server: [
-    // eslint-disable-next-line no-empty-pattern
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern even without dependencies
     async ({}, use) => {
       const server = await startTestServer();
       await use(server);
@@ -31,7 +53,14 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  // eslint-disable-next-line no-empty-pattern
+  testService: [
+    async ({ withTestService, serviceWorker, server }, use) => {
+      if (withTestService) await configureTestService(serviceWorker, server.baseUrl);
+      await use();
+    },
+    { auto: true },
+  ],
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern even without dependencies
   context: async ({}, use) => {
     const browser = await launch(true);
     await use(browser.context);
@@ -44,6 +73,12 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   extensionId: async ({ serviceWorker }, use) => {
     const id = new URL(serviceWorker.url()).host;
     await use(id);
+  },
+  serviceOrigin: async ({ server }, use) => {
+    await use(new URL(server.baseUrl).origin);
+  },
+  deal: async ({ server }, use) => {
+    await use(await createDeal(server.baseUrl, 'Kobo Ledger Ltd'));
   },
 });
 

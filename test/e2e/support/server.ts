@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { z } from 'zod';
+import { GROWTH_PROFILE } from '../../fixtures/founder';
 
 /** A bundled server started for one test file: `npm run server -- --port 0 --memory --dev`. */
 export interface TestServer {
@@ -59,20 +60,37 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/**
- * `POST /api/dev/reset`: clears the server's rate-limit state. The dev API wants a JSON content type
- * (a web page cannot send one without a preflight), so the body is `{}`; a failure throws.
- */
-export async function resetRateLimits(baseUrl: string): Promise<void> {
-  const response = await fetch(`${baseUrl}/api/dev/reset`, {
+/** A dev API call (`--dev` only). It wants a JSON content type (a web page cannot send one without a preflight); a failure throws. */
+async function devPost(baseUrl: string, pathName: string, body: unknown): Promise<void> {
+  const response = await fetch(`${baseUrl}${pathName}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: '{}',
+    body: JSON.stringify(body),
   });
-  if (!response.ok) throw new Error(`dev reset failed: ${response.status} ${await response.text()}`);
+  if (!response.ok) throw new Error(`POST ${pathName} failed: ${response.status} ${await response.text()}`);
+}
+
+/** `POST /api/dev/reset`: clears the server's rate-limit state. */
+export function resetRateLimits(baseUrl: string): Promise<void> {
+  return devPost(baseUrl, '/api/dev/reset', {});
+}
+
+/** `POST /api/dev/clock`: moves the server's clock forward (share-link expiry follows it). */
+export function advanceClock(baseUrl: string, ms: number): Promise<void> {
+  return devPost(baseUrl, '/api/dev/clock', { advance_ms: ms });
 }
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+
+/** Profile fields a test may set at sign-up (the rest come from GROWTH_PROFILE). */
+export type ProfileOverrides = Partial<Record<keyof typeof GROWTH_PROFILE, unknown>>;
+
+export interface ShareLink {
+  id: string;
+  token: string;
+  apiUrl: string;
+  shareUrl: string;
+}
 
 /** The founder side of the server, through its public founder API. */
 export class FounderClient {
@@ -81,29 +99,12 @@ export class FounderClient {
     readonly founderKey: string,
   ) {}
 
-  static async signUp(baseUrl: string, name: string): Promise<FounderClient> {
+  /** A `growth` organisation with GROWTH_PROFILE, changed by `profile`. */
+  static async signUp(baseUrl: string, name: string, profile: ProfileOverrides = {}): Promise<FounderClient> {
     const response = await fetch(`${baseUrl}/api/founder/organisations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name,
-        subscription_tier: 'growth',
-        readiness_score: 76,
-        fundraise_score: 68,
-        checklist_complete: 31,
-        checklist_total: 40,
-        product_classification: 'PAYMENT',
-        primary_regulator: 'CBN',
-        secondary_regulators: ['SEC_NIGERIA'],
-        arip_stage: 'formal_application',
-        gaps: [
-          {
-            title: 'AML/CFT programme not yet board-approved',
-            severity: 'high',
-            regulatory_basis: 'CBN AML/CFT Regulations 2022',
-          },
-        ],
-      }),
+      body: JSON.stringify({ name, subscription_tier: 'growth', ...GROWTH_PROFILE, ...profile }),
     });
     const body = envelope(z.object({ founder_key: z.string() })).parse(await response.json());
     return new FounderClient(baseUrl, body.data.founder_key);
@@ -119,7 +120,8 @@ export class FounderClient {
     return response.json();
   }
 
-  async createShareLink(): Promise<{ id: string; token: string; apiUrl: string; shareUrl: string }> {
+  /** A DD pack, then a share link to it. */
+  async createShareLink(): Promise<ShareLink> {
     await this.call('POST', '/api/founder/dd-packs', {});
     const body = envelope(
       z.object({
@@ -130,6 +132,15 @@ export class FounderClient {
     return { id: link.id, token: link.token, apiUrl: link.api_url, shareUrl: link.share_url };
   }
 
+  /** `POST /api/founder/share-links/{id}/revoke`; resolves to the response status. */
+  async revoke(linkId: string): Promise<number> {
+    const response = await fetch(`${this.baseUrl}/api/founder/share-links/${linkId}/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.founderKey}` },
+    });
+    return response.status;
+  }
+
   async viewCount(linkId: string): Promise<number> {
     const body = envelope(z.object({ share_links: z.array(z.object({ id: z.string(), view_count: z.number() })) })).parse(
       await this.call('GET', '/api/founder/share-links'),
@@ -138,4 +149,25 @@ export class FounderClient {
     if (!link) throw new Error(`share link ${linkId} not listed`);
     return link.view_count;
   }
+}
+
+/** An organisation with one share link, and the link's view count as the founder sees it. */
+export interface Deal {
+  name: string;
+  founder: FounderClient;
+  link: ShareLink;
+  /** The link's `view_count` (founder API): every fetch the extension makes of it counts one. */
+  views(): Promise<number>;
+}
+
+/** Signs `name` up (GROWTH_PROFILE changed by `profile`) and creates one share link. */
+export async function createDeal(baseUrl: string, name: string, profile: ProfileOverrides = {}): Promise<Deal> {
+  const founder = await FounderClient.signUp(baseUrl, name, profile);
+  const link = await founder.createShareLink();
+  return { name, founder, link, views: () => founder.viewCount(link.id) };
+}
+
+/** One deal per name, created in parallel. */
+export function createDeals(baseUrl: string, names: readonly string[]): Promise<Deal[]> {
+  return Promise.all(names.map((name) => createDeal(baseUrl, name)));
 }

@@ -13,6 +13,7 @@ import type { AllowedHosts } from '../../../server/http/hosts';
 import { SPEC_RATE_LIMIT } from '../../../server/rate-limit/middleware';
 import type { ClockedStore } from '../../../server/rate-limit/store';
 import { rateLimitStoreFor } from '../../../server/start';
+import { GROWTH_PROFILE } from '../../fixtures/founder';
 import { openTestDatabase, type TestDatabase } from './db';
 
 export const START = '2026-06-20T09:00:00.000Z';
@@ -82,19 +83,7 @@ export async function expectError(response: Response, status: number, code: stri
   return body;
 }
 
-export const GROWTH_PROFILE = {
-  readiness_score: 76,
-  fundraise_score: 68,
-  checklist_complete: 31,
-  checklist_total: 40,
-  product_classification: 'PAYMENT',
-  primary_regulator: 'CBN',
-  secondary_regulators: ['SEC_NIGERIA'],
-  arip_stage: 'formal_application',
-  gaps: [
-    { title: 'AML/CFT programme not yet board-approved', severity: 'high', regulatory_basis: 'CBN AML/CFT Regulations 2022' },
-  ],
-} as const;
+export { GROWTH_PROFILE };
 
 const created = z.object({
   success: z.literal(true),

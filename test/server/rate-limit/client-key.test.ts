@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressKey } from '../../server/rate-limit/client-key';
+import { addressKey } from '../../../server/rate-limit/client-key';
 
 describe('addressKey: the rate-limit bucket of a client address', () => {
   it.each([

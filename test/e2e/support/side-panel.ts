@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+import { openExtensionPage, type Language } from './extension';
+import { PageLinksView } from './page-links-view';
+
+export type SortColumn = 'company' | 'readiness' | 'band' | 'expiry';
+
+/**
+ * The side panel (entrypoints/sidepanel) opened as a page: a sortable table of the last web tab's
+ * share links that follows the page, with CSV export.
+ */
+export class SidePanelPage extends PageLinksView {
+  /** The company cell of each row, in display order. */
+  readonly companyColumn: Locator;
+  /** The page the panel is showing (its title). */
+  readonly pageTitle: Locator;
+
+  private constructor(page: Page, language: Language) {
+    super(page, language, 'panel-row');
+    this.companyColumn = this.rows.getByTestId('row-company');
+    this.pageTitle = page.getByTestId('panel-page');
+  }
+
+  static async open(context: BrowserContext, extensionId: string, language: Language = 'en'): Promise<SidePanelPage> {
+    const page = await openExtensionPage(context, extensionId, 'sidepanel.html', {
+      language,
+      viewport: { width: 420, height: 900 },
+    });
+    return new SidePanelPage(page, language);
+  }
+
+  /** The column's sort button (Enter/Space or a click cycles its direction). */
+  sortButton(column: SortColumn): Locator {
+    return this.page.getByTestId(`sort-${column}`);
+  }
+
+  /** The header cell carrying `aria-sort`. */
+  columnHeader(name: RegExp): Locator {
+    return this.page.getByRole('columnheader', { name });
+  }
+
+  /** The button that opens a row's details. */
+  detailsButton(company: string): Locator {
+    return this.page.getByRole('button', { name: `Show details for ${company}` });
+  }
+
+  /** Clicks "Export CSV" and reads the download. */
+  async exportCsv(): Promise<{ filename: string; csv: string }> {
+    const downloadPromise = this.page.waitForEvent('download');
+    await this.page.getByTestId('export-csv').click();
+    const download = await downloadPromise;
+    return { filename: download.suggestedFilename(), csv: readFileSync(await download.path(), 'utf8') };
+  }
+}
