@@ -1,12 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page, Worker } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { z } from 'zod';
-import { configureTestService, sendToBackground } from './support/extension';
+import { expectNoSeriousViolations } from './support/axe';
+import { configureTestService, openExtensionPage, sendToBackground } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { FounderClient, resetRateLimits, startTestServer, type TestServer } from './support/server';
-import { mailPageValues, PAGES_ORIGIN, servePages } from './pages/serve';
+import { PopupPage } from './support/popup';
+import { advanceClock, createDeal, startTestServer, type Deal, type TestServer } from './support/server';
+import { SidePanelPage } from './support/side-panel';
+import { DealFlowPage, MailPage } from './support/web-page';
 
 /**
  * The watchlist end to end: the built extension in Chromium against the bundled server. A link is
@@ -14,163 +16,103 @@ import { mailPageValues, PAGES_ORIGIN, servePages } from './pages/serve';
  * detail; the founder changes the profile; "Refresh all now" costs exactly one view per watched link
  * and shows the change; a revoked link and an expired one end their watch; the real `alarms` path
  * refreshes on its own with a 30-second cadence set in storage (the options page does not offer it:
- * docs/security.md); screenshots in test-results/watchlist/.
+ * docs/security.md section 7); screenshots in test-results/watchlist/, to be looked at.
  */
 
+test.use({ withTestService: true });
+
 const screenshots = path.resolve(import.meta.dirname, '../../test-results/watchlist');
-mkdirSync(screenshots, { recursive: true });
+const screenshot = (name: string) => {
+  mkdirSync(screenshots, { recursive: true });
+  return path.join(screenshots, name);
+};
 
-const DEALS_ORIGIN = 'http://localhost:5995';
-const cardFrame = (page: Page) => page.frameLocator('compliance-lens-card iframe');
-const rows = (page: Page) => page.getByTestId('watch-row');
-const row = (page: Page, company: string) =>
-  rows(page).filter({ has: page.getByTestId('company-name').getByText(company, { exact: true }) });
-
-async function founderCall(server: TestServer, founder: FounderClient, method: string, pathName: string, body?: unknown) {
-  const response = await fetch(`${server.baseUrl}${pathName}`, {
-    method,
-    headers: { authorization: `Bearer ${founder.founderKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${pathName} → ${response.status}: ${await response.text()}`);
-}
-
-async function newDeal(server: TestServer, name: string, profile: Record<string, unknown> = {}) {
-  const founder = await FounderClient.signUp(server.baseUrl, name);
-  if (Object.keys(profile).length > 0) await founderCall(server, founder, 'PATCH', '/api/founder/organisation', profile);
-  return { founder, link: await founder.createShareLink() };
-}
-
-/** Opens the card on a mail-like page by resting on the link: one view. */
-async function openCard(context: BrowserContext, server: TestServer, link: { shareUrl: string; apiUrl: string; token: string }) {
-  await servePages(context, mailPageValues(link, new URL(server.baseUrl).origin));
-  const page = await context.newPage();
-  await page.goto(`${PAGES_ORIGIN}/gmail-thread.html`);
-  await expect(page.locator('#gmail-share + compliance-lens-badge')).toHaveAttribute('data-state', 'idle');
-  await page.locator('#gmail-share').hover();
-  await expect(cardFrame(page).getByTestId('snapshot-card')).toBeVisible();
-  return page;
-}
-
-async function openPanel(context: BrowserContext, extensionId: string, options: { language?: 'en' | 'fr'; hash?: string } = {}) {
-  const panel = await context.newPage();
-  await panel.setViewportSize({ width: 420, height: 900 });
-  await panel.goto(`chrome-extension://${extensionId}/sidepanel.html`);
-  await panel.evaluate((language) => chrome.storage.local.set({ language }), options.language ?? 'en');
-  await panel.goto(`chrome-extension://${extensionId}/sidepanel.html${options.hash ?? ''}`);
-  await panel.reload();
-  return panel;
-}
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
-}
-
-async function refreshAll(panel: Page, expectedViews: number) {
-  const button = panel.getByTestId('watch-refresh-all');
-  await expect(button).toHaveText(`Refresh all now (counts ${expectedViews} view${expectedViews === 1 ? '' : 's'})`);
-  await button.click();
-  await expect(panel.getByRole('status').filter({ hasText: /refreshed\.$/ })).toBeVisible();
+/** Opens the card on the Gmail-like page by resting on the share link: one view. */
+async function openCard(context: BrowserContext, serviceOrigin: string, deal: Deal) {
+  const mail = await MailPage.open(context, 'gmail-thread', deal.link, serviceOrigin);
+  await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', 'idle');
+  await mail.restOn('gmail-share');
+  await expect(mail.card.card).toBeVisible();
+  return mail;
 }
 
 const listedSchema = z.object({
-  watches: z.array(z.object({ id: z.string(), company: z.string().nullable(), pointCount: z.int(), status: z.string() })),
-});
-
-test.beforeEach(async ({ serviceWorker, server }) => {
-  await configureTestService(serviceWorker, server.baseUrl);
-  await resetRateLimits(server.baseUrl);
+  watches: z.array(z.object({ id: z.string(), pointCount: z.int() })),
 });
 
 test('watch from the card and from the side panel; Refresh all costs one view per watched link and shows the change; a revoked link ends its watch', async ({
   context,
   extensionId,
   server,
+  serviceOrigin,
 }) => {
-  const kobo = await newDeal(server, 'Kobo Ledger Ltd');
-  const abuja = await newDeal(server, 'Abuja Remit Ltd', { readiness_score: 44, fundraise_score: 38 });
+  const kobo = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
+  const abuja = await createDeal(server.baseUrl, 'Abuja Remit Ltd', { readiness_score: 44, fundraise_score: 38 });
 
   // Kobo: opened in the card (one view), then watched from it (no view).
-  const mail = await openCard(context, server, kobo.link);
-  const toggle = cardFrame(mail).getByTestId('watch-toggle');
-  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
-  await expect(cardFrame(mail).getByTestId('watch-control')).toContainText('Each refresh counts as one view for the founder');
-  await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
-  expect(await kobo.founder.viewCount(kobo.link.id)).toBe(1);
-  await mail.locator('compliance-lens-card iframe').screenshot({ path: path.join(screenshots, 'card-watching.png') });
+  const mail = await openCard(context, serviceOrigin, kobo);
+  await expect(mail.card.watchToggle).toHaveAttribute('aria-pressed', 'false');
+  await expect(mail.card.watchControl).toContainText('Each refresh counts as one view for the founder');
+  await mail.card.watchToggle.click();
+  await expect(mail.card.watchToggle).toHaveAttribute('aria-pressed', 'true');
+  expect(await kobo.views()).toBe(1);
+  await mail.card.frame.screenshot({ path: screenshot('card-watching.png') });
 
   // Abuja: from the side panel's "On this page" detail (loading it is one view, watching none).
-  await context.route(`${DEALS_ORIGIN}/**`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><html lang="en"><head><title>Deals</title></head><body><a href="${abuja.link.shareUrl}">Abuja</a></body></html>`,
-    }),
-  );
-  const deals = await context.newPage();
-  await deals.goto(`${DEALS_ORIGIN}/deals.html`);
-  await expect(deals.locator('compliance-lens-badge')).toHaveCount(1);
-  const panel = await openPanel(context, extensionId);
-  await panel.getByTestId('panel-row').getByTestId('row-company').click();
-  await panel.getByTestId('link-detail').getByRole('button', { name: 'Load snapshot' }).click();
-  const detailToggle = panel.getByTestId('link-detail').getByTestId('watch-toggle');
+  await DealFlowPage.openWith(context, [abuja.link.shareUrl]);
+  const panel = await SidePanelPage.open(context, extensionId);
+  await panel.rows.getByTestId('row-company').click();
+  await panel.detailRegion.getByRole('button', { name: 'Load snapshot' }).click();
+  const detailToggle = panel.detailRegion.getByTestId('watch-toggle');
   await detailToggle.click();
   await expect(detailToggle).toHaveAttribute('aria-pressed', 'true');
-  expect(await abuja.founder.viewCount(abuja.link.id)).toBe(1);
+  expect(await abuja.views()).toBe(1);
 
-  await panel.getByTestId('watchlist-tab').click();
-  await expect(rows(panel)).toHaveCount(2);
-  await expect(row(panel, 'Kobo Ledger Ltd').getByTestId('readiness-score')).toHaveText('76');
-  await expect(row(panel, 'Kobo Ledger Ltd').getByTestId('watch-change')).toHaveText('—');
-  await expect(row(panel, 'Abuja Remit Ltd').getByTestId('risk-band')).toHaveText('High risk');
+  const { watchlist } = panel;
+  await watchlist.tab.click();
+  await expect(watchlist.rows).toHaveCount(2);
+  await expect(watchlist.row('Kobo Ledger Ltd').getByTestId('readiness-score')).toHaveText('76');
+  await expect(watchlist.row('Kobo Ledger Ltd').getByTestId('watch-change')).toHaveText('—');
+  await expect(watchlist.row('Abuja Remit Ltd').getByTestId('risk-band')).toHaveText('High risk');
 
   // The founder completes tasks: a higher score and a new gap.
-  await founderCall(server, kobo.founder, 'PATCH', '/api/founder/organisation', {
+  await kobo.founder.updateProfile({
     readiness_score: 82,
     gaps: [
       { title: 'AML/CFT programme not yet board-approved', severity: 'high', regulatory_basis: 'CBN AML/CFT Regulations 2022' },
       { title: 'Travel-rule messaging not in place', severity: 'critical', regulatory_basis: 'FATF Recommendation 16' },
     ],
   });
-  await refreshAll(panel, 2);
-  expect(await kobo.founder.viewCount(kobo.link.id)).toBe(2);
-  expect(await abuja.founder.viewCount(abuja.link.id)).toBe(2);
-  await expect(row(panel, 'Kobo Ledger Ltd').getByTestId('readiness-score')).toHaveText('82');
-  await expect(row(panel, 'Kobo Ledger Ltd').getByTestId('watch-change')).toHaveText('+6');
-  await expect(row(panel, 'Abuja Remit Ltd').getByTestId('watch-change')).toHaveText('0');
-  await row(panel, 'Kobo Ledger Ltd').getByRole('button', { name: 'Details for Kobo Ledger Ltd' }).click();
-  const changes = row(panel, 'Kobo Ledger Ltd').getByTestId('watch-changes');
+  await watchlist.refreshAllNow(2);
+  expect(await kobo.views()).toBe(2);
+  expect(await abuja.views()).toBe(2);
+  await expect(watchlist.row('Kobo Ledger Ltd').getByTestId('readiness-score')).toHaveText('82');
+  await expect(watchlist.row('Kobo Ledger Ltd').getByTestId('watch-change')).toHaveText('+6');
+  await expect(watchlist.row('Abuja Remit Ltd').getByTestId('watch-change')).toHaveText('0');
+  const history = await watchlist.openDetails('Kobo Ledger Ltd');
+  const changes = watchlist.row('Kobo Ledger Ltd').getByTestId('watch-changes');
   await expect(changes).toContainText('Readiness score 76 → 82 (+6)');
   await expect(changes).toContainText('New critical gap: Travel-rule messaging not in place');
-  await expect(row(panel, 'Kobo Ledger Ltd').getByTestId('watch-history-views')).toHaveText(['2', '1']);
+  // The view counts the service reported: the founder's own count, growing with each refresh.
+  await expect(history.getByTestId('watch-history-views')).toHaveText(['2', '1']);
 
   // Revoked: the next refresh ends the watch (a 404 counts no view) and it is never refreshed again.
-  await founderCall(server, abuja.founder, 'POST', `/api/founder/share-links/${abuja.link.id}/revoke`, {});
-  await refreshAll(panel, 2);
-  await expect(row(panel, 'Abuja Remit Ltd')).toHaveAttribute('data-status', 'ended');
-  await expect(row(panel, 'Abuja Remit Ltd')).toContainText('Link revoked or unknown · ended');
-  await expect(panel.getByTestId('watch-refresh-all')).toHaveText('Refresh all now (counts 1 view)');
-  expect(await kobo.founder.viewCount(kobo.link.id)).toBe(3);
+  expect(await abuja.founder.revoke(abuja.link.id)).toBe(200);
+  await watchlist.refreshAllNow(2);
+  await expect(watchlist.row('Abuja Remit Ltd')).toHaveAttribute('data-status', 'ended');
+  await expect(watchlist.row('Abuja Remit Ltd')).toContainText('Link revoked or unknown · ended');
+  await expect(watchlist.refreshAll).toHaveText('Refresh all now (counts 1 view)');
+  expect(await kobo.views()).toBe(3);
 
   // Exports: a download each, without the share tokens.
-  for (const [button, extension] of [
-    ['watch-export-csv', 'csv'],
-    ['watch-export-json', 'json'],
-  ] as const) {
-    const download = panel.waitForEvent('download');
-    await panel.getByTestId(button).click();
-    const file = await download;
-    expect(file.suggestedFilename()).toMatch(new RegExp(`^compliance-watchlist-\\d{4}-\\d\\d-\\d\\d\\.${extension}$`));
-    const text = readFileSync((await file.path()) ?? '', 'utf8');
+  for (const kind of ['csv', 'json'] as const) {
+    const { filename, text } = await watchlist.export(kind);
+    expect(filename).toMatch(new RegExp(`^compliance-watchlist-\\d{4}-\\d\\d-\\d\\d\\.${kind}$`));
     expect(text).toContain('Kobo Ledger Ltd');
     expect(text).not.toContain(kobo.link.token);
     expect(text).not.toContain(abuja.link.token);
   }
-  await expectNoSeriousViolations(panel);
+  await expectNoSeriousViolations(panel.page);
 });
 
 test('an expired link ends its watch on the next refresh (server clock moved 8 days)', async ({
@@ -178,26 +120,22 @@ test('an expired link ends its watch on the next refresh (server clock moved 8 d
   extensionId,
   serviceWorker,
 }) => {
+  // Its own server: moving the clock would expire the other specs' links.
   const server = await startTestServer();
   try {
     await configureTestService(serviceWorker, server.baseUrl);
-    const deal = await newDeal(server, 'Lagos Custody Ltd');
-    const mail = await openCard(context, server, deal.link);
-    await cardFrame(mail).getByTestId('watch-toggle').click();
-    await expect(cardFrame(mail).getByTestId('watch-toggle')).toHaveAttribute('aria-pressed', 'true');
+    const deal = await createDeal(server.baseUrl, 'Lagos Custody Ltd');
+    const mail = await openCard(context, new URL(server.baseUrl).origin, deal);
+    await mail.card.watchToggle.click();
+    await expect(mail.card.watchToggle).toHaveAttribute('aria-pressed', 'true');
 
-    const clock = await fetch(`${server.baseUrl}/api/dev/clock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ advance_ms: 8 * 24 * 3600_000 }),
-    });
-    expect(clock.ok).toBe(true);
-    const panel = await openPanel(context, extensionId, { hash: '#watchlist' });
-    await refreshAll(panel, 1);
-    await expect(row(panel, 'Lagos Custody Ltd')).toHaveAttribute('data-status', 'ended');
-    await expect(row(panel, 'Lagos Custody Ltd')).toContainText('Link expired · ended');
-    await expect(panel.getByTestId('watch-refresh-all')).toBeDisabled();
-    expect(await deal.founder.viewCount(deal.link.id)).toBe(1);
+    await advanceClock(server.baseUrl, 8 * 24 * 3600_000);
+    const { watchlist } = await SidePanelPage.open(context, extensionId, 'en', { view: 'watchlist' });
+    await watchlist.refreshAllNow(1);
+    await expect(watchlist.row('Lagos Custody Ltd')).toHaveAttribute('data-status', 'ended');
+    await expect(watchlist.row('Lagos Custody Ltd')).toContainText('Link expired · ended');
+    await expect(watchlist.refreshAll).toBeDisabled();
+    expect(await deal.views()).toBe(1);
   } finally {
     await server.stop();
   }
@@ -207,53 +145,55 @@ test('the alarm path: with a 30-second cadence set in storage, the background re
   context,
   extensionId,
   server,
+  serviceOrigin,
   serviceWorker,
 }) => {
   test.setTimeout(120_000);
+  // What the options page never offers; the stored settings accept it (at least 30 s: Chrome's shortest alarm).
   await serviceWorker.evaluate(() =>
     chrome.storage.local.set({
       watchSettings: { cadence: 'interval', intervalSeconds: 30, notifications: true },
       watchSettings$: { v: 1 },
     }),
   );
-  const deal = await newDeal(server, 'Kano Pay Ltd');
-  await openCard(context, server, deal.link);
-  const page = await context.newPage();
-  await page.goto(`chrome-extension://${extensionId}/popup.html`);
-  const watched = await sendToBackground(page, 'watchLink', { origin: new URL(server.baseUrl).origin, token: deal.link.token });
-  expect(await deal.founder.viewCount(deal.link.id)).toBe(1);
+  const deal = await createDeal(server.baseUrl, 'Kano Pay Ltd');
+  await openCard(context, serviceOrigin, deal);
+  const page = await openExtensionPage(context, extensionId, 'popup.html');
+  const watched = z
+    .object({ id: z.string() })
+    .parse(await sendToBackground(page, 'watchLink', { origin: serviceOrigin, token: deal.link.token }));
+  expect(await deal.views()).toBe(1);
 
   const alarm = await serviceWorker.evaluate(() => chrome.alarms.get('watchlist-refresh'));
   expect(alarm?.scheduledTime).toBeGreaterThan(Date.now());
   expect(alarm?.scheduledTime).toBeLessThan(Date.now() + 35_000);
 
-  await founderCall(server, deal.founder, 'PATCH', '/api/founder/organisation', { readiness_score: 91 });
+  await deal.founder.updateProfile({ readiness_score: 91 });
   // Nobody clicks anything: the alarm fires (about 30 s) and the background refreshes.
-  await expect.poll(() => deal.founder.viewCount(deal.link.id), { timeout: 60_000, intervals: [1000] }).toBe(2);
+  await expect.poll(() => deal.views(), { timeout: 60_000, intervals: [1000] }).toBe(2);
   await expect
     .poll(async () => listedSchema.parse(await sendToBackground(page, 'listWatches', undefined)).watches[0]?.pointCount, {
       timeout: 10_000,
     })
     .toBe(2);
   const notifications = await serviceWorker.evaluate(() => chrome.notifications.getAll());
-  expect(Object.keys(notifications)).toContain(`compliance-lens-watchlist:${z.object({ id: z.string() }).parse(watched).id}`);
+  expect(Object.keys(notifications)).toContain(`compliance-lens-watchlist:${watched.id}`);
   // The next refresh is set one cadence later.
   const next = await serviceWorker.evaluate(() => chrome.alarms.get('watchlist-refresh'));
   expect(next?.scheduledTime).toBeGreaterThan(Date.now() + 20_000);
 });
 
-async function watchedWithHistory(context: BrowserContext, server: TestServer, serviceWorker: Worker, extensionId: string) {
+/** Three watched companies with four refreshes each (so rows have a trend), through the background. */
+async function watchedWithHistory(context: BrowserContext, server: TestServer, serviceOrigin: string, extensionId: string) {
   const deals = [
-    await newDeal(server, 'Kobo Ledger Ltd'),
-    await newDeal(server, 'Abuja Remit Ltd', { readiness_score: 44, fundraise_score: 38 }),
-    await newDeal(server, 'Zaria Digital Assets Ltd', { readiness_score: 88, fundraise_score: 86 }),
+    await createDeal(server.baseUrl, 'Kobo Ledger Ltd'),
+    await createDeal(server.baseUrl, 'Abuja Remit Ltd', { readiness_score: 44, fundraise_score: 38 }),
+    await createDeal(server.baseUrl, 'Zaria Digital Assets Ltd', { readiness_score: 88, fundraise_score: 86 }),
   ];
-  const origin = new URL(server.baseUrl).origin;
-  const page = await context.newPage();
-  await page.goto(`chrome-extension://${extensionId}/popup.html`);
+  const page: Page = await openExtensionPage(context, extensionId, 'popup.html');
   for (const deal of deals) {
-    await sendToBackground(page, 'getSnapshot', { origin, token: deal.link.token });
-    await sendToBackground(page, 'watchLink', { origin, token: deal.link.token });
+    await sendToBackground(page, 'getSnapshot', { origin: serviceOrigin, token: deal.link.token });
+    await sendToBackground(page, 'watchLink', { origin: serviceOrigin, token: deal.link.token });
   }
   const scores = [
     [70, 74, 79],
@@ -261,13 +201,10 @@ async function watchedWithHistory(context: BrowserContext, server: TestServer, s
     [88, 90, 92],
   ];
   for (let round = 0; round < 3; round++) {
-    for (const [index, deal] of deals.entries()) {
-      await founderCall(server, deal.founder, 'PATCH', '/api/founder/organisation', { readiness_score: scores[index]![round] });
-    }
+    for (const [index, deal] of deals.entries()) await deal.founder.updateProfile({ readiness_score: scores[index]![round] });
     await sendToBackground(page, 'refreshAllWatches', undefined);
   }
   await page.close();
-  void serviceWorker;
 }
 
 for (const language of ['en', 'fr'] as const) {
@@ -276,30 +213,27 @@ for (const language of ['en', 'fr'] as const) {
       context,
       extensionId,
       server,
-      serviceWorker,
+      serviceOrigin,
     }) => {
-      await watchedWithHistory(context, server, serviceWorker, extensionId);
-      const panel = await openPanel(context, extensionId, { language, hash: '#watchlist' });
-      await panel.emulateMedia({ colorScheme });
-      await expect(rows(panel)).toHaveCount(3);
-      await expect(panel.getByTestId('watchlist-tab')).toHaveAttribute('aria-selected', 'true');
-      await expect(rows(panel).first().getByTestId('sparkline')).toBeVisible();
-      await expectNoSeriousViolations(panel);
-      await panel.screenshot({ path: path.join(screenshots, `sidepanel-${language}-${colorScheme}.png`), fullPage: true });
+      await watchedWithHistory(context, server, serviceOrigin, extensionId);
+      const panel = await SidePanelPage.open(context, extensionId, language, { view: 'watchlist', colorScheme });
+      const { watchlist } = panel;
+      await expect(watchlist.rows).toHaveCount(3);
+      await expect(watchlist.tab).toHaveAttribute('aria-selected', 'true');
+      await expect(watchlist.rows.first().getByTestId('sparkline')).toBeVisible();
+      await expectNoSeriousViolations(panel.page);
+      await panel.page.screenshot({ path: screenshot(`sidepanel-${language}-${colorScheme}.png`), fullPage: true });
 
-      await rows(panel).first().getByRole('button', { expanded: false }).first().click();
-      await expect(rows(panel).first().getByTestId('watch-history')).toBeVisible();
-      await expectNoSeriousViolations(panel);
-      await panel.screenshot({ path: path.join(screenshots, `sidepanel-${language}-${colorScheme}-detail.png`), fullPage: true });
+      await watchlist.rows.first().getByRole('button', { expanded: false }).first().click();
+      await expect(watchlist.rows.first().getByTestId('watch-history')).toBeVisible();
+      await expectNoSeriousViolations(panel.page);
+      await panel.page.screenshot({ path: screenshot(`sidepanel-${language}-${colorScheme}-detail.png`), fullPage: true });
 
-      const popup = await context.newPage();
-      await popup.setViewportSize({ width: 400, height: 600 });
-      await popup.goto(`chrome-extension://${extensionId}/popup.html`);
-      await popup.emulateMedia({ colorScheme });
-      await popup.getByTestId('watchlist-tab').click();
-      await expect(rows(popup)).toHaveCount(3);
-      await expectNoSeriousViolations(popup);
-      await popup.screenshot({ path: path.join(screenshots, `popup-${language}-${colorScheme}.png`), fullPage: true });
+      const popup = await PopupPage.open(context, extensionId, language, { colorScheme });
+      await popup.watchlist.tab.click();
+      await expect(popup.watchlist.rows).toHaveCount(3);
+      await expectNoSeriousViolations(popup.page);
+      await popup.page.screenshot({ path: screenshot(`popup-${language}-${colorScheme}.png`), fullPage: true });
     });
   }
 }

@@ -518,17 +518,8 @@ async function main(): Promise<number> {
         mail.on('pageerror', (error) => pageErrors.push(String(error)));
         try {
           await mail.goto(`${fixtures!.origin}/mail.html`);
-          await waitFor(
-            'share badge',
-            () => badgeState(mail, '#share'),
-            (s) => s !== null,
-          );
-          await restOn(mail, '#share');
-          await waitFor(
-            'card visible',
-            () => cardState(mail),
-            (s) => s.hosts === 1 && s.visible,
-          );
+          await waitForBadge(mail, '#share', 'ready');
+          await openCardByResting(mail, '#share');
           const card = await waitFor(
             'the card frame with its watch toggle',
             async () => {
@@ -549,12 +540,7 @@ async function main(): Promise<number> {
           );
           assert((await founder.viewCount(link.id)) === 1, 'watching counted a view');
 
-          const patched = await fetch(`${baseUrl}/api/founder/organisation`, {
-            method: 'PATCH',
-            headers: { authorization: `Bearer ${founder.founderKey}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ readiness_score: 84 }),
-          });
-          assert(patched.ok, `PATCH organisation: ${patched.status}`);
+          await founder.updateProfile({ readiness_score: 84 });
           // The card is an extension page: it speaks the pages protocol like the side panel does.
           const send = (type: string) =>
             card.evaluate(

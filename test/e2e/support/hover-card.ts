@@ -12,12 +12,17 @@ export class HoverCard extends SnapshotCard {
   readonly frame: Locator;
   /** The card body that scrolls when the frame is short (`data-card-scroll`). */
   readonly scroller: Locator;
+  /** "Watch" (`aria-pressed`), and the line beside it that says what watching costs. */
+  readonly watchToggle: Locator;
+  readonly watchControl: Locator;
 
   constructor(page: Page) {
     super(page.frameLocator('compliance-lens-card iframe'));
     this.host = page.locator('compliance-lens-card');
     this.frame = this.host.locator('iframe');
     this.scroller = this.scope.locator('[data-card-scroll]');
+    this.watchToggle = this.scope.getByTestId('watch-toggle');
+    this.watchControl = this.scope.getByTestId('watch-control');
   }
 
   /** Waits until the frame is revealed at the size the card page reported (hidden until then). */
