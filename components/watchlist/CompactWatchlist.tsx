@@ -103,7 +103,7 @@ function Compact({ api, now }: { api: WatchlistApi; now: number }) {
                   ) : (
                     watch.latest && (
                       <span className="flex flex-wrap items-center gap-1.5">
-                        <BandBadge point={watch.latest} />
+                        <BandBadge point={watch.latest} wrap />
                         <ChangeValue change={changeOf(watch)} />
                       </span>
                     )

@@ -77,7 +77,7 @@ export function WatchDetail({
             <thead className="bg-slate-50 text-left text-slate-700 dark:bg-slate-900 dark:text-slate-200">
               <tr>
                 {(['when', 'readiness', 'band', 'checklist', 'views'] as const).map((column) => (
-                  <th key={column} scope="col" className="px-1.5 py-1 font-semibold whitespace-nowrap">
+                  <th key={column} scope="col" className="px-1.5 py-1 align-bottom font-semibold">
                     {t(`watchlist.detail.${column}`)}
                   </th>
                 ))}

@@ -199,7 +199,8 @@ export function WatchlistView({
           className={`rounded-md border border-slate-300 px-1.5 py-1 text-xs font-medium text-slate-700 dark:border-slate-600 dark:text-slate-200 ${focusRing}`}
           onClick={() => setSort((current) => ({ ...current, descending: !current.descending }))}
         >
-          {sort.descending ? '↓' : '↑'} {t(sort.descending ? 'watchlist.sort.descending' : 'watchlist.sort.ascending')}
+          <span aria-hidden="true">{sort.descending ? '↓' : '↑'}</span>{' '}
+          {t(sort.descending ? 'watchlist.sort.descending' : 'watchlist.sort.ascending')}
         </button>
       </div>
       <ul aria-label={t('watchlist.heading')} className="flex flex-col gap-2" data-testid="watch-rows">

@@ -21,12 +21,13 @@ export function ScorePill({ point, compact = false }: { point: WatchPoint; compa
   );
 }
 
-export function BandBadge({ point }: { point: WatchPoint }) {
+/** `wrap`: in a narrow row the band's name may take two lines rather than push the row wider. */
+export function BandBadge({ point, wrap = false }: { point: WatchPoint; wrap?: boolean }) {
   const { t } = useI18n();
   return (
     <span
       data-testid="risk-band"
-      className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${RISK_TONE[point.riskBand]}`}
+      className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${wrap ? '' : 'whitespace-nowrap'} ${RISK_TONE[point.riskBand]}`}
     >
       {t(RISK_BAND_KEY[point.riskBand])}
     </span>

@@ -81,7 +81,7 @@ export const watchlistEn = {
   'watchlist.status.muted': 'Muted',
   'watchlist.status.expires': 'Link expires {when}',
   'watchlist.status.refreshed': 'Refreshed {when}',
-  'watchlist.status.next': 'next {when}',
+  'watchlist.status.next': 'next refresh {when}',
   'watchlist.status.manual': 'refreshed only when you ask',
   'watchlist.action.details': 'Details',
   'watchlist.action.detailsFor': 'Details for {company}',
