@@ -1,13 +1,14 @@
 import { pointFromReady } from '../../core/schemas/watchlist';
 import type { SnapshotResult } from '../../core/schemas/results';
 import { diffPoints, endChange } from '../../core/watchlist/diff';
-import { CARRY_OVER_MS, nextDueAt, retryDelayMs } from '../../core/watchlist/schedule';
+import { CARRY_OVER_MS, retryDelayMs } from '../../core/watchlist/schedule';
 import type { WatchChange, WatchPointSource, WatchRecord } from '../../core/watchlist/types';
 import type { WatchStore } from './store';
 
 /**
  * What one refresh answer does to a watch, stored:
- * - a snapshot: a history point, changes against the previous one, next refresh one period later;
+ * - a snapshot: a history point, changes against the previous one, next refresh one period later (the
+ *   spread into the period is given once, when the link is watched: ../../core/watchlist/schedule.ts);
  * - 404 NOT_FOUND / 410 EXPIRED: the watch ends for good (recorded, shown, never fetched again);
  * - 429 or the budget's pause: tried again when the pause ends (not a failure);
  * - no connection, 5xx: tried again after a back-off (5 min, 15 min, …), not the end;
@@ -30,7 +31,8 @@ export async function recordOutcome(
   store: WatchStore,
   { watch, outcome, source, period, at }: OutcomeInput,
 ): Promise<{ watch: WatchRecord; changes: WatchChange[] }> {
-  const next = (from: number) => (period === null ? null : nextDueAt(watch.id, from, period));
+  // One period after this refresh: the watch keeps the place in the day it was given when watched.
+  const next = (from: number) => (period === null ? null : from + period);
   if (outcome.status === 'ready') {
     const point = pointFromReady(outcome, source);
     const changes = diffPoints(watch.latest, point);

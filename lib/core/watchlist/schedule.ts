@@ -67,7 +67,10 @@ export function jitterMs(watchId: string, periodMs: number): number {
   return Math.floor((hash32(watchId) / 2 ** 32) * (periodMs / 12));
 }
 
-/** The next scheduled refresh after a refresh (or the watch itself) at `from`. */
+/**
+ * The first scheduled refresh of a watch made (or re-timed) at `from`: one period, plus the watch's
+ * place in the period. Later refreshes come one period after the previous one, keeping that place.
+ */
 export function nextDueAt(watchId: string, from: number, periodMs: number): number {
   return from + periodMs + jitterMs(watchId, periodMs);
 }

@@ -49,7 +49,7 @@ describe('watching', () => {
 });
 
 describe('cadence and the alarm', () => {
-  it('daily: the alarm is set one day (plus the watch’s jitter) after watching; each round fetches once, then one day later', async () => {
+  it('daily: the alarm is set one day (plus the watch’s place in the day) after watching; each round fetches once, then exactly one day later', async () => {
     const watch = await openAndWatch(h, 1);
     const due = FIXTURE_NOW + DAY + jitterMs(watch.id, DAY);
     expect(watch.nextDueAt).toBe(due);
@@ -65,7 +65,7 @@ describe('cadence and the alarm', () => {
     const after = await h.store.get(watch.id);
     expect(after?.latest).toMatchObject({ readinessScore: 74, source: 'scheduled' });
     expect(after?.previous?.readinessScore).toBe(68);
-    expect(after?.nextDueAt).toBe(due + DAY + jitterMs(watch.id, DAY));
+    expect(after?.nextDueAt).toBe(due + DAY);
     expect(await h.alarmAt()).toBe(after?.nextDueAt);
   });
 
@@ -236,7 +236,7 @@ describe('the user’s own refreshes', () => {
     const { watch: after, changes } = await h.watchlist.refresh(watch.id);
     expect(changes).toEqual([{ kind: 'readiness', from: 68, to: 62, delta: -6 }]);
     expect(after.latest?.source).toBe('user');
-    expect(after.nextDueAt).toBe(h.clock.time + DAY + jitterMs(watch.id, DAY));
+    expect(after.nextDueAt).toBe(h.clock.time + DAY);
     expect(h.notified).toEqual([]);
   });
 
