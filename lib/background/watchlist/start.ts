@@ -3,6 +3,7 @@ import { createTranslator } from '../../core/i18n/translator';
 import { watchlistCatalogs } from '../../core/i18n/watchlist';
 import { getLanguagePreference } from '../../extension/language-preference';
 import { markWatchlistChanged, requestWatchlistFocus } from '../../extension/watchlist-signals';
+import type { WatchSettings } from '../../core/watchlist/schedule';
 import type { WatchSettingsStore } from '../../extension/watch-settings';
 import type { SnapshotService } from '../snapshot-service/service';
 import { createNotifier, onNotificationClicked, type NotificationsLike, type OpenWatchlistDeps } from './notify';
@@ -65,7 +66,15 @@ export function startWatchlist({ browser, service, watchSettings, getRequestBudg
       clear: (id) => browser.notifications.clear(id),
     });
   });
-  watchSettings.watch(() => void watchlist.cadenceChanged().catch(() => undefined));
+  // Only a new cadence re-times the watches (switching notifications on or off leaves them be).
+  const cadenceOf = (settings: WatchSettings) => `${settings.cadence}/${settings.intervalSeconds}`;
+  let cadence: string | undefined;
+  void watchSettings.get().then((settings) => (cadence ??= cadenceOf(settings)));
+  watchSettings.watch((settings) => {
+    if (cadenceOf(settings) === cadence) return;
+    cadence = cadenceOf(settings);
+    void watchlist.cadenceChanged().catch(() => undefined);
+  });
   void watchlist.reschedule().catch(() => undefined);
   return watchlist;
 }
