@@ -77,7 +77,7 @@ export function WatchDetail({
             <thead className="bg-slate-50 text-left text-slate-700 dark:bg-slate-900 dark:text-slate-200">
               <tr>
                 {(['when', 'readiness', 'band', 'checklist', 'views'] as const).map((column) => (
-                  <th key={column} scope="col" className="px-1.5 py-1 align-bottom font-semibold">
+                  <th key={column} scope="col" className="px-1 py-1 align-bottom font-semibold">
                     {t(`watchlist.detail.${column}`)}
                   </th>
                 ))}
@@ -86,7 +86,7 @@ export function WatchDetail({
             <tbody className="text-slate-700 dark:text-slate-300">
               {points.map((point) => (
                 <tr key={point.at} className="border-t border-slate-100 dark:border-slate-800/70">
-                  <th scope="row" className="px-1.5 py-1 text-left font-normal whitespace-nowrap">
+                  <th scope="row" className="px-1 py-1 text-left font-normal whitespace-nowrap">
                     <time dateTime={new Date(point.at).toISOString()} title={formatDateTime(point.at, locale)}>
                       {formatDayTime(point.at, locale)}
                     </time>
@@ -94,25 +94,25 @@ export function WatchDetail({
                       {t(`watchlist.detail.source.${point.source}`)}
                     </span>
                   </th>
-                  <td className="px-1.5 py-1">
+                  <td className="px-1 py-1">
                     <span className="font-semibold tabular-nums">{point.readinessScore}</span>
                     <span className="block text-slate-500 dark:text-slate-400">
                       {t(READINESS_LABEL_KEY[point.readinessLabel])}
                     </span>
                   </td>
-                  <td className="px-1.5 py-1">
+                  <td className="px-1 py-1">
                     {t(RISK_BAND_KEY[point.riskBand])}
                     <span className="block whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">
                       {t('watchlist.detail.fundraiseShort', { score: point.fundraiseScore })}
                     </span>
                   </td>
-                  <td className="px-1.5 py-1 whitespace-nowrap tabular-nums">
+                  <td className="px-1 py-1 whitespace-nowrap tabular-nums">
                     {formatPercent(point.checklistPct, locale)}
                     <span className="block text-slate-500 dark:text-slate-400">
                       {t('watchlist.detail.gapsShort', { count: point.gaps.length })}
                     </span>
                   </td>
-                  <td className="px-1.5 py-1 tabular-nums" data-testid="watch-history-views">
+                  <td className="px-1 py-1 tabular-nums" data-testid="watch-history-views">
                     {number.format(point.viewCount)}
                   </td>
                 </tr>
