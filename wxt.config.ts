@@ -55,7 +55,15 @@ export default defineConfig({
       },
     ],
     // activeTab + scripting: "Scan this page" from the popup, the annotator on enabled sites and in frames.
-    permissions: ['storage', 'activeTab', 'scripting', ...(browser === 'firefox' ? [] : ['sidePanel'])],
+    // alarms + notifications: the watchlist's background refreshes and its change digests.
+    permissions: [
+      'storage',
+      'activeTab',
+      'scripting',
+      'alarms',
+      'notifications',
+      ...(browser === 'firefox' ? [] : ['sidePanel']),
+    ],
     // The sites the annotator runs on: injecting it into a frame (`scripting.executeScript`) needs host
     // access, which content-script matches alone do not give. Among them loopback on any port: the bundled
     // server in development and tests (its origin is still matched exactly against the configured services

@@ -6,6 +6,7 @@ import { primaryButtonClass } from './styles';
 import { useI18n } from './i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
+import { CardWatchToggle } from './watchlist/WatchToggle';
 
 /** What the card page claims from the background: its link, and whether it may fetch it. */
 export interface CardClaim {
@@ -157,16 +158,19 @@ export function HoverCard({
       ) : !result ? (
         <SnapshotError code="NETWORK" onRetry={() => void snapshot.refetch()} />
       ) : result.status === 'ready' ? (
-        <SnapshotCard
-          snapshot={result.snapshot}
-          serviceOrigin={request.origin}
-          meta={result.meta}
-          fetchedAt={result.fetchedAt}
-          fromCache={result.fromCache}
-          apiVersionWarning={result.apiVersionWarning}
-          onRefresh={() => refresh.mutate()}
-          refreshing={refresh.isPending}
-        />
+        <>
+          <CardWatchToggle request={request} />
+          <SnapshotCard
+            snapshot={result.snapshot}
+            serviceOrigin={request.origin}
+            meta={result.meta}
+            fetchedAt={result.fetchedAt}
+            fromCache={result.fromCache}
+            apiVersionWarning={result.apiVersionWarning}
+            onRefresh={() => refresh.mutate()}
+            refreshing={refresh.isPending}
+          />
+        </>
       ) : (
         <SnapshotError
           code={result.code}

@@ -9,12 +9,13 @@ import {
   registerMessageHandlers,
   startAnnotatorInFrame,
   startContentRegistration,
+  startWatchlist,
 } from '@/lib/background';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
-import { createSettingsStore, getLanguagePreference, hasServicePermission } from '@/lib/extension';
+import { createSettingsStore, createWatchSettingsStore, getLanguagePreference, hasServicePermission } from '@/lib/extension';
 import { cardMessenger, pagesMessenger, watchPageLinks, type ContentProtocolMap } from '@/lib/protocol';
 
-// Wiring only: the logic lives in lib/background (snapshot service, handlers, registration).
+// Wiring only: the logic lives in lib/background (snapshot service, watchlist, handlers, registration).
 export default defineBackground(() => {
   const settings = createSettingsStore();
   // Start the slow first read of the administrator policy now, not on the first hover. The onStartup
@@ -36,6 +37,24 @@ export default defineBackground(() => {
   const linkFrames = createLinkFrames(browser.storage.session);
   // Frames that report share links, so the popup and side panel ask them too.
   watchPageLinks((tabId, frameId) => void linkFrames.add(tabId, frameId));
+  const watchSettings = createWatchSettingsStore();
+  const watchlist = startWatchlist({
+    browser: {
+      alarms: browser.alarms,
+      notifications: browser.notifications,
+      // Firefox has no sidePanel (its sidebar cannot be opened from a notification click): a tab instead.
+      ...(import.meta.env.FIREFOX ? {} : { sidePanel: browser.sidePanel }),
+      windowId: browser.windows.WINDOW_ID_CURRENT,
+      openTab: (url) => browser.tabs.create({ url }),
+      sidePanelUrl: browser.runtime.getURL('/sidepanel.html'),
+      iconUrl: browser.runtime.getURL('/notification-icon.png'),
+      uiLanguage: () => browser.i18n.getUILanguage(),
+    },
+    service,
+    watchSettings,
+    getRequestBudget: async () => (await settings.getEffectiveSettings()).requestBudgetPerMinute,
+    isOnline: () => navigator.onLine,
+  });
 
   registerMessageHandlers(
     {
@@ -48,6 +67,8 @@ export default defineBackground(() => {
       linkFrames,
       startAnnotatorInFrame: (frame) => startAnnotatorInFrame(browser.scripting, frame),
       tellCardReplaced: (tabId, frameId) => contentMessenger.sendMessage('cardReplaced', undefined, { tabId, frameId }),
+      watchlist,
+      getWatchSettings: () => watchSettings.get(),
       extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
     },
     { content: contentMessenger, pages: pagesMessenger, card: cardMessenger },

@@ -9,6 +9,7 @@ import { PrivacySection } from './PrivacySection';
 import { optionsKeys, optionsQueries } from './queries';
 import { ServicesSection } from './ServicesSection';
 import { SitesSection } from './SitesSection';
+import { WatchlistSection } from './WatchlistSection';
 import { errorReason } from './ui';
 import { hintClass } from '../styles';
 import { primaryButtonClass } from '../styles';
@@ -63,6 +64,7 @@ export function OptionsPage() {
             <SitesSection effective={settings.data.effective} />
             <FetchingSection effective={settings.data.effective} />
             <CacheSection effective={settings.data.effective} />
+            <WatchlistSection />
           </>
         )}
         <LanguageSection />

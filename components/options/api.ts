@@ -4,6 +4,8 @@ import { createSettingsStore, type SettingsStore } from '@/lib/extension/setting
 import { type EffectiveSettings, type UserSettings } from '@/lib/core/schemas/settings';
 import type { LanguagePreference } from '@/lib/core/i18n/language';
 import { getLanguagePreference, setLanguagePreference } from '@/lib/extension/language-preference';
+import { createWatchSettingsStore, type WatchSettingsStore } from '@/lib/extension/watch-settings';
+import type { WatchSettings } from '@/lib/core/watchlist/schedule';
 
 /**
  * Everything the options page reads and writes, behind one interface so component tests can swap
@@ -28,18 +30,25 @@ export interface OptionsApi {
   clearCache: () => Promise<number>;
   getLanguagePreference: () => Promise<LanguagePreference>;
   setLanguagePreference: (preference: LanguagePreference) => Promise<void>;
+  /** The watchlist's cadence and notifications (lib/extension/watch-settings.ts). */
+  loadWatchSettings: () => Promise<WatchSettings>;
+  /** Validated strictly; rejects with a ZodError naming the field. */
+  updateWatchSettings: (patch: Partial<WatchSettings>) => Promise<WatchSettings>;
+  watchWatchSettings: (onChange: () => void) => () => void;
 }
 
 export interface BrowserOptionsApiDeps {
   settings?: SettingsStore;
   permissions?: Pick<typeof browser.permissions, 'contains' | 'request' | 'remove'>;
   background?: Pick<typeof backgroundClient, 'listCached' | 'clearCache'>;
+  watchSettings?: WatchSettingsStore;
 }
 
 export function createBrowserOptionsApi(deps: BrowserOptionsApiDeps = {}): OptionsApi {
   const settings = deps.settings ?? createSettingsStore();
   const permissions = deps.permissions ?? browser.permissions;
   const background = deps.background ?? backgroundClient;
+  const watchSettings = deps.watchSettings ?? createWatchSettingsStore();
   return {
     async loadSettings() {
       const [effective, user] = await Promise.all([settings.getEffectiveSettings(), settings.getUserSettings()]);
@@ -66,5 +75,8 @@ export function createBrowserOptionsApi(deps: BrowserOptionsApiDeps = {}): Optio
     clearCache: async () => (await background.clearCache({ area: 'all' })).cleared,
     getLanguagePreference,
     setLanguagePreference,
+    loadWatchSettings: () => watchSettings.get(),
+    updateWatchSettings: (patch) => watchSettings.update(patch),
+    watchWatchSettings: (onChange) => watchSettings.watch(() => onChange()),
   };
 }

@@ -10,6 +10,7 @@ export const optionsKeys = {
   hostAccessAll: () => [...optionsKeys.all, 'host-access'] as const,
   hostAccess: (pattern: string) => [...optionsKeys.hostAccessAll(), pattern] as const,
   cacheCount: () => [...optionsKeys.all, 'cache', 'count'] as const,
+  watchSettings: () => [...optionsKeys.all, 'watch-settings'] as const,
 };
 
 export const optionsQueries = {
@@ -17,6 +18,8 @@ export const optionsQueries = {
   hostAccess: (api: OptionsApi, pattern: string) =>
     queryOptions({ queryKey: optionsKeys.hostAccess(pattern), queryFn: () => api.hasHostAccess(pattern) }),
   cacheCount: (api: OptionsApi) => queryOptions({ queryKey: optionsKeys.cacheCount(), queryFn: () => api.countCached() }),
+  watchSettings: (api: OptionsApi) =>
+    queryOptions({ queryKey: optionsKeys.watchSettings(), queryFn: () => api.loadWatchSettings() }),
 };
 
 /** Saves part of the user's settings and refreshes what depends on them. */

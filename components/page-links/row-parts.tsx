@@ -5,6 +5,7 @@ import { Disclaimer, SnapshotCard } from '../SnapshotCard';
 import { SnapshotError, ERROR_TEXT } from '../SnapshotError';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
 import { distinctDisclaimers, unloadedLinks, type LinkRow } from './rows';
+import { WatchToggle } from '../watchlist/WatchToggle';
 import { formatDateTime, formatRelative } from '@/lib/core/format';
 
 /** The parts of one listed link, shared by the popup's list and the side panel's table. */
@@ -142,17 +143,20 @@ export function SnapshotDetail({
   const { t } = useI18n();
   if (row.ready) {
     return (
-      <SnapshotCard
-        snapshot={row.ready.snapshot}
-        serviceOrigin={row.link.origin}
-        meta={row.ready.meta}
-        fetchedAt={row.ready.fetchedAt}
-        fromCache={row.ready.fromCache}
-        apiVersionWarning={row.ready.apiVersionWarning}
-        onRefresh={onRefresh}
-        refreshing={row.loading}
-        {...(now !== undefined ? { now } : {})}
-      />
+      <>
+        <WatchToggle request={row.link} />
+        <SnapshotCard
+          snapshot={row.ready.snapshot}
+          serviceOrigin={row.link.origin}
+          meta={row.ready.meta}
+          fetchedAt={row.ready.fetchedAt}
+          fromCache={row.ready.fromCache}
+          apiVersionWarning={row.ready.apiVersionWarning}
+          onRefresh={onRefresh}
+          refreshing={row.loading}
+          {...(now !== undefined ? { now } : {})}
+        />
+      </>
     );
   }
   if (row.loading) {

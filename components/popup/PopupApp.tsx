@@ -1,59 +1,51 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import { useI18n } from '../i18n';
 import type { PageLinksApi } from '../page-links/api';
 import { usePageLinksApi } from '../page-links/context';
 import { BrandMark } from '../BrandMark';
 import { focusRing } from '../styles';
 import { DocumentLanguage, PageLinksProviders } from '../page-links/Providers';
+import { useNow } from '../useNow';
+import { ViewTabs } from '../ViewTabs';
+import type { WatchlistApi } from '../watchlist/api';
+import { CompactWatchlist } from '../watchlist/CompactWatchlist';
+import { WatchlistApiProvider } from '../watchlist/context';
 import { FounderPreview } from './FounderPreview';
 import { PageLinksList } from './PageLinksList';
 
 export interface PopupAppProps {
   api: PageLinksApi;
+  /** The watchlist; without it there is no Watchlist view and no watch toggle. */
+  watchlist?: WatchlistApi;
   queryClient?: QueryClient;
   /** Fixed "now" for tests and screenshots. */
   now?: number;
 }
 
 /** The whole popup with its providers; tests render it with a fake `api`. */
-export function PopupApp({ api, queryClient, now }: PopupAppProps) {
+export function PopupApp({ api, watchlist, queryClient, now }: PopupAppProps) {
+  const page = <PopupPage {...(now !== undefined ? { now } : {})} withWatchlist={watchlist !== undefined} />;
   return (
     <PageLinksProviders api={api} {...(queryClient ? { queryClient } : {})}>
-      <PopupPage {...(now !== undefined ? { now } : {})} />
+      {watchlist ? <WatchlistApiProvider api={watchlist}>{page}</WatchlistApiProvider> : page}
     </PageLinksProviders>
   );
 }
 
-const VIEWS = ['page', 'preview'] as const;
-type View = (typeof VIEWS)[number];
+type View = 'page' | 'watchlist' | 'preview';
 
-export function PopupPage({ now }: { now?: number }) {
+export function PopupPage({ now, withWatchlist = false }: { now?: number; withWatchlist?: boolean }) {
   const { t } = useI18n();
   const api = usePageLinksApi();
   const [view, setView] = useState<View>('page');
-  const tabRefs = useRef<Partial<Record<View, HTMLButtonElement | null>>>({});
-
-  // WAI-ARIA tabs: arrow keys move between tabs, Home/End to the ends.
-  function onTabKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
-    const index = VIEWS.indexOf(view);
-    const next =
-      event.key === 'ArrowRight'
-        ? VIEWS[(index + 1) % VIEWS.length]
-        : event.key === 'ArrowLeft'
-          ? VIEWS[(index - 1 + VIEWS.length) % VIEWS.length]
-          : event.key === 'Home'
-            ? VIEWS[0]
-            : event.key === 'End'
-              ? VIEWS[VIEWS.length - 1]
-              : undefined;
-    if (!next) return;
-    event.preventDefault();
-    setView(next);
-    tabRefs.current[next]?.focus();
-  }
-
-  const label: Record<View, string> = { page: t('popup.tabs.page'), preview: t('popup.tabs.preview') };
+  const currentNow = useNow(now);
+  const views: View[] = withWatchlist ? ['page', 'watchlist', 'preview'] : ['page', 'preview'];
+  const label: Record<View, string> = {
+    page: t('popup.tabs.page'),
+    watchlist: t('watchlist.tab'),
+    preview: t('popup.tabs.preview'),
+  };
 
   return (
     <div className="flex w-[400px] max-w-full flex-col bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
@@ -77,37 +69,14 @@ export function PopupPage({ now }: { now?: number }) {
           {t('popup.settings')}
         </button>
       </header>
-      <div
-        role="tablist"
-        aria-label={t('popup.tabs.label')}
-        className="flex gap-1 border-b border-slate-200 px-3 dark:border-slate-800"
-      >
-        {VIEWS.map((id) => (
-          <button
-            key={id}
-            ref={(element) => {
-              tabRefs.current[id] = element;
-            }}
-            type="button"
-            role="tab"
-            id={`tab-${id}`}
-            aria-selected={view === id}
-            aria-controls={`panel-${id}`}
-            tabIndex={view === id ? 0 : -1}
-            onClick={() => setView(id)}
-            onKeyDown={onTabKeyDown}
-            className={`-mb-px border-b-2 px-2.5 py-2 text-sm font-medium ${focusRing} ${
-              view === id
-                ? 'border-sky-700 text-sky-800 dark:border-sky-400 dark:text-sky-300'
-                : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white'
-            }`}
-          >
-            {label[id]}
-          </button>
-        ))}
-      </div>
+      <ViewTabs
+        label={t('popup.tabs.label')}
+        current={view}
+        onChange={setView}
+        tabs={views.map((id) => ({ id, label: label[id], ...(id === 'watchlist' ? { testId: 'watchlist-tab' } : {}) }))}
+      />
       <main>
-        {VIEWS.map((id) => (
+        {views.map((id) => (
           <div
             key={id}
             id={`panel-${id}`}
@@ -116,9 +85,11 @@ export function PopupPage({ now }: { now?: number }) {
             hidden={view !== id}
             className="px-4 py-3"
           >
-            {/* Both stay mounted: switching tabs keeps the list, the selection and a pasted link. */}
+            {/* The page's list and the preview stay mounted: switching keeps the selection and a pasted link. */}
             {id === 'page' ? (
               <PageLinksList {...(now !== undefined ? { now } : {})} />
+            ) : id === 'watchlist' ? (
+              view === 'watchlist' && <CompactWatchlist now={currentNow} />
             ) : (
               <FounderPreview {...(now !== undefined ? { now } : {})} />
             )}

@@ -1,77 +1,79 @@
-import type { QueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useI18n } from '../i18n';
 import { useNow } from '../useNow';
 import { hostOf, type PageLinksApi } from '../page-links/api';
 import { usePageLinksApi } from '../page-links/context';
 import { BrandMark } from '../BrandMark';
-import { focusRing, secondaryButtonClass } from '../styles';
-import { PageStates } from '../page-links/page-states';
-import {
-  BandPill,
-  Disclaimers,
-  Expiry,
-  LoadAllBar,
-  ReadinessPill,
-  RowStatus,
-  SnapshotDetail,
-  useRowName,
-} from '../page-links/row-parts';
+import { focusRing } from '../styles';
 import { DocumentLanguage, PageLinksProviders } from '../page-links/Providers';
-import { useFollowTabs, usePageLinkRows } from '../page-links/queries';
-import { sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
-import { downloadText, exportFileName, exportRowsToCsv } from './export';
+import { pageLinksQueries, useFollowTabs } from '../page-links/queries';
+import { ViewTabs } from '../ViewTabs';
+import type { WatchlistApi } from '../watchlist/api';
+import { WatchlistApiProvider } from '../watchlist/context';
+import { WatchlistView } from '../watchlist/WatchlistView';
+import { downloadText } from './export';
+import { PageLinksPanel } from './PageLinksPanel';
+
+export const SIDE_PANEL_VIEWS = ['page', 'watchlist'] as const;
+export type SidePanelView = (typeof SIDE_PANEL_VIEWS)[number];
 
 export interface SidePanelAppProps {
   api: PageLinksApi;
+  /** The watchlist; without it the Watchlist view says nothing can be shown. */
+  watchlist?: WatchlistApi;
   queryClient?: QueryClient;
   /** Fixed "now" for tests and screenshots. */
   now?: number;
+  /** The view shown first (`sidepanel.html#watchlist` opens the watchlist). */
+  initialView?: SidePanelView;
   /** Where an export goes (a download by default; tests capture it). */
   saveFile?: (fileName: string, text: string) => void;
 }
 
 /** The side panel (Chrome side panel, Firefox sidebar) with its providers. */
-export function SidePanelApp({ api, queryClient, now, saveFile }: SidePanelAppProps) {
+export function SidePanelApp({ api, watchlist, queryClient, now, initialView, saveFile }: SidePanelAppProps) {
+  const panel = (
+    <SidePanel now={now} initialView={initialView ?? 'page'} saveFile={saveFile ?? downloadText} watchlist={watchlist ?? null} />
+  );
   return (
     <PageLinksProviders api={api} {...(queryClient ? { queryClient } : {})}>
-      <SidePanel now={now} saveFile={saveFile ?? downloadText} />
+      {watchlist ? <WatchlistApiProvider api={watchlist}>{panel}</WatchlistApiProvider> : panel}
     </PageLinksProviders>
   );
 }
 
-function SidePanel({ now, saveFile }: { now: number | undefined; saveFile: (fileName: string, text: string) => void }) {
-  const i18n = useI18n();
-  const { t, locale } = i18n;
+function SidePanel({
+  now,
+  initialView,
+  saveFile,
+  watchlist,
+}: {
+  now: number | undefined;
+  initialView: SidePanelView;
+  saveFile: (fileName: string, text: string) => void;
+  watchlist: WatchlistApi | null;
+}) {
+  const { t } = useI18n();
   const api = usePageLinksApi();
   useFollowTabs();
-  const { target, tab, scan, rows, loader } = usePageLinkRows();
-  const [sort, setSort] = useState<SortState | null>(null);
-  // A selection belongs to the tab it was made in: on another tab or page it means nothing.
-  const [selection, setSelection] = useState<{ tabId: number | undefined; key: string } | null>(null);
-  const selectedKey = selection !== null && selection.tabId === tab?.tabId ? selection.key : null;
-  const setSelectedKey = (key: string | null) => setSelection(key === null ? null : { tabId: tab?.tabId, key });
-  const [exported, setExported] = useState<number | null>(null);
+  const tab = useQuery(pageLinksQueries.target(api)).data ?? null;
+  const [view, setView] = useState<SidePanelView>(initialView);
+  const [focusId, setFocusId] = useState<string | null>(null);
   const currentNow = useNow(now);
-  const rowName = useRowName();
 
-  const named = useMemo(() => rows.map((row, index) => ({ row, name: rowName(row, index) })), [rows, rowName]);
-  const visible = useMemo(() => {
-    if (!sort) return named;
-    const order = sortRows(
-      named.map(({ row }) => row),
-      sort,
-      locale,
-    );
-    return order.flatMap((row) => named.filter((entry) => entry.row === row));
-  }, [named, sort, locale]);
-  const selected = named.find(({ row }) => row.link.canonicalKey === selectedKey) ?? null;
-
-  function exportCsv() {
-    const shown = visible.map(({ row }) => row);
-    saveFile(exportFileName(i18n, currentNow), exportRowsToCsv(i18n, shown));
-    setExported(shown.length);
-  }
+  // A notification click asks for the watchlist at one company: now (the click opened this page) or later.
+  useEffect(() => {
+    if (!watchlist) return;
+    const take = () =>
+      void watchlist.takeFocus().then((focus) => {
+        if (!focus) return;
+        setView('watchlist');
+        setFocusId(focus.watchId);
+      });
+    take();
+    return watchlist.watchFocus(take);
+  }, [watchlist]);
 
   const pageName = tab?.title ?? hostOf(tab?.url) ?? t('panel.unknownPage');
 
@@ -96,210 +98,34 @@ function SidePanel({ now, saveFile }: { now: number | undefined; saveFile: (file
           {t('popup.settings')}
         </button>
       </header>
+      <ViewTabs
+        label={t('popup.tabs.label')}
+        current={view}
+        onChange={setView}
+        tabs={[
+          { id: 'page', label: t('popup.tabs.page'), testId: 'page-links-tab' },
+          { id: 'watchlist', label: t('watchlist.tab'), testId: 'watchlist-tab' },
+        ]}
+      />
       <main className="flex flex-col gap-3 px-3 py-3">
-        <PageStates pageLinks={{ target, tab, scan }}>
-          <div className="flex flex-wrap items-start justify-between gap-2">
-            <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="page-links-summary">
-              {t('pageLinks.summary', { count: rows.length })}
-            </p>
-            <button
-              type="button"
-              className={secondaryButtonClass}
-              onClick={exportCsv}
-              title={t('panel.exportTitle')}
-              data-testid="export-csv"
-            >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 16 16"
-                className="h-3.5 w-3.5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.6"
-              >
-                <path d="M8 2v8M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
-              {t('panel.export')}
-            </button>
+        {SIDE_PANEL_VIEWS.map((id) => (
+          <div
+            key={id}
+            id={`panel-${id}`}
+            role="tabpanel"
+            aria-labelledby={`tab-${id}`}
+            hidden={view !== id}
+            className="flex flex-col gap-3"
+          >
+            {id === 'page' ? (
+              <PageLinksPanel now={now} saveFile={saveFile} />
+            ) : (
+              watchlist &&
+              view === 'watchlist' && <WatchlistView api={watchlist} now={currentNow} saveFile={saveFile} focusId={focusId} />
+            )}
           </div>
-          <p role="status" className="text-xs text-emerald-800 empty:hidden dark:text-emerald-300">
-            {exported !== null ? t('panel.exported', { count: exported }) : null}
-          </p>
-          <LoadAllBar rows={rows} onLoad={() => loader.load(unloadedLinks(rows))} />
-          <LinksTable
-            rows={visible}
-            sort={sort}
-            onSort={(column) =>
-              setSort((current) => ({
-                column,
-                direction: current?.column === column && current.direction === 'ascending' ? 'descending' : 'ascending',
-              }))
-            }
-            selectedKey={selectedKey}
-            onSelect={setSelectedKey}
-            now={currentNow}
-          />
-          {selected && (
-            <DetailRegion
-              row={selected.row}
-              name={selected.name}
-              now={now}
-              onClose={() => setSelectedKey(null)}
-              onLoad={() => loader.load([selected.row.link])}
-              onRefresh={() => loader.load([selected.row.link], 'refresh')}
-            />
-          )}
-          <Disclaimers rows={rows} />
-        </PageStates>
+        ))}
       </main>
     </div>
-  );
-}
-
-const COLUMN_LABEL_KEY = {
-  company: 'panel.column.company',
-  readiness: 'panel.column.readiness',
-  band: 'panel.column.band',
-  expiry: 'panel.column.expiry',
-} as const satisfies Record<SortColumn, string>;
-
-function LinksTable({
-  rows,
-  sort,
-  onSort,
-  selectedKey,
-  onSelect,
-  now,
-}: {
-  rows: readonly { row: LinkRow; name: string }[];
-  sort: SortState | null;
-  onSort: (column: SortColumn) => void;
-  selectedKey: string | null;
-  onSelect: (key: string) => void;
-  now: number;
-}) {
-  const { t } = useI18n();
-  const header = (column: SortColumn, className = '') => {
-    const active = sort?.column === column;
-    const label = t(COLUMN_LABEL_KEY[column]);
-    return (
-      <th scope="col" aria-sort={active ? sort.direction : 'none'} className={`px-1.5 py-1.5 text-left font-medium ${className}`}>
-        <button
-          type="button"
-          onClick={() => onSort(column)}
-          data-testid={`sort-${column}`}
-          className={`inline-flex items-center gap-1 rounded px-0.5 text-left text-xs font-semibold text-slate-700 hover:text-slate-950 dark:text-slate-200 dark:hover:text-white ${focusRing}`}
-        >
-          {label}
-          <SortIcon direction={active ? sort.direction : null} />
-        </button>
-      </th>
-    );
-  };
-  return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full border-collapse text-xs" data-testid="links-table">
-        <caption className="sr-only">{t('panel.table.caption')}</caption>
-        <thead className="bg-slate-50 dark:bg-slate-900">
-          <tr className="border-b border-slate-200 dark:border-slate-800">
-            {header('company', 'w-full')}
-            {header('readiness')}
-            {header('band')}
-            {header('expiry')}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ row, name }) => {
-            const selected = row.link.canonicalKey === selectedKey;
-            return (
-              <tr
-                key={row.link.canonicalKey}
-                data-testid="panel-row"
-                data-state={
-                  row.loading ? 'loading' : row.ready ? 'ready' : row.error ? 'error' : row.result === null ? 'idle' : 'peeking'
-                }
-                className={`border-b border-slate-100 last:border-0 dark:border-slate-800/70 ${selected ? 'bg-sky-50 dark:bg-sky-950/50' : ''}`}
-              >
-                <td className="px-1.5 py-1.5 align-top">
-                  <button
-                    type="button"
-                    aria-pressed={selected}
-                    aria-label={t('pageLinks.openDetails', { name })}
-                    onClick={() => onSelect(row.link.canonicalKey)}
-                    className={`block max-w-full rounded text-left font-semibold break-words text-sky-900 hover:underline dark:text-sky-200 ${focusRing}`}
-                    data-testid="row-company"
-                  >
-                    {name}
-                  </button>
-                  {!row.ready && <RowStatus row={row} />}
-                </td>
-                <td className="px-1.5 py-1.5 align-top">
-                  <ReadinessPill row={row} stacked />
-                </td>
-                <td className="px-1.5 py-1.5 align-top">
-                  <BandPill row={row} wrap />
-                </td>
-                <td className="px-1.5 py-1.5 align-top text-slate-700 dark:text-slate-300">
-                  <Expiry row={row} now={now} wrap />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function SortIcon({ direction }: { direction: 'ascending' | 'descending' | null }) {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 12 12" className={`h-3 w-3 ${direction ? '' : 'opacity-40'}`} fill="currentColor">
-      {direction !== 'descending' && <path d="M6 1.5 9 5H3z" />}
-      {direction !== 'ascending' && <path d="M6 10.5 3 7h6z" />}
-    </svg>
-  );
-}
-
-function DetailRegion({
-  row,
-  name,
-  now,
-  onClose,
-  onLoad,
-  onRefresh,
-}: {
-  row: LinkRow;
-  name: string;
-  now: number | undefined;
-  onClose: () => void;
-  onLoad: () => void;
-  onRefresh: () => void;
-}) {
-  const { t } = useI18n();
-  const headingId = useId();
-  const ref = useRef<HTMLElement>(null);
-  useEffect(() => ref.current?.focus(), [row.link.canonicalKey]);
-  return (
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape from anywhere in the detail closes it
-    <section
-      ref={ref}
-      tabIndex={-1}
-      aria-labelledby={headingId}
-      data-testid="link-detail"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') onClose();
-      }}
-      className="flex flex-col gap-2 rounded-xl border border-slate-200 p-3 outline-none focus-visible:ring-2 focus-visible:ring-sky-600 dark:border-slate-800"
-    >
-      <div className="flex items-center justify-between gap-2">
-        <h2 id={headingId} className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-          {t('panel.details')} · <span className="normal-case">{name}</span>
-        </h2>
-        <button type="button" onClick={onClose} className={`text-xs ${secondaryButtonClass}`}>
-          {t('panel.closeDetails')}
-        </button>
-      </div>
-      <SnapshotDetail row={row} onLoad={onLoad} onRefresh={onRefresh} {...(now !== undefined ? { now } : {})} />
-    </section>
   );
 }

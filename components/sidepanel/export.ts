@@ -38,9 +38,12 @@ export function exportFileName({ t }: AppTranslator, now: number): string {
   return `${t('panel.csv.fileName')}-${new Date(now).toISOString().slice(0, 10)}.csv`;
 }
 
-/** Saves text as a download from an extension page. */
+/** Saves text as a download from an extension page: CSV with a byte-order mark, JSON as it is. */
 export function downloadText(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([CSV_BOM, text], { type: 'text/csv;charset=utf-8' }));
+  const blob = fileName.endsWith('.json')
+    ? new Blob([text], { type: 'application/json;charset=utf-8' })
+    : new Blob([CSV_BOM, text], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');
   anchor.href = url;
   anchor.download = fileName;

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserPageLinksApi } from '@/components/page-links/api';
+import { createBrowserWatchlistApi } from '@/components/watchlist/api';
 import { PopupApp } from '@/components/popup/PopupApp';
 import '@/assets/tailwind.css';
 
@@ -9,7 +10,7 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <PopupApp api={createBrowserPageLinksApi()} />
+      <PopupApp api={createBrowserPageLinksApi()} watchlist={createBrowserWatchlistApi()} />
     </StrictMode>,
   );
 }

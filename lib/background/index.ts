@@ -10,3 +10,4 @@ export { createHoverAllowance } from './hover-allowance';
 export { createLinkFrames } from './link-frames';
 export { registerMessageHandlers } from './messages';
 export { createSnapshotService } from './snapshot-service';
+export { startWatchlist } from './watchlist/start';

@@ -1,6 +1,7 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
 import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../core/schemas/results';
 import type { EffectiveSettings, PageSettings } from '../core/schemas/settings';
+import type { WatchSettings } from '../core/watchlist/schedule';
 import { cardProtocol, type CardProtocolMap } from '../protocol/card';
 import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from '../protocol/content';
 import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
@@ -17,6 +18,7 @@ import {
   type GuardedHandlers,
 } from './serve';
 import type { SnapshotService } from './snapshot-service/service';
+import type { Watchlist } from './watchlist/watchlist';
 
 export interface MessageHandlerDeps {
   service: SnapshotService;
@@ -33,6 +35,8 @@ export interface MessageHandlerDeps {
   startAnnotatorInFrame(frame: FrameOfTab): Promise<void>;
   /** Tells a frame of a tab that another frame's card replaced its own (`cardReplaced`). */
   tellCardReplaced(tabId: number, frameId: number): Promise<void>;
+  watchlist: Watchlist;
+  getWatchSettings(): Promise<WatchSettings>;
   /** `browser.runtime.getURL('')` without the trailing slash. */
   extensionOrigin: string;
 }
@@ -89,8 +93,9 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
   );
 }
 
-/** Extension pages → background: whole snapshots, settings and the cache. */
+/** Extension pages → background: whole snapshots, settings, the cache and the watchlist. */
 export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<typeof pagesProtocol> {
+  const { watchlist } = deps;
   return guardHandlers(
     pagesProtocol,
     {
@@ -101,6 +106,19 @@ export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<t
       listCached: () => deps.service.listCached(),
       listLinkFrames: ({ tabId }) => deps.linkFrames.list(tabId),
       clearCache: async (request) => ({ cleared: await deps.service.clearCache(request?.area) }),
+      getWatch: async (request) => ({ watch: await watchlist.find(request), settings: await deps.getWatchSettings() }),
+      watchLink: (request) => watchlist.watch(request),
+      unwatchLink: async ({ id }) => ({ removed: await watchlist.unwatch(id) }),
+      async listWatches() {
+        const [{ records, unreadable }, settings] = await Promise.all([watchlist.list(), deps.getWatchSettings()]);
+        return { watches: records, unreadable, settings };
+      },
+      getWatchHistory: ({ id }) => watchlist.history(id),
+      exportWatchlist: async () => ({ watches: await watchlist.exportAll() }),
+      refreshWatch: ({ id }) => watchlist.refresh(id),
+      refreshAllWatches: () => watchlist.refreshAll(),
+      setWatchMuted: ({ id, muted }) => watchlist.setMuted(id, muted),
+      clearWatchlist: async () => ({ removed: await watchlist.clear() }),
     },
     { rule: FROM_EXTENSION_PAGE, extensionOrigin: deps.extensionOrigin },
   );

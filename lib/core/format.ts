@@ -36,6 +36,17 @@ export function formatDateTime(value: Date | string | number, locale?: string): 
   }).format(new Date(value));
 }
 
+/** "22 Nov, 07:46": a short time in UTC for dense tables (the full form goes in a title). */
+export function formatDayTime(value: Date | string | number, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+  }).format(new Date(value));
+}
+
 export function formatDate(value: Date | string | number, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(value));
 }

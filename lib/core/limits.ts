@@ -42,3 +42,13 @@ export const CARD_NONCE_PATTERN = /^[0-9a-f]{32}$/;
  * page that moves links under a still pointer cannot spend the request budget on tokens it chooses.
  */
 export const HOVER_FETCHES_PER_MINUTE = 10;
+
+/** Watchlist bounds (the background enforces them; the pages say them). */
+export const WATCHLIST_LIMITS = {
+  /** Companies watched at once (ended watches count until their history is deleted). */
+  maxWatches: 100,
+  /** History points kept per watched link; the oldest go first. About a year of daily refreshes. */
+  maxPointsPerWatch: 400,
+  /** Readiness scores kept in a watch's summary for its sparkline and the week's change. */
+  seriesLength: 90,
+} as const;

@@ -5,3 +5,12 @@
 export { getLanguagePreference, setLanguagePreference } from './language-preference';
 export { hasServicePermission, hostPermissionPattern } from './permissions';
 export { createSettingsStore, type SettingsStore } from './settings';
+export { createWatchSettingsStore, type WatchSettingsStore } from './watch-settings';
+export {
+  markWatchlistChanged,
+  requestWatchlistFocus,
+  takeWatchlistFocus,
+  watchWatchlistChanges,
+  watchWatchlistFocus,
+  type WatchlistFocus,
+} from './watchlist-signals';

@@ -1,11 +1,55 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { z } from 'zod';
-import { MAX_PEEK_BATCH } from '../core/limits';
+import { MAX_PEEK_BATCH, WATCHLIST_LIMITS } from '../core/limits';
 import { cachedSummarySchema, peekResultSchema, snapshotRequestSchema, snapshotResultSchema } from '../core/schemas/results';
 import { effectiveSettingsSchema } from '../core/schemas/settings';
+import {
+  watchChangeSchema,
+  watchIdSchema,
+  watchPointSchema,
+  watchRecordSchema,
+  watchSettingsSchema,
+} from '../core/schemas/watchlist';
 import { protocolClient } from './client';
 import type { ProtocolMapOf } from './define';
 import { noInput } from './schemas';
+
+/**
+ * The watchlist (lib/background/watchlist): every message names a watch by its id, except those
+ * that start from a link. Watching fetches nothing (the snapshot shown is taken from the cache); the
+ * refreshes are the user's own and each counts one view.
+ */
+const byId = z.strictObject({ id: watchIdSchema });
+const watches = z.array(watchRecordSchema).max(WATCHLIST_LIMITS.maxWatches);
+const points = z.array(watchPointSchema).max(WATCHLIST_LIMITS.maxPointsPerWatch);
+const watchlistMessages = {
+  /** Whether a link is watched (the watch toggle), with the settings its text states. */
+  getWatch: {
+    input: snapshotRequestSchema,
+    output: z.object({ watch: watchRecordSchema.nullable(), settings: watchSettingsSchema }),
+  },
+  watchLink: { input: snapshotRequestSchema, output: watchRecordSchema },
+  /** Stops watching and deletes the watch's history. */
+  unwatchLink: { input: byId, output: z.object({ removed: z.boolean() }) },
+  listWatches: {
+    input: noInput,
+    output: z.object({ watches, unreadable: z.int().nonnegative(), settings: watchSettingsSchema }),
+  },
+  getWatchHistory: { input: byId, output: z.object({ watch: watchRecordSchema, points }) },
+  /** Every watch with its whole history (for export). */
+  exportWatchlist: {
+    input: noInput,
+    output: z.object({ watches: z.array(z.object({ watch: watchRecordSchema, points })).max(WATCHLIST_LIMITS.maxWatches) }),
+  },
+  refreshWatch: { input: byId, output: z.object({ watch: watchRecordSchema, changes: z.array(watchChangeSchema) }) },
+  refreshAllWatches: {
+    input: noInput,
+    output: z.object({ refreshed: z.int().nonnegative(), ended: z.int().nonnegative(), failed: z.int().nonnegative() }),
+  },
+  setWatchMuted: { input: z.strictObject({ id: watchIdSchema, muted: z.boolean() }), output: watchRecordSchema },
+  /** Deletes every watch and all history. */
+  clearWatchlist: { input: noInput, output: z.object({ removed: z.int().nonnegative() }) },
+} as const;
 
 /**
  * Extension pages (popup, side panel, options, the card) ↔ background. Only extension pages may
@@ -28,6 +72,7 @@ export const pagesProtocol = {
     input: z.strictObject({ area: z.enum(['session', 'local', 'all']).optional() }).optional(),
     output: z.object({ cleared: z.int().nonnegative() }),
   },
+  ...watchlistMessages,
 } as const;
 
 export type PagesProtocolMap = ProtocolMapOf<typeof pagesProtocol>;

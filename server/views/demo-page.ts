@@ -19,15 +19,7 @@ export type DemoPageInput = { baseUrl: string; links: DemoLink[] };
 
 export type DemoState = DemoLink['state'] | 'lookalike';
 export type DemoForm =
-  | 'plain-share'
-  | 'plain-api'
-  | 'gmail'
-  | 'safelinks'
-  | 'proofpoint-v2'
-  | 'table'
-  | 'frame'
-  | 'shadow-root'
-  | 'lookalike';
+  'plain-share' | 'plain-api' | 'gmail' | 'safelinks' | 'proofpoint-v2' | 'table' | 'frame' | 'shadow-root' | 'lookalike';
 
 /** Fixed, realistic-looking wrapper parameters (the page is deterministic: same input, same HTML). */
 const GMAIL_UST = '1781942400000000';

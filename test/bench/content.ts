@@ -323,7 +323,7 @@ export async function benchContent(
       'The harness does not poll the page while script time is measured: the page records when its badges are complete (a mutation observer that only runs when nodes are added); both conditions wait the same 1.5 s. The extension figures include the content script start-up (evaluation, settings message, recogniser). Budget (DESIGN): 5,000 anchors with 500 share links within 50 ms of script time.',
       'heap: JSHeapUsedSize after HeapProfiler.collectGarbage. Content-script isolated worlds share the renderer V8 isolate with the page, so the delta is the content script heap plus its DOM wrappers; it excludes the service worker and native DOM memory (badge hosts and shadow roots).',
       'long tasks: PerformanceObserver `longtask` after DOMContentLoaded (page parsing excluded); a long task is attributed to nobody, so compare with the baseline count.',
-      'Frame pages: srcdoc frames (a mail body each); "per frame" is the extension script and heap delta divided by the frames. The content script runs in every frame; a frame starts the annotator only once it holds a link. Shadow-root pages: web components whose links sit in open shadow roots, filled as each is connected.',
+      'Frame pages: srcdoc frames (a mail body each); "per frame" is the extension script and heap delta divided by the frames. Every frame runs the frame probe; the annotator is injected into a frame only once it holds a link. Shadow-root pages: web components whose links sit in open shadow roots, filled as each is connected.',
       'No request is made: detection only peeks at the background cache (the services are the default local ones; nothing listens there).',
     ],
   };

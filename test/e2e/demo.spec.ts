@@ -25,7 +25,9 @@ test('the demo page: links in the thread, the table, a framed mail body and a we
     await expect(page.locator('a[data-demo-state]:not([data-demo-state="lookalike"]) + compliance-lens-badge')).toHaveCount(top);
     await expect(page.locator('a[data-demo-form="shadow-root"] + compliance-lens-badge')).toHaveCount(1);
     // ...and so has the link in the framed mail body, in the frame's own document.
-    await expect(page.frameLocator('iframe.mail-frame').locator('a[data-demo-form="frame"] + compliance-lens-badge')).toHaveCount(1);
+    await expect(page.frameLocator('iframe.mail-frame').locator('a[data-demo-form="frame"] + compliance-lens-badge')).toHaveCount(
+      1,
+    );
     await expect(page.locator('a[data-demo-state="lookalike"] + compliance-lens-badge')).toHaveCount(0);
     // Resting on the framed link opens its card in the page, with the disclaimer.
     await page.frameLocator('iframe.mail-frame').locator('a[data-demo-form="frame"]').hover();

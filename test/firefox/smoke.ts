@@ -571,6 +571,56 @@ async function main(): Promise<number> {
       },
     );
 
+    await check(
+      'watchlist: watched from the card (no view); the founder changes the score; "Refresh all" costs exactly one view and records it',
+      async () => {
+        const mail = await b.newPage();
+        mail.on('pageerror', (error) => pageErrors.push(String(error)));
+        try {
+          await mail.goto(`${fixtures!.origin}/mail.html`);
+          await waitForBadge(mail, '#share', 'ready');
+          await openCardByResting(mail, '#share');
+          const card = await waitFor(
+            'the card frame with its watch toggle',
+            async () => {
+              const frame = await findExtensionFrame(mail, '/card.html');
+              const busy = await frame?.evaluate(() =>
+                document.querySelector('[data-testid="watch-toggle"]')?.getAttribute('aria-busy'),
+              );
+              return busy === 'false' ? frame : null;
+            },
+            (frame) => frame !== null,
+          );
+          assert(card, 'no card frame');
+          await card.evaluate(() => document.querySelector<HTMLButtonElement>('[data-testid="watch-toggle"]')?.click());
+          await waitFor(
+            'watch toggle pressed',
+            () => card.evaluate(() => document.querySelector('[data-testid="watch-toggle"]')?.getAttribute('aria-pressed')),
+            (pressed) => pressed === 'true',
+          );
+          assert((await founder.viewCount(link.id)) === 1, 'watching counted a view');
+
+          await founder.updateProfile({ readiness_score: 84 });
+          // The card is an extension page: it speaks the pages protocol like the side panel does.
+          const send = (type: string) =>
+            card.evaluate(
+              (messageType) =>
+                chrome.runtime.sendMessage({ id: Date.now(), type: messageType, data: undefined, timestamp: Date.now() }),
+              type,
+            );
+          const refreshed: unknown = await send('refreshAllWatches');
+          assert(JSON.stringify(refreshed).includes('"refreshed":1'), `refreshAllWatches answered ${JSON.stringify(refreshed)}`);
+          const views = await founder.viewCount(link.id);
+          assert(views === 2, `view count ${views} after one "Refresh all", expected 2`);
+          const listed = JSON.stringify(await send('listWatches'));
+          assert(listed.includes('"readinessScore":84') && listed.includes('"pointCount":2'), `listWatches answered ${listed}`);
+          await mail.screenshot({ path: path.join(outDir, 'card-watching.png') });
+        } finally {
+          await mail.close();
+        }
+      },
+    );
+
     await check('no errors in the test pages', async () => {
       assert(pageErrors.length === 0, pageErrors.join('\n'));
     });

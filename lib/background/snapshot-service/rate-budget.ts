@@ -62,6 +62,29 @@ export class RateBudget {
     return pausedAfter === null ? null : { pausedUntil: pausedAfter };
   }
 
+  /**
+   * For background work (watch refreshes): takes a token only if `reserve` tokens stay in the bucket
+   * afterwards, never waits and never goes into debt, so hovers and the user's own loads keep their
+   * share. Otherwise says when to try again: the pause end, or when the bucket will hold enough.
+   */
+  async tryAcquire(origin: string, perMinute: number, reserve: number): Promise<{ granted: true } | { retryAt: number }> {
+    const pausedUntil = await this.pausedUntil(origin);
+    if (pausedUntil !== null) return { retryAt: pausedUntil };
+    return this.mutex.run(origin, async () => {
+      const key = BUDGET_KEY_PREFIX + origin;
+      const now = this.clock.now();
+      const capacity = Math.max(1, perMinute);
+      const refillPerMs = capacity / WINDOW_MS;
+      const stored = bucketSchema.safeParse((await this.area.get([key]))[key]);
+      const bucket = stored.success ? stored.data : { tokens: capacity, updatedAt: now };
+      const available = Math.min(capacity, bucket.tokens + Math.max(0, now - bucket.updatedAt) * refillPerMs);
+      const needed = Math.min(capacity, reserve + 1);
+      if (available < needed) return { retryAt: now + Math.ceil((needed - available) / refillPerMs) };
+      await this.area.set({ [key]: { tokens: available - 1, updatedAt: now } });
+      return { granted: true as const };
+    });
+  }
+
   /** The pause end if the origin is paused now, else null. */
   async pausedUntil(origin: string): Promise<number | null> {
     const key = PAUSE_KEY_PREFIX + origin;

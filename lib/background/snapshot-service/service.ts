@@ -38,11 +38,22 @@ export interface SnapshotServiceDeps {
   maxCacheEntries?: number;
 }
 
+/** A background refresh that did not run: the budget share for background work is used up, or the origin is paused. */
+export interface BudgetDeferral {
+  status: 'deferred';
+  retryAt: number;
+}
+
 export interface SnapshotService {
   /** From the cache while fresh, else one (shared, budgeted) fetch. */
   getSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
   /** Bypasses the cache; still joins an in-flight fetch and waits for the budget. */
   refresh: (request: SnapshotRequest) => Promise<SnapshotResult>;
+  /**
+   * `refresh` for background work (the watchlist's scheduled refreshes): joins an in-flight fetch,
+   * otherwise fetches only if `reserve` budget tokens stay for hovers and user actions; never waits.
+   */
+  refreshInBackground: (request: SnapshotRequest, options: { reserve: number }) => Promise<SnapshotResult | BudgetDeferral>;
   /** The cache only, never the network: null when nothing fresh is cached. */
   peek: (request: SnapshotRequest) => Promise<PeekResult>;
   /** Cached entries (fresh or not) in the active cache area, oldest first. */
@@ -66,7 +77,7 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   };
   /** Only promises live in memory: losing them with the worker loses nothing but the coalescing. */
-  const inFlight = new Map<string, Promise<SnapshotResult>>();
+  const inFlight = new Map<string, Promise<SnapshotResult | BudgetDeferral>>();
 
   const cacheFor = (settings: SnapshotServiceSettings) => (settings.persistCache ? localCache : sessionCache);
 
@@ -126,7 +137,17 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
     return result;
   }
 
-  async function fetchAndStore(resolved: Resolved, useCache: boolean): Promise<SnapshotResult> {
+  /** Waits for a budget token (foreground) or takes one only if the reserve stays (background). */
+  type Gate = (origin: string, perMinute: number) => Promise<{ pausedUntil: number } | BudgetDeferral | null>;
+  const waitForBudget: Gate = (origin, perMinute) => budget.acquire(origin, perMinute);
+  const budgetWithReserve =
+    (reserve: number): Gate =>
+    async (origin, perMinute) => {
+      const taken = await budget.tryAcquire(origin, perMinute, reserve);
+      return 'granted' in taken ? null : { status: 'deferred', retryAt: taken.retryAt };
+    };
+
+  async function fetchAndStore(resolved: Resolved, useCache: boolean, gate: Gate): Promise<SnapshotResult | BudgetDeferral> {
     const { service, token, settings } = resolved;
     if (!(await deps.hasHostPermission(service.origin))) {
       return snapshotError(
@@ -139,10 +160,11 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
     // A fetch that finished between this caller's cache read and now already answered it.
     if (useCache && previous && isFresh(previous)) return fromCache(previous);
 
-    const gate = await budget.acquire(service.origin, settings.requestBudgetPerMinute);
-    if (gate) {
+    const passed = await gate(service.origin, settings.requestBudgetPerMinute);
+    if (passed && 'status' in passed) return passed;
+    if (passed) {
       return snapshotError('RATE_LIMITED', `The service asked Compliance Lens to slow down; it will try again after the pause.`, {
-        retryAt: gate.pausedUntil,
+        retryAt: passed.pausedUntil,
       });
     }
     const result = await fetchSnapshot(buildSnapshotUrl(service, token), http);
@@ -155,15 +177,27 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
   async function load(request: SnapshotRequest, useCache: boolean): Promise<SnapshotResult> {
     const resolved = await resolve(request);
     if ('status' in resolved) return resolved;
-    const key = cacheKey(resolved.service.origin, resolved.token);
     if (useCache) {
       const hit = await readFresh(resolved);
       if (hit) return hit;
     }
-    // Checked and set with no await in between, so concurrent callers share one job.
+    const outcome = await shared(resolved, () => fetchAndStore(resolved, useCache, waitForBudget));
+    // Joined a background refresh that fetched nothing (its budget share was used up): fetch now.
+    return outcome.status === 'deferred' ? load(request, useCache) : outcome;
+  }
+
+  /**
+   * The running fetch of this link, or `start` as the new one. Checked and set with no await in
+   * between, so concurrent callers share one job.
+   */
+  function shared(
+    resolved: Resolved,
+    start: () => Promise<SnapshotResult | BudgetDeferral>,
+  ): Promise<SnapshotResult | BudgetDeferral> {
+    const key = cacheKey(resolved.service.origin, resolved.token);
     const running = inFlight.get(key);
     if (running) return running;
-    const job = fetchAndStore(resolved, useCache)
+    const job = start()
       .catch(() => snapshotError('NETWORK', 'The request failed unexpectedly.'))
       .finally(() => {
         if (inFlight.get(key) === job) inFlight.delete(key);
@@ -175,6 +209,11 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
   return {
     getSnapshot: (request) => load(request, true),
     refresh: (request) => load(request, false),
+    async refreshInBackground(request, { reserve }) {
+      const resolved = await resolve(request);
+      if ('status' in resolved) return resolved;
+      return shared(resolved, () => fetchAndStore(resolved, false, budgetWithReserve(reserve)));
+    },
     async peek(request) {
       const resolved = await resolve(request);
       if ('status' in resolved) return resolved;

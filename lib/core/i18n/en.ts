@@ -2,8 +2,9 @@ import { badgeEn } from './en/badge';
 import { optionsEn } from './en/options';
 import { popupEn } from './en/popup';
 import { snapshotEn } from './en/snapshot';
+import { watchlistEn } from './en/watchlist';
 
 /** The whole English catalog: the source of truth for keys and placeholders. */
-export const en = { ...badgeEn, ...snapshotEn, ...optionsEn, ...popupEn } as const;
+export const en = { ...badgeEn, ...snapshotEn, ...optionsEn, ...popupEn, ...watchlistEn } as const;
 export type AppCatalog = typeof en;
 export type AppMessageKey = keyof AppCatalog;

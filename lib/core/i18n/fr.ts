@@ -3,6 +3,7 @@ import { badgeFr } from './fr/badge';
 import { optionsFr } from './fr/options';
 import { popupFr } from './fr/popup';
 import { snapshotFr } from './fr/snapshot';
+import { watchlistFr } from './fr/watchlist';
 
 /** A key missing here (or in a slice) fails typecheck. */
-export const fr: Record<keyof typeof en, string> = { ...badgeFr, ...snapshotFr, ...optionsFr, ...popupFr };
+export const fr: Record<keyof typeof en, string> = { ...badgeFr, ...snapshotFr, ...optionsFr, ...popupFr, ...watchlistFr };

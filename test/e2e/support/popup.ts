@@ -1,6 +1,7 @@
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { openExtensionPage, type Language } from './extension';
 import { PageLinksView } from './page-links-view';
+import { WatchlistView } from './watchlist-view';
 import { SnapshotCard } from './snapshot-card';
 
 const LABELS = {
@@ -37,6 +38,8 @@ export class PopupPage extends PageLinksView {
   readonly previewResult: SnapshotCard;
   /** The preview form's error (role alert). */
   readonly alert: Locator;
+  /** The compact watchlist (its `watchlist-tab` shows it). */
+  readonly watchlist: WatchlistView;
 
   private constructor(page: Page, language: Language) {
     super(page, language, 'page-link-row');
@@ -49,10 +52,20 @@ export class PopupPage extends PageLinksView {
     this.previewOutcome = page.getByTestId('preview-result');
     this.previewResult = new SnapshotCard(this.previewOutcome);
     this.alert = page.getByRole('alert');
+    this.watchlist = new WatchlistView(page);
   }
 
-  static async open(context: BrowserContext, extensionId: string, language: Language = 'en'): Promise<PopupPage> {
-    const page = await openExtensionPage(context, extensionId, 'popup.html', { language, viewport: { width: 400, height: 600 } });
+  static async open(
+    context: BrowserContext,
+    extensionId: string,
+    language: Language = 'en',
+    options: { colorScheme?: 'light' | 'dark' } = {},
+  ): Promise<PopupPage> {
+    const page = await openExtensionPage(context, extensionId, 'popup.html', {
+      language,
+      viewport: { width: 400, height: 600 },
+      ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
+    });
     return new PopupPage(page, language);
   }
 

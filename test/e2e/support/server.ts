@@ -132,6 +132,11 @@ export class FounderClient {
     return { id: link.id, token: link.token, apiUrl: link.api_url, shareUrl: link.share_url };
   }
 
+  /** `PATCH /api/founder/organisation`: the founder completes tasks (scores recalculated). */
+  async updateProfile(profile: ProfileOverrides): Promise<void> {
+    await this.call('PATCH', '/api/founder/organisation', profile);
+  }
+
   /** `POST /api/founder/share-links/{id}/revoke`; resolves to the response status. */
   async revoke(linkId: string): Promise<number> {
     const response = await fetch(`${this.baseUrl}/api/founder/share-links/${linkId}/revoke`, {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { openExtensionPage, type Language } from './extension';
 import { PageLinksView } from './page-links-view';
+import { WatchlistView } from './watchlist-view';
 
 export type SortColumn = 'company' | 'readiness' | 'band' | 'expiry';
 
@@ -14,17 +15,28 @@ export class SidePanelPage extends PageLinksView {
   readonly companyColumn: Locator;
   /** The page the panel is showing (its title). */
   readonly pageTitle: Locator;
+  /** The Watchlist view (its `watchlist-tab` shows it). */
+  readonly watchlist: WatchlistView;
 
   private constructor(page: Page, language: Language) {
     super(page, language, 'panel-row');
     this.companyColumn = this.rows.getByTestId('row-company');
     this.pageTitle = page.getByTestId('panel-page');
+    this.watchlist = new WatchlistView(page);
   }
 
-  static async open(context: BrowserContext, extensionId: string, language: Language = 'en'): Promise<SidePanelPage> {
-    const page = await openExtensionPage(context, extensionId, 'sidepanel.html', {
+  /** `view: 'watchlist'` opens `sidepanel.html#watchlist`, as a notification click does. */
+  static async open(
+    context: BrowserContext,
+    extensionId: string,
+    language: Language = 'en',
+    options: { view?: 'page' | 'watchlist'; colorScheme?: 'light' | 'dark' } = {},
+  ): Promise<SidePanelPage> {
+    const hash = options.view === 'watchlist' ? '#watchlist' : '';
+    const page = await openExtensionPage(context, extensionId, `sidepanel.html${hash}`, {
       language,
       viewport: { width: 420, height: 900 },
+      ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
     });
     return new SidePanelPage(page, language);
   }

@@ -13,6 +13,7 @@ import type { StorageAreaAdapter } from '@/lib/background/snapshot-service/stora
 import { HOVER_FETCHES_PER_MINUTE, MAX_PEEK_BATCH } from '@/lib/core/limits';
 import { snapshotResultSchema, type SnapshotResult } from '@/lib/core/schemas/results';
 import { buildSnapshot, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
+import { unusedWatchlist } from './watchlist/stubs';
 
 describe('card binding in the background', () => {
   function memoryArea(): StorageAreaAdapter & { data: Record<string, unknown> } {
@@ -41,7 +42,14 @@ describe('card binding in the background', () => {
     binding: { claimWithinMs?: number; now?: () => number } = {},
   ) {
     const unused = () => Promise.reject(new Error('not used by these tests'));
-    const service: SnapshotService = { peek, getSnapshot: unused, refresh: unused, listCached: unused, clearCache: unused };
+    const service: SnapshotService = {
+      peek,
+      getSnapshot: unused,
+      refresh: unused,
+      refreshInBackground: unused,
+      listCached: unused,
+      clearCache: unused,
+    };
     const replaced: { tabId: number; frameId: number }[] = [];
     const area = memoryArea();
     const deps: MessageHandlerDeps = {
@@ -54,6 +62,8 @@ describe('card binding in the background', () => {
       linkFrames: createLinkFrames(area),
       startAnnotatorInFrame: unused,
       tellCardReplaced: async (tabId, frameId) => void replaced.push({ tabId, frameId }),
+      watchlist: unusedWatchlist(),
+      getWatchSettings: unused,
       extensionOrigin,
     };
     return { ...createContentHandlers(deps), ...createPagesHandlers(deps), ...createCardHandlers(deps), replaced };

@@ -14,7 +14,9 @@ import { cardMessenger } from '@/lib/protocol/card';
 import { contentProtocol, type ContentProtocolMap } from '@/lib/protocol/content';
 import { pagesMessenger, pagesProtocol } from '@/lib/protocol/pages';
 import { FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
+import { DEFAULT_WATCH_SETTINGS } from '@/lib/core/watchlist/schedule';
 import { ORIGIN, createHarness } from './snapshot-service/helpers';
+import { unusedWatchlist } from './watchlist/stubs';
 
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
 const popupSender = { id: 'test-extension-id', url: `${EXTENSION_ORIGIN}/popup.html` };
@@ -38,6 +40,8 @@ function setup(language: 'en' | 'fr' = 'fr') {
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     startAnnotatorInFrame: async (frame: FrameOfTab) => void framesStarted.push(frame),
     tellCardReplaced: async () => undefined,
+    watchlist: unusedWatchlist(),
+    getWatchSettings: async () => DEFAULT_WATCH_SETTINGS,
     extensionOrigin: EXTENSION_ORIGIN,
   };
   return { ...harness, deps, framesStarted, content: createContentHandlers(deps), pages: createPagesHandlers(deps) };

@@ -46,7 +46,9 @@ describe('renderDemoPage', () => {
     expect(intro).toContain('counts as a view for the founder');
     for (const a of doc.querySelectorAll('a')) {
       expect(a.getAttribute('data-demo-state')).toMatch(/^(active|expired|revoked|lookalike)$/);
-      expect(a.getAttribute('data-demo-form')).toMatch(/^(plain-share|plain-api|gmail|safelinks|proofpoint-v2|table|frame|shadow-root|lookalike)$/);
+      expect(a.getAttribute('data-demo-form')).toMatch(
+        /^(plain-share|plain-api|gmail|safelinks|proofpoint-v2|table|frame|shadow-root|lookalike)$/,
+      );
       expect(a.getAttribute('rel')).toBe('noopener noreferrer');
     }
   });

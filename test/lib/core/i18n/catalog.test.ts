@@ -8,6 +8,7 @@ import { badgeEn } from '@/lib/core/i18n/en/badge';
 import { optionsEn } from '@/lib/core/i18n/en/options';
 import { popupEn } from '@/lib/core/i18n/en/popup';
 import { snapshotEn } from '@/lib/core/i18n/en/snapshot';
+import { watchlistEn } from '@/lib/core/i18n/en/watchlist';
 
 const manifestMessagesSchema = z.record(z.string(), z.object({ message: z.string() }).loose());
 
@@ -20,6 +21,7 @@ const SAME_IN_BOTH = new Set<string>([
   'cacheTtl.minutes#other',
   'language.en', // each language is named in itself
   'language.fr',
+  'watchlist.csv.service', // "Service" is French too
 ]);
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
@@ -35,10 +37,11 @@ describe('catalogs', () => {
   });
 
   it('slices do not collide and each key belongs to its slice', () => {
-    const slices = { badge: badgeEn, snapshot: snapshotEn, options: optionsEn, popup: popupEn };
+    const slices = { badge: badgeEn, snapshot: snapshotEn, options: optionsEn, popup: popupEn, watchlist: watchlistEn };
     expect(Object.values(slices).reduce((sum, slice) => sum + Object.keys(slice).length, 0)).toBe(enKeys.length);
     expect(Object.keys(badgeEn).every((key) => key.startsWith('badge.'))).toBe(true);
     expect(Object.keys(snapshotEn).every((key) => key.startsWith('snapshot.') || key.startsWith('error.'))).toBe(true);
+    expect(Object.keys(watchlistEn).every((key) => key.startsWith('watch.') || key.startsWith('watchlist.'))).toBe(true);
     expect(Object.keys(badgeCatalogs.fr).sort()).toEqual(Object.keys(badgeEn).sort());
   });
 

@@ -1,0 +1,132 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { formatRelative } from '@/lib/core/format';
+import { describeCadence } from '@/lib/core/watchlist/describe';
+import { askWithinGesture } from '../gesture';
+import { useI18n } from '../i18n';
+import { StatePanel } from '../page-links/page-states';
+import { focusRing, linkButtonClass, primaryButtonClass } from '../styles';
+import type { WatchlistApi } from './api';
+import { useWatchlistApi } from './context';
+import { BandBadge, ChangeValue, ScorePill, WatchDisclaimers } from './parts';
+import { useLiveWatchlist, useWatchlistActions, watchlistQueries } from './queries';
+import { changeOf, refreshableCount, sortWatches } from './rows';
+import { Sparkline } from './Sparkline';
+
+/**
+ * The popup's watchlist: one line per company (same test ids as the side panel's rows), "Refresh all
+ * now" with its cost, and the way to the side panel for details and the other actions.
+ */
+export function CompactWatchlist({ now }: { now: number }) {
+  const api = useWatchlistApi();
+  return api ? <Compact api={api} now={now} /> : null;
+}
+
+function Compact({ api, now }: { api: WatchlistApi; now: number }) {
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  const hintId = useId();
+  useLiveWatchlist(api);
+  const list = useQuery(watchlistQueries.list(api));
+  const { refreshAll } = useWatchlistActions(api);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  if (list.isPending) {
+    return (
+      <p role="status" className="text-xs text-slate-600 dark:text-slate-300">
+        {t('watchlist.loading')}
+      </p>
+    );
+  }
+  if (list.isError) {
+    return (
+      <StatePanel tone="error" title={t('watchlist.heading')} detail={t('watchlist.loadError', { reason: list.error.message })} />
+    );
+  }
+  const cadence = describeCadence(i18n, list.data.settings);
+  const watches = sortWatches(list.data.watches, { key: 'company', descending: false }, locale);
+  if (watches.length === 0) {
+    return (
+      <StatePanel testId="watchlist-empty" title={t('watchlist.empty.title')} detail={t('watchlist.empty.detail', { cadence })} />
+    );
+  }
+  const toRefresh = refreshableCount(watches);
+  const openPanel = (watchId: string | null) => {
+    setFailure(null);
+    askWithinGesture(() => api.openSidePanel(watchId)).catch((error: unknown) =>
+      setFailure(t('watchlist.action.failed', { reason: error instanceof Error ? error.message : String(error) })),
+    );
+  };
+
+  return (
+    <div className="flex flex-col gap-3" data-testid="watchlist">
+      <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="watchlist-summary">
+        {t('watchlist.summary', { count: watches.length, cadence })}
+      </p>
+      <div className="flex flex-col gap-1">
+        <button
+          type="button"
+          data-testid="watch-refresh-all"
+          className={primaryButtonClass}
+          aria-describedby={hintId}
+          disabled={toRefresh === 0 || refreshAll.isPending}
+          onClick={() => refreshAll.mutate()}
+        >
+          {refreshAll.isPending ? t('watchlist.refreshing') : t('watchlist.refreshAll', { count: toRefresh })}
+        </button>
+        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
+          {toRefresh === 0 ? t('watchlist.refreshAll.none') : t('watchlist.refreshAll.hint')}
+        </p>
+        <p role="status" className="text-xs font-medium empty:hidden">
+          {refreshAll.data ? t('watchlist.refreshed', { count: refreshAll.data.refreshed }) : null}
+        </p>
+      </div>
+      <ul aria-label={t('watchlist.heading')} className="flex flex-col gap-1.5" data-testid="watch-rows">
+        {watches.map((watch) => {
+          const company = watch.company ?? new URL(watch.origin).host;
+          return (
+            <li key={watch.id} data-testid="watch-row" data-watch-id={watch.id} data-status={watch.status}>
+              <button
+                type="button"
+                onClick={() => openPanel(watch.id)}
+                aria-label={t('watchlist.action.detailsFor', { company })}
+                className={`flex w-full items-center gap-2.5 rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-left hover:border-sky-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-500 ${focusRing}`}
+              >
+                <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+                  <span data-testid="company-name" className="truncate text-sm font-semibold text-slate-900 dark:text-white">
+                    {company}
+                  </span>
+                  {watch.end ? (
+                    <span className="text-[11px] font-medium text-red-800 dark:text-red-300">
+                      {t(`watchlist.status.ended.${watch.end.code}`, { when: formatRelative(watch.end.at, now, locale) })}
+                    </span>
+                  ) : (
+                    watch.latest && (
+                      <span className="flex flex-wrap items-center gap-1.5">
+                        <BandBadge point={watch.latest} wrap />
+                        <ChangeValue change={changeOf(watch)} />
+                      </span>
+                    )
+                  )}
+                </span>
+                {watch.latest && <Sparkline series={watch.series} width={64} height={24} />}
+                {watch.latest ? (
+                  <ScorePill point={watch.latest} compact />
+                ) : (
+                  <span className="text-[11px] text-slate-500 dark:text-slate-400">{t('watchlist.noFigures')}</span>
+                )}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <button type="button" className={`self-start text-xs ${linkButtonClass}`} onClick={() => openPanel(null)}>
+        {t('watchlist.action.openPanel')}
+      </button>
+      <p role="alert" className="text-xs font-medium text-red-800 empty:hidden dark:text-red-300">
+        {failure}
+      </p>
+      <WatchDisclaimers watches={watches} />
+    </div>
+  );
+}

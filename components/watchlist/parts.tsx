@@ -1,0 +1,72 @@
+import { formatDelta } from '@/lib/core/watchlist/diff';
+import type { WatchPoint, WatchRecord } from '@/lib/core/watchlist/types';
+import { useI18n } from '../i18n';
+import { Disclaimer } from '../SnapshotCard';
+import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
+import { watchDisclaimers } from './rows';
+
+/** Pieces shared by the side panel's watchlist and the popup's compact one (same test ids in both). */
+
+export function ScorePill({ point, compact = false }: { point: WatchPoint; compact?: boolean }) {
+  const { t } = useI18n();
+  return (
+    <span
+      className={`inline-flex shrink-0 flex-col items-center rounded-md px-1.5 py-0.5 leading-tight ring-1 ring-inset ${READINESS_TONE[point.readinessLabel]}`}
+    >
+      <span data-testid="readiness-score" className={`${compact ? 'text-sm' : 'text-base'} font-bold tabular-nums`}>
+        {point.readinessScore}
+      </span>
+      <span className="text-[10px] font-medium whitespace-nowrap">{t(READINESS_LABEL_KEY[point.readinessLabel])}</span>
+    </span>
+  );
+}
+
+/** `wrap`: in a narrow row the band's name may take two lines rather than push the row wider. */
+export function BandBadge({ point, wrap = false }: { point: WatchPoint; wrap?: boolean }) {
+  const { t } = useI18n();
+  return (
+    <span
+      data-testid="risk-band"
+      className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${wrap ? '' : 'whitespace-nowrap'} ${RISK_TONE[point.riskBand]}`}
+    >
+      {t(RISK_BAND_KEY[point.riskBand])}
+    </span>
+  );
+}
+
+const CHANGE_TONE = {
+  up: 'text-emerald-800 dark:text-emerald-300',
+  down: 'text-red-800 dark:text-red-300',
+  flat: 'text-slate-600 dark:text-slate-300',
+} as const;
+
+/** The change since the previous refresh: "+6", "−3", "0", or "—" before a second refresh. */
+export function ChangeValue({ change }: { change: number | null }) {
+  const { t } = useI18n();
+  const tone = change === null || change === 0 ? 'flat' : change > 0 ? 'up' : 'down';
+  return (
+    <span className="inline-flex items-baseline gap-1 text-xs">
+      <span data-testid="watch-change" className={`font-semibold tabular-nums ${CHANGE_TONE[tone]}`}>
+        {change === null ? '—' : formatDelta(change)}
+      </span>
+      <span className="sr-only">{change === null ? t('watchlist.change.first') : t('watchlist.change.previous')}</span>
+    </span>
+  );
+}
+
+/** The watched snapshots' own disclaimers, each in full, under a list that shows their figures. */
+export function WatchDisclaimers({ watches }: { watches: readonly WatchRecord[] }) {
+  const { t } = useI18n();
+  const texts = watchDisclaimers(watches);
+  if (texts.length === 0) return null;
+  return (
+    <section aria-label={t('pageLinks.disclaimers')} className="flex flex-col gap-1.5" data-testid="watch-disclaimers">
+      {texts.map((text) => (
+        <Disclaimer key={text} text={text} />
+      ))}
+    </section>
+  );
+}
+
+export const smallButtonClass =
+  'rounded border border-slate-300 px-2 py-0.5 text-[11px] font-medium text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:focus-visible:outline-sky-400';

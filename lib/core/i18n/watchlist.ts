@@ -1,0 +1,16 @@
+import { snapshotEn } from './en/snapshot';
+import { watchlistEn } from './en/watchlist';
+import { snapshotFr } from './fr/snapshot';
+import { watchlistFr } from './fr/watchlist';
+import type { Catalogs, Translator } from './translator';
+
+/**
+ * The slices the watchlist's texts use (its own and the snapshot's labels), so the background words
+ * its notifications without bundling the options and popup strings.
+ */
+const watchlistCatalogEn = { ...snapshotEn, ...watchlistEn } as const;
+export type WatchlistCatalog = typeof watchlistCatalogEn;
+export const watchlistCatalogs: Catalogs<WatchlistCatalog> = { en: watchlistCatalogEn, fr: { ...snapshotFr, ...watchlistFr } };
+
+/** What change descriptions need: any translator over a catalog with these keys (the pages pass theirs). */
+export type WatchlistTranslator = Translator<WatchlistCatalog>;

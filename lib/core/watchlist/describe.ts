@@ -1,0 +1,80 @@
+import { formatRelative } from '../format';
+import type { WatchlistTranslator } from '../i18n/watchlist';
+import type { AripStage, GapSeverity, ProductClassification, ReadinessLabel, RiskBand } from '../labels';
+import { formatDelta } from './diff';
+import type { WatchChange } from './types';
+import type { WatchSettings } from './schedule';
+
+/**
+ * One line of text per change, in the reader's language: the same words in a notification (the
+ * background) and in a row's details (the pages).
+ */
+
+const LABEL_KEY = {
+  Critical: 'snapshot.readiness.critical',
+  'In Progress': 'snapshot.readiness.inProgress',
+  'Good Standing': 'snapshot.readiness.goodStanding',
+  'Regulator Ready': 'snapshot.readiness.regulatorReady',
+} as const satisfies Record<ReadinessLabel, string>;
+
+const BAND_KEY = {
+  high: 'snapshot.riskBand.high',
+  medium: 'snapshot.riskBand.medium',
+  low: 'snapshot.riskBand.low',
+  investor_ready: 'snapshot.riskBand.investor_ready',
+} as const satisfies Record<RiskBand, string>;
+
+const severity = ({ t }: WatchlistTranslator, value: GapSeverity) => t(`snapshot.severity.${value}`);
+const arip = ({ t }: WatchlistTranslator, value: AripStage | null) =>
+  value ? t(`snapshot.arip.${value}`) : t('snapshot.notInArip');
+const product = ({ t }: WatchlistTranslator, value: ProductClassification | null) =>
+  value ? t(`snapshot.product.${value}`) : t('snapshot.notClassified');
+
+export function describeChange(i18n: WatchlistTranslator, change: WatchChange, now: number): string {
+  const { t } = i18n;
+  switch (change.kind) {
+    case 'readiness':
+      return t('watch.change.readiness', { from: change.from, to: change.to, delta: formatDelta(change.delta) });
+    case 'fundraise':
+      return t('watch.change.fundraise', { from: change.from, to: change.to, delta: formatDelta(change.delta) });
+    case 'label':
+      return t('watch.change.label', { from: t(LABEL_KEY[change.from]), to: t(LABEL_KEY[change.to]) });
+    case 'band':
+      return t('watch.change.band', { from: t(BAND_KEY[change.from]), to: t(BAND_KEY[change.to]) });
+    case 'gap-added':
+      return t('watch.change.gapAdded', { severity: severity(i18n, change.severity), title: change.title });
+    case 'gap-resolved':
+      return t(change.displaced ? 'watch.change.gapDisplaced' : 'watch.change.gapResolved', {
+        severity: severity(i18n, change.severity),
+        title: change.title,
+      });
+    case 'gap-severity':
+      return t('watch.change.gapSeverity', {
+        from: severity(i18n, change.from),
+        to: severity(i18n, change.to),
+        title: change.title,
+      });
+    case 'checklist':
+      return t('watch.change.checklist', { from: change.from, to: change.to });
+    case 'arip':
+      return t('watch.change.arip', { from: arip(i18n, change.from), to: arip(i18n, change.to) });
+    case 'classification':
+      return t('watch.change.classification', { from: product(i18n, change.from), to: product(i18n, change.to) });
+    case 'new-pack':
+      return change.hash ? t('watch.change.newPack', { hash: change.hash }) : t('watch.change.newPackNoHash');
+    case 'expiring':
+      return t('watch.change.expiring', { when: formatRelative(Date.parse(change.expiresAt), now, i18n.locale) });
+    case 'ended':
+      return t(`watch.change.ended.${change.code}`);
+  }
+}
+
+/** "once a day", "every 30 s", … */
+export function describeCadence(
+  { t }: WatchlistTranslator,
+  settings: Pick<WatchSettings, 'cadence' | 'intervalSeconds'>,
+): string {
+  return settings.cadence === 'interval'
+    ? t('watch.cadence.interval', { seconds: settings.intervalSeconds })
+    : t(`watch.cadence.${settings.cadence}`);
+}
