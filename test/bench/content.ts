@@ -244,12 +244,14 @@ export async function benchContent(
   pages: BenchPage[],
   instances: number,
   repeatsFor: (page: BenchPage) => number,
+  /** Another extension build to load instead of this one (`npm run bench -- --compare=<dir>`). */
+  extension?: string,
 ): Promise<ContentBenchResult> {
   const measurements: ContentMeasurement[] = [];
   // Not waiting for badges: the warm-up serves any extension build (`CL_EXTENSION_PATH`).
   const warmUp = { ...listPage({ anchors: 100, sharePercent: 10 }), shareLinks: 0, burst: null };
   for (let instance = 0; instance < instances; instance++) {
-    const withExtension = await launch(true, BENCH_VIEWPORT);
+    const withExtension = await launch(true, { ...BENCH_VIEWPORT, ...(extension ? { extension } : {}) });
     const baseline = await launch(false, BENCH_VIEWPORT);
     try {
       // Warm both browsers (first navigation pays for process start-up).

@@ -1,4 +1,5 @@
-// `npm run bench` (`-- --quick` for fewer sizes and shorter server runs): prints tables and writes
+// `npm run bench` (`-- --quick` for fewer sizes and shorter server runs; `-- --compare=<dir>` also
+// runs the content pages with another extension build, e.g. main's, and prints both): prints tables and writes
 // JSON to bench-results/ (git-ignored). Timings are reported, not asserted; deterministic budgets
 // (content-script size, exact view counting) fail the run when broken. The same two budgets are also
 // guarded in `npm test` (test/e2e/budget.spec.ts, test/server/view-count-load.test.ts).
@@ -14,6 +15,7 @@ import { benchServer } from './server';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
+const compareWith = process.argv.find((arg) => arg.startsWith('--compare='))?.slice('--compare='.length);
 const failures: string[] = [];
 const startedAt = Date.now();
 const elapsed = () => `${Math.round((Date.now() - startedAt) / 1000)} s`;
@@ -63,12 +65,32 @@ const embeddedPages = [
 // The budget's page (5,000 anchors, 500 share links) gets more loads: one load varies by ±10 ms here,
 // and one browser instance's loads by as much again from another's, so they come from three instances.
 const budgetPage = listPage({ anchors: 5_000, sharePercent: 10 }).name;
-const content = await benchContent([...listPages, ...embeddedPages], quick ? 2 : 3, (page) => (page.name === budgetPage ? 3 : 1));
+const repeatsFor = (page: { name: string }) => (page.name === budgetPage ? 3 : 1);
+const content = await benchContent([...listPages, ...embeddedPages], quick ? 2 : 3, repeatsFor);
 console.log(`\nContent script in Chromium: extension − baseline (same page without the extension), medians [${elapsed()}]`);
 console.table(content.cost);
 console.log('Raw measurements');
 console.table(content.measurements);
 for (const note of content.notes) console.log(`  · ${note}`);
+
+// 2a. The same pages with another build, in this run (regressions show against it, not against last week).
+let compared: Awaited<ReturnType<typeof benchContent>> | null = null;
+if (compareWith) {
+  compared = await benchContent([...listPages, ...embeddedPages], quick ? 2 : 3, repeatsFor, path.resolve(compareWith));
+  console.log(`\nThis build against ${compareWith}: extension − baseline, medians [${elapsed()}]`);
+  const keys = ['extension script (ms)', 'heap delta (MB)', 'all badges (ms from nav start)', 'per frame: script, heap'] as const;
+  console.table(
+    content.cost.map((row, index) => ({
+      page: row.page,
+      ...Object.fromEntries(
+        keys.flatMap((key) => [
+          [`${key}: this`, row[key]],
+          [`${key}: compared`, compared?.cost[index]?.[key]],
+        ]),
+      ),
+    })),
+  );
+}
 
 // 2b. The first pages after the browser starts.
 const coldStart = await benchColdStart(quick ? 2 : 4);
@@ -110,6 +132,7 @@ writeFileSync(
       bundle,
       storePackages: packages,
       content,
+      compared: compared && { build: compareWith, ...compared },
       coldStart,
       background,
       server,

@@ -185,12 +185,17 @@ for (const language of ['en', 'fr'] as const) {
   }
 }
 
-test('enabled sites: the background registers the annotator for them at runtime and unregisters it when none are left', async ({
+test('enabled sites: the background registers the annotator (top frame) and the frame probe (every frame) for them at runtime, and unregisters both when none are left', async ({
   serviceWorker,
 }) => {
   const registered = () =>
     serviceWorker.evaluate(async () =>
-      (await chrome.scripting.getRegisteredContentScripts()).map(({ id, matches, js }) => ({ id, matches, js })),
+      (await chrome.scripting.getRegisteredContentScripts()).map(({ id, matches, js, allFrames }) => ({
+        id,
+        matches,
+        js,
+        allFrames,
+      })),
     );
   const setSites = (sites: string[]) =>
     serviceWorker.evaluate(async (enabledSites) => {
@@ -206,6 +211,13 @@ test('enabled sites: the background registers the annotator for them at runtime 
       id: 'annotator-enabled-sites',
       matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
       js: ['content-scripts/annotator.js'],
+      allFrames: false,
+    },
+    {
+      id: 'frame-probe-enabled-sites',
+      matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
+      js: ['frame-probe.js'],
+      allFrames: true,
     },
   ]);
   await setSites([]);

@@ -35,10 +35,11 @@ export interface LaunchedBrowser {
 /** A persistent Chromium context, with the built extension loaded or without it (the baseline). */
 export async function launch(
   withExtension: boolean,
-  options: { viewport?: { width: number; height: number } } = {},
+  options: { viewport?: { width: number; height: number }; extension?: string } = {},
 ): Promise<LaunchedBrowser> {
-  if (withExtension && !existsSync(path.join(extensionPath, 'manifest.json'))) {
-    throw new Error(`No built extension at ${extensionPath}: run \`npx wxt build\` first.`);
+  const extension = options.extension ?? extensionPath;
+  if (withExtension && !existsSync(path.join(extension, 'manifest.json'))) {
+    throw new Error(`No built extension at ${extension}: run \`npx wxt build\` first.`);
   }
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), `compliance-lens-${withExtension ? 'ext' : 'base'}-`));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -46,7 +47,7 @@ export async function launch(
     headless: true,
     ...(options.viewport ? { viewport: options.viewport } : {}),
     args: withExtension
-      ? [`--disable-extensions-except=${extensionPath}`, `--load-extension=${extensionPath}`, ...COMMON_ARGS]
+      ? [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...COMMON_ARGS]
       : ['--disable-extensions', ...COMMON_ARGS],
   });
   if (withExtension && context.serviceWorkers().length === 0) await context.waitForEvent('serviceworker');
