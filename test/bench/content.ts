@@ -131,16 +131,20 @@ const seconds = (after: Map<string, number>, before: Map<string, number>, ...nam
 /**
  * Waits `settleMs`, then (extension only, when badges are expected) until the page saw its expected
  * badges, checking every 250 ms; returns the page's own record of when that happened. The baseline
- * waits the same `settleMs`.
+ * waits the same `settleMs`. Another build (`--compare`) may not badge every page (an older one has no
+ * frames): for it, null after a short wait instead of an error.
  */
-async function badgesAt(page: Page, expectBadges: boolean, settleMs: number): Promise<number | null> {
+async function badgesAt(page: Page, expectBadges: boolean, settleMs: number, required: boolean): Promise<number | null> {
   await page.waitForTimeout(settleMs);
   if (!expectBadges) return null;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + (required ? 120_000 : 5_000);
   for (;;) {
     const at = await page.evaluate(() => (window as unknown as { __badgesAt: number | null }).__badgesAt);
     if (typeof at === 'number') return at;
-    if (Date.now() > deadline) throw new Error('the expected badges never appeared');
+    if (Date.now() > deadline) {
+      if (required) throw new Error('the expected badges never appeared');
+      return null;
+    }
     await page.waitForTimeout(250);
   }
 }
@@ -160,6 +164,7 @@ async function measure(
   context: BrowserContext,
   bench: BenchPage,
   condition: ContentMeasurement['condition'],
+  badgesRequired = true,
 ): Promise<ContentMeasurement> {
   const withExtension = condition === 'extension';
   await context.unroute(`${PAGES_ORIGIN}/**`).catch(() => undefined);
@@ -173,7 +178,7 @@ async function measure(
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     await page.goto(`${PAGES_ORIGIN}/${bench.slug}.html`, { waitUntil: 'load' });
-    const allBadges = await badgesAt(page, withExtension && bench.shareLinks > 0, SETTLE_MS);
+    const allBadges = await badgesAt(page, withExtension && bench.shareLinks > 0, SETTLE_MS, badgesRequired);
     await page.waitForTimeout(500); // let cache peeks and the last slices finish
     const m1 = await metrics(cdp);
     const timing = await page.evaluate(() => {
@@ -197,7 +202,7 @@ async function measure(
         ${bench.burst.script}
         return start;
       })()`);
-      burstDone = await badgesAt(page, withExtension && bench.burst.badges > 0, SETTLE_MS);
+      burstDone = await badgesAt(page, withExtension && bench.burst.badges > 0, SETTLE_MS, badgesRequired);
       await page.waitForTimeout(300);
     }
     const after = await metrics(cdp);
@@ -262,8 +267,14 @@ export async function benchContent(
           // Alternate the order so drift on this shared machine hits both conditions alike.
           const pair =
             (r + instance) % 2 === 0
-              ? [await measure(withExtension.context, bench, 'extension'), await measure(baseline.context, bench, 'baseline')]
-              : [await measure(baseline.context, bench, 'baseline'), await measure(withExtension.context, bench, 'extension')];
+              ? [
+                  await measure(withExtension.context, bench, 'extension', !extension),
+                  await measure(baseline.context, bench, 'baseline'),
+                ]
+              : [
+                  await measure(baseline.context, bench, 'baseline'),
+                  await measure(withExtension.context, bench, 'extension', !extension),
+                ];
           measurements.push(...pair.map((m) => ({ ...m, instance })));
         }
       }
