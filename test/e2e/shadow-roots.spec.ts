@@ -1,3 +1,4 @@
+import { NEVER_SHADOW_HOST, SHADOW_HOST_CANDIDATES } from '@/lib/content/dom';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
 import { PAGES_ORIGIN, servePages } from './pages/serve';
@@ -67,4 +68,35 @@ test('links in open shadow roots (nested, filled after load) are badged next to 
   await expect(crm.badgeAfter('added')).toHaveAttribute('data-state', 'idle');
   await page.evaluate(() => document.getElementById('open-card')?.remove());
   await expect(page.locator('compliance-lens-badge')).toHaveCount(3);
+});
+
+test('the scan skips only elements the browser never lets host a shadow root', async ({ page }) => {
+  await page.goto('about:blank');
+  const result = await page.evaluate(
+    ({ never, candidates }) => {
+      const skipped = never.split(',').filter((name) => !name.includes(' '));
+      // The built-ins the DOM standard lets attach a shadow root, and an autonomous custom element.
+      const hosts = 'article aside blockquote body div footer h1 h2 h3 h4 h5 h6 header main nav p section span deal-record'.split(
+        ' ',
+      );
+      const attaches = (name: string) => {
+        try {
+          document.createElement(name).attachShadow({ mode: 'open' });
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      const inSvg = svg.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'g'));
+      document.body.append(svg);
+      return {
+        skippedButAttach: skipped.filter(attaches),
+        hostsNotCandidates: hosts.filter((name) => !attaches(name) || !document.createElement(name).matches(candidates)),
+        svgChildCandidate: inSvg.matches(candidates),
+      };
+    },
+    { never: NEVER_SHADOW_HOST, candidates: SHADOW_HOST_CANDIDATES },
+  );
+  expect(result).toEqual({ skippedButAttach: [], hostsNotCandidates: [], svgChildCandidate: false });
 });
