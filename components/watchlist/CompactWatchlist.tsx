@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { formatRelative } from '@/lib/core/format';
 import { describeCadence } from '@/lib/core/watchlist/describe';
 import { askWithinGesture } from '../gesture';
 import { useI18n } from '../i18n';
 import { StatePanel } from '../page-links/page-states';
-import { focusRing, linkButtonClass, primaryButtonClass } from '../styles';
+import { focusRing, linkButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
 import { useWatchlistApi } from './context';
-import { BandBadge, ChangeValue, ScorePill, WatchDisclaimers } from './parts';
+import { BandBadge, ChangeValue, ScorePill, WatchDisclaimers, WatchlistHeader } from './parts';
 import { useLiveWatchlist, useWatchlistActions, watchlistQueries } from './queries';
 import { changeOf, refreshableCount, sortWatches } from './rows';
 import { Sparkline } from './Sparkline';
@@ -25,7 +25,6 @@ export function CompactWatchlist({ now }: { now: number }) {
 function Compact({ api, now }: { api: WatchlistApi; now: number }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
-  const hintId = useId();
   useLiveWatchlist(api);
   const list = useQuery(watchlistQueries.list(api));
   const { refreshAll } = useWatchlistActions(api);
@@ -60,27 +59,17 @@ function Compact({ api, now }: { api: WatchlistApi; now: number }) {
 
   return (
     <div className="flex flex-col gap-3" data-testid="watchlist">
-      <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="watchlist-summary">
-        {t('watchlist.summary', { count: watches.length, cadence })}
-      </p>
-      <div className="flex flex-col gap-1">
-        <button
-          type="button"
-          data-testid="watch-refresh-all"
-          className={primaryButtonClass}
-          aria-describedby={hintId}
-          disabled={toRefresh === 0 || refreshAll.isPending}
-          onClick={() => refreshAll.mutate()}
-        >
-          {refreshAll.isPending ? t('watchlist.refreshing') : t('watchlist.refreshAll', { count: toRefresh })}
-        </button>
-        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
-          {toRefresh === 0 ? t('watchlist.refreshAll.none') : t('watchlist.refreshAll.hint')}
-        </p>
+      <WatchlistHeader
+        count={watches.length}
+        cadence={cadence}
+        toRefresh={toRefresh}
+        pending={refreshAll.isPending}
+        onRefreshAll={() => refreshAll.mutate()}
+      >
         <p role="status" className="text-xs font-medium empty:hidden">
           {refreshAll.data ? t('watchlist.refreshed', { count: refreshAll.data.refreshed }) : null}
         </p>
-      </div>
+      </WatchlistHeader>
       <ul aria-label={t('watchlist.heading')} className="flex flex-col gap-1.5" data-testid="watch-rows">
         {watches.map((watch) => {
           const company = watch.company ?? new URL(watch.origin).host;

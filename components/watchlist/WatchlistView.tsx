@@ -4,9 +4,9 @@ import { WATCHLIST_LIMITS } from '@/lib/core/limits';
 import { describeCadence } from '@/lib/core/watchlist/describe';
 import { useI18n } from '../i18n';
 import { StatePanel } from '../page-links/page-states';
-import { focusRing, primaryButtonClass, secondaryButtonClass } from '../styles';
+import { focusRing, secondaryButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
-import { WatchDisclaimers } from './parts';
+import { WatchDisclaimers, WatchlistHeader } from './parts';
 import { useLiveWatchlist, useWatchlistActions, watchlistQueries } from './queries';
 import { refreshableCount, sortWatches, WATCH_SORT_KEYS, type WatchSort } from './rows';
 import { watchlistFileName, watchlistToCsv, watchlistToJson } from './export';
@@ -32,7 +32,6 @@ export function WatchlistView({
 }) {
   const i18n = useI18n();
   const { t, locale } = i18n;
-  const hintId = useId();
   const sortId = useId();
   useLiveWatchlist(api);
   const list = useQuery(watchlistQueries.list(api));
@@ -110,24 +109,13 @@ export function WatchlistView({
 
   return (
     <div className="flex flex-col gap-3" data-testid="watchlist">
-      <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="watchlist-summary">
-        {t('watchlist.summary', { count: watches.length, cadence })}
-      </p>
-      <div className="flex flex-col gap-1">
-        <button
-          type="button"
-          data-testid="watch-refresh-all"
-          className={primaryButtonClass}
-          aria-describedby={hintId}
-          disabled={toRefresh === 0 || actions.refreshAll.isPending}
-          onClick={refreshAll}
-        >
-          {actions.refreshAll.isPending ? t('watchlist.refreshing') : t('watchlist.refreshAll', { count: toRefresh })}
-        </button>
-        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
-          {toRefresh === 0 ? t('watchlist.refreshAll.none') : t('watchlist.refreshAll.hint')}
-        </p>
-      </div>
+      <WatchlistHeader
+        count={watches.length}
+        cadence={cadence}
+        toRefresh={toRefresh}
+        pending={actions.refreshAll.isPending}
+        onRefreshAll={refreshAll}
+      />
       <div className="flex flex-wrap items-center gap-2">
         <button
           type="button"

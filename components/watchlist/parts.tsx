@@ -1,7 +1,9 @@
+import { useId, type ReactNode } from 'react';
 import { formatDelta } from '@/lib/core/watchlist/diff';
 import type { WatchPoint, WatchRecord } from '@/lib/core/watchlist/types';
 import { useI18n } from '../i18n';
 import { Disclaimer } from '../SnapshotCard';
+import { primaryButtonClass } from '../styles';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
 import { watchDisclaimers } from './rows';
 
@@ -70,3 +72,49 @@ export function WatchDisclaimers({ watches }: { watches: readonly WatchRecord[] 
 
 export const smallButtonClass =
   'rounded border border-slate-300 px-2 py-0.5 text-[11px] font-medium text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:focus-visible:outline-sky-400';
+
+/**
+ * What a watchlist says first: how many companies and how often they refresh, then "Refresh all now"
+ * with its cost in views. `children` go under the hint (the popup's result line).
+ */
+export function WatchlistHeader({
+  count,
+  cadence,
+  toRefresh,
+  pending,
+  onRefreshAll,
+  children,
+}: {
+  count: number;
+  cadence: string;
+  toRefresh: number;
+  pending: boolean;
+  onRefreshAll: () => void;
+  children?: ReactNode;
+}) {
+  const { t } = useI18n();
+  const hintId = useId();
+  return (
+    <>
+      <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="watchlist-summary">
+        {t('watchlist.summary', { count, cadence })}
+      </p>
+      <div className="flex flex-col gap-1">
+        <button
+          type="button"
+          data-testid="watch-refresh-all"
+          className={primaryButtonClass}
+          aria-describedby={hintId}
+          disabled={toRefresh === 0 || pending}
+          onClick={onRefreshAll}
+        >
+          {pending ? t('watchlist.refreshing') : t('watchlist.refreshAll', { count: toRefresh })}
+        </button>
+        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
+          {toRefresh === 0 ? t('watchlist.refreshAll.none') : t('watchlist.refreshAll.hint')}
+        </p>
+        {children}
+      </div>
+    </>
+  );
+}
