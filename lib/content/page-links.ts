@@ -58,7 +58,7 @@ export function servePageLinks(options: ServePageLinksOptions): () => void {
   let announced = '';
 
   const removeHandler = messenger.answer('listPageLinks', async () => {
-    // A frame that never held a link never starts its engine: it answers with none.
+    // An engine still starting (its settings not answered yet) answers with none instead of keeping the popup waiting.
     const source = await Promise.race([options.source, wait(settleTimeoutMs).then(() => null)]);
     if (!source) return [];
     for (let waited = 0; source.pendingWork > 0 && waited < settleTimeoutMs; waited += 50) await wait(50);
