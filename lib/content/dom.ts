@@ -12,12 +12,19 @@ export function isAnchor(node: Node): node is HTMLAnchorElement {
 
 /**
  * Elements that can never host a shadow root: `attachShadow` and declarative shadow roots take only
- * custom elements and 18 built-ins (div, span, p, section…). Leaving these to the selector engine
- * spares an isolated-world wrapper and a `shadowRoot` read for each of them: on a list of 20,000
- * `li > a` rows that was most of the content script's extra time (bench).
+ * custom elements and 18 HTML built-ins (div, span, p, section…). Leaving these to the selector engine
+ * spares an isolated-world wrapper and a `shadowRoot` read for each of them. The most frequent come
+ * first, because `:not()` stops at the first name that matches: on 20,000 `li > a` rows the scan took
+ * 5.6 ms in alphabetical order and 1.3 ms in this one (test/bench). SVG elements are named one by one
+ * (not `svg *`), so an HTML element in a `foreignObject` is still looked at.
  */
-export const NEVER_SHADOW_HOST =
-  'a,abbr,area,audio,b,br,button,canvas,caption,cite,code,col,colgroup,dd,del,details,dfn,dl,dt,em,embed,fieldset,figcaption,figure,font,form,hr,i,iframe,img,input,ins,kbd,label,legend,li,link,map,mark,meta,noscript,object,ol,optgroup,option,picture,pre,q,s,script,select,small,source,strong,style,sub,summary,sup,svg *,table,tbody,td,template,textarea,tfoot,th,thead,time,tr,track,u,ul,video,wbr';
+export const NEVER_SHADOW_HOST = [
+  'a,li,td,tr,img,i,b,br,strong,em,button,input,label,svg,path,g,use,rect,circle,ul,ol,table,tbody,th,thead',
+  'option,script,style,link,meta,line,polyline,polygon,ellipse,defs,stop,symbol,clipPath,linearGradient,mask',
+  'abbr,area,audio,canvas,caption,cite,code,col,colgroup,dd,del,details,dfn,dl,dt,embed,fieldset,figcaption',
+  'figure,font,form,hr,iframe,ins,kbd,legend,map,mark,noscript,object,optgroup,picture,pre,q,s,select,small',
+  'source,sub,summary,sup,template,textarea,tfoot,time,track,u,video,wbr',
+].join(',');
 
 /** The elements under `root` that may hold a shadow root (see NEVER_SHADOW_HOST). */
 export const SHADOW_HOST_CANDIDATES = `*:not(${NEVER_SHADOW_HOST})`;

@@ -74,29 +74,44 @@ test('the scan skips only elements the browser never lets host a shadow root', a
   await page.goto('about:blank');
   const result = await page.evaluate(
     ({ never, candidates }) => {
-      const skipped = never.split(',').filter((name) => !name.includes(' '));
+      const skipped = never.split(',');
       // The built-ins the DOM standard lets attach a shadow root, and an autonomous custom element.
       const hosts = 'article aside blockquote body div footer h1 h2 h3 h4 h5 h6 header main nav p section span deal-record'.split(
         ' ',
       );
-      const attaches = (name: string) => {
+      const SVG = 'http://www.w3.org/2000/svg';
+      const attaches = (element: Element) => {
         try {
-          document.createElement(name).attachShadow({ mode: 'open' });
+          element.attachShadow({ mode: 'open' });
           return true;
         } catch {
           return false;
         }
       };
-      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-      const inSvg = svg.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'g'));
-      document.body.append(svg);
+      // Skipped names are tried as HTML elements and as SVG elements (clipPath, path… are SVG's).
+      const skippedButAttach = skipped.filter(
+        (name) => attaches(document.createElement(name)) || attaches(document.createElementNS(SVG, name)),
+      );
+      const svg = document.body.appendChild(document.createElementNS(SVG, 'svg'));
+      const inSvg = svg.appendChild(document.createElementNS(SVG, 'g'));
+      const foreign = svg.appendChild(document.createElementNS(SVG, 'foreignObject'));
+      const htmlInSvg = foreign.appendChild(document.createElement('div'));
       return {
-        skippedButAttach: skipped.filter(attaches),
-        hostsNotCandidates: hosts.filter((name) => !attaches(name) || !document.createElement(name).matches(candidates)),
+        skippedButAttach,
+        hostsNotCandidates: hosts.filter((name) => {
+          const host = document.createElement(name);
+          return !host.matches(candidates) || !attaches(host);
+        }),
         svgChildCandidate: inSvg.matches(candidates),
+        htmlInForeignObjectCandidate: htmlInSvg.matches(candidates) && attaches(htmlInSvg),
       };
     },
     { never: NEVER_SHADOW_HOST, candidates: SHADOW_HOST_CANDIDATES },
   );
-  expect(result).toEqual({ skippedButAttach: [], hostsNotCandidates: [], svgChildCandidate: false });
+  expect(result).toEqual({
+    skippedButAttach: [],
+    hostsNotCandidates: [],
+    svgChildCandidate: false,
+    htmlInForeignObjectCandidate: true,
+  });
 });
