@@ -243,46 +243,66 @@ export interface ContentBenchResult {
  * `instances` pairs of browsers (with and without the extension), one after the other; in each,
  * `repeatsFor(page)` loads per page and condition. Loads in one browser instance are correlated
  * (one instance's loads were 10-15 ms apart from another's for the same build), so the medians pool
- * several instances instead of taking many loads from one.
+ * several instances instead of taking many loads from one. With `compareWith` (another build's
+ * directory, `npm run bench -- --compare=<dir>`), each instance of this build is followed by one of
+ * that build, in alternating order, so the machine's drift over the run hits both alike.
  */
 export async function benchContent(
   pages: BenchPage[],
   instances: number,
   repeatsFor: (page: BenchPage) => number,
-  /** Another extension build to load instead of this one (`npm run bench -- --compare=<dir>`). */
-  extension?: string,
-): Promise<ContentBenchResult> {
-  const measurements: ContentMeasurement[] = [];
-  // Not waiting for badges: the warm-up serves any extension build (`CL_EXTENSION_PATH`).
-  const warmUp = { ...listPage({ anchors: 100, sharePercent: 10 }), shareLinks: 0, burst: null };
+  compareWith?: string,
+): Promise<{ content: ContentBenchResult; compared: ContentBenchResult | null }> {
+  const own: ContentMeasurement[] = [];
+  const other: ContentMeasurement[] = [];
   for (let instance = 0; instance < instances; instance++) {
-    const withExtension = await launch(true, { ...BENCH_VIEWPORT, ...(extension ? { extension } : {}) });
-    const baseline = await launch(false, BENCH_VIEWPORT);
-    try {
-      // Warm both browsers (first navigation pays for process start-up).
-      await measure(withExtension.context, warmUp, 'extension');
-      await measure(baseline.context, warmUp, 'baseline');
-      for (const bench of pages) {
-        for (let r = 0; r < repeatsFor(bench); r++) {
-          // Alternate the order so drift on this shared machine hits both conditions alike.
-          const pair =
-            (r + instance) % 2 === 0
-              ? [
-                  await measure(withExtension.context, bench, 'extension', !extension),
-                  await measure(baseline.context, bench, 'baseline'),
-                ]
-              : [
-                  await measure(baseline.context, bench, 'baseline'),
-                  await measure(withExtension.context, bench, 'extension', !extension),
-                ];
-          measurements.push(...pair.map((m) => ({ ...m, instance })));
-        }
-      }
-    } finally {
-      await Promise.all([withExtension.close(), baseline.close()]);
-    }
+    const runs = [() => measureInstance(pages, instance, repeatsFor, own)];
+    if (compareWith) runs.push(() => measureInstance(pages, instance, repeatsFor, other, compareWith));
+    if (instance % 2 === 1) runs.reverse();
+    for (const run of runs) await run();
   }
+  return { content: summarise(pages, own), compared: compareWith ? summarise(pages, other) : null };
+}
 
+/** One pair of browsers: with the extension (this build, or `extension`) and without it. */
+async function measureInstance(
+  pages: BenchPage[],
+  instance: number,
+  repeatsFor: (page: BenchPage) => number,
+  measurements: ContentMeasurement[],
+  extension?: string,
+): Promise<void> {
+  // Not waiting for badges: the warm-up serves any extension build.
+  const warmUp = { ...listPage({ anchors: 100, sharePercent: 10 }), shareLinks: 0, burst: null };
+  const withExtension = await launch(true, { ...BENCH_VIEWPORT, ...(extension ? { extension } : {}) });
+  const baseline = await launch(false, BENCH_VIEWPORT);
+  try {
+    // Warm both browsers (first navigation pays for process start-up).
+    await measure(withExtension.context, warmUp, 'extension');
+    await measure(baseline.context, warmUp, 'baseline');
+    for (const bench of pages) {
+      for (let r = 0; r < repeatsFor(bench); r++) {
+        // Alternate the order so drift on this shared machine hits both conditions alike.
+        const pair =
+          (r + instance) % 2 === 0
+            ? [
+                await measure(withExtension.context, bench, 'extension', !extension),
+                await measure(baseline.context, bench, 'baseline'),
+              ]
+            : [
+                await measure(baseline.context, bench, 'baseline'),
+                await measure(withExtension.context, bench, 'extension', !extension),
+              ];
+        measurements.push(...pair.map((m) => ({ ...m, instance })));
+      }
+    }
+  } finally {
+    await Promise.all([withExtension.close(), baseline.close()]);
+  }
+}
+
+/** Medians per page: extension − baseline. */
+function summarise(pages: BenchPage[], measurements: ContentMeasurement[]): ContentBenchResult {
   const median = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;

@@ -66,26 +66,36 @@ const embeddedPages = [
 // and one browser instance's loads by as much again from another's, so they come from three instances.
 const budgetPage = listPage({ anchors: 5_000, sharePercent: 10 }).name;
 const repeatsFor = (page: { name: string }) => (page.name === budgetPage ? 3 : 1);
-const content = await benchContent([...listPages, ...embeddedPages], quick ? 2 : 3, repeatsFor);
+const { content, compared } = await benchContent(
+  [...listPages, ...embeddedPages],
+  quick ? 2 : 3,
+  repeatsFor,
+  compareWith && path.resolve(compareWith),
+);
 console.log(`\nContent script in Chromium: extension − baseline (same page without the extension), medians [${elapsed()}]`);
 console.table(content.cost);
 console.log('Raw measurements');
 console.table(content.measurements);
 for (const note of content.notes) console.log(`  · ${note}`);
 
-// 2a. The same pages with another build, in this run (regressions show against it, not against last week).
-let compared: Awaited<ReturnType<typeof benchContent>> | null = null;
-if (compareWith) {
-  compared = await benchContent([...listPages, ...embeddedPages], quick ? 2 : 3, repeatsFor, path.resolve(compareWith));
+// 2a. The same pages with another build, measured between this build's browsers (regressions show
+// against it, not against last week).
+if (compared) {
   console.log(`\nThis build against ${compareWith}: extension − baseline, medians [${elapsed()}]`);
-  const keys = ['extension script (ms)', 'heap delta (MB)', 'all badges (ms from nav start)', 'per frame: script, heap'] as const;
+  const keys = [
+    'extension script (ms)',
+    'extension script, each load (ms)',
+    'heap delta (MB)',
+    'all badges (ms from nav start)',
+    'per frame: script, heap',
+  ] as const;
   console.table(
     content.cost.map((row, index) => ({
       page: row.page,
       ...Object.fromEntries(
         keys.flatMap((key) => [
           [`${key}: this`, row[key]],
-          [`${key}: compared`, compared?.cost[index]?.[key]],
+          [`${key}: compared`, compared.cost[index]?.[key]],
         ]),
       ),
     })),
