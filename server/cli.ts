@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { messageOf } from '../lib/core/thrown';
 import type { DatabaseTarget } from './db/open';
 import { allowedHostName } from './http/hosts';
 import { startServer } from './start';
@@ -41,7 +42,7 @@ function parse() {
       allowPositionals: false,
     }));
   } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
+    fail(messageOf(error));
   }
   if (values.help) {
     console.log(USAGE);

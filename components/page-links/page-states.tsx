@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { messageOf } from '@/lib/core/thrown';
 import { askWithinGesture } from '../gesture';
 import { useI18n } from '../i18n';
-import { linkButtonClass } from '../styles';
-import { primaryButtonClass, secondaryButtonClass } from '../styles';
+import { linkButtonClass, primaryButtonClass, secondaryButtonClass } from '../styles';
 import { hostOf, type TargetTab } from './api';
 import { usePageLinksApi } from './context';
 import { pageLinksKeys, pageLinksQueries, type usePageLinkRows } from './queries';
@@ -118,8 +118,7 @@ export function NotRunningState({
   const [busy, setBusy] = useState<'scan' | 'enable' | null>(null);
   const [notice, setNotice] = useState<ActionNotice>(null);
   const rescan = useRescan(tab);
-  const reason = (error: unknown) =>
-    t('pageLinks.actionFailed', { reason: error instanceof Error ? error.message : String(error) });
+  const reason = (error: unknown) => t('pageLinks.actionFailed', { reason: messageOf(error) });
 
   async function scan() {
     setBusy('scan');

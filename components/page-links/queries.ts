@@ -1,6 +1,7 @@
 import { queryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PageLink } from '@/lib/protocol/page-links';
+import { messageOf } from '@/lib/core/thrown';
 import { snapshotError, type PeekResult, type SnapshotRequest, type SnapshotResult } from '@/lib/core/schemas/results';
 import type { PageLinksApi, TargetTab } from './api';
 import { usePageLinksApi } from './context';
@@ -52,9 +53,7 @@ export function useSnapshotLoader() {
         const request = requestOf(link);
         const call = mode === 'refresh' ? api.refreshSnapshot(request) : api.getSnapshot(request);
         void call
-          .catch((error: unknown): SnapshotResult =>
-            snapshotError('NETWORK', error instanceof Error ? error.message : String(error)),
-          )
+          .catch((error: unknown): SnapshotResult => snapshotError('NETWORK', messageOf(error)))
           .then((result) => {
             queryClient.setQueryData(pageLinksKeys.snapshot(request), result);
             setLoading((previous) => {

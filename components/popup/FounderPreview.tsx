@@ -3,6 +3,7 @@ import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { parseUserInput, type UserInputProblem } from '@/lib/core/links';
 import type { AppKey } from '@/lib/core/i18n';
 import { snapshotError, type SnapshotRequest, type SnapshotResult } from '@/lib/core/schemas/results';
+import { messageOf } from '@/lib/core/thrown';
 import { useI18n } from '../i18n';
 import { describedBy, errorTextClass, hintClass } from '../styles';
 import { inputClass } from '../styles';
@@ -47,7 +48,7 @@ export function FounderPreview({ now }: { now?: number }) {
         return { request, result: await (mode === 'refresh' ? api.refreshSnapshot(request) : api.getSnapshot(request)) };
       } catch (failure) {
         // The background could not be asked at all: shown like any other failed fetch.
-        return { request, result: snapshotError('NETWORK', failure instanceof Error ? failure.message : String(failure)) };
+        return { request, result: snapshotError('NETWORK', messageOf(failure)) };
       }
     },
     onSuccess: (data) => setShown(data),

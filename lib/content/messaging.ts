@@ -1,5 +1,6 @@
 import type { Browser } from 'wxt/browser';
 import { isRecord, isString } from '../core/guards';
+import { messageOf } from '../core/thrown';
 
 /**
  * The content script's side of @webext-core/messaging, in that library's wire format: a message is
@@ -54,8 +55,7 @@ export function contentMessenger<Map>(): ContentMessenger<Map> {
           .then(handler)
           .then(
             (res) => respond({ res }),
-            (error: unknown) =>
-              respond({ err: { name: 'Error', message: error instanceof Error ? error.message : String(error) } }),
+            (error: unknown) => respond({ err: { name: 'Error', message: messageOf(error) } }),
           );
         return true;
       };

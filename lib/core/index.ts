@@ -12,4 +12,5 @@ export * from './limits';
 export * from './result-codes';
 export * from './services';
 export * from './storage-keys';
+export * from './thrown';
 export * from './token';
