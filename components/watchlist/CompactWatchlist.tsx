@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatRelative } from '@/lib/core/format';
+import { messageOf } from '@/lib/core/thrown';
 import { describeCadence } from '@/lib/core/watchlist/describe';
 import { askWithinGesture } from '../gesture';
 import { useI18n } from '../i18n';
-import { StatePanel } from '../page-links/page-states';
 import { focusRing, linkButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
 import { useWatchlistApi } from './context';
-import { BandBadge, ChangeValue, ScorePill, WatchDisclaimers, WatchlistHeader } from './parts';
+import { BandBadge, ChangeValue, ScorePill, WatchDisclaimers, WatchlistHeader, WatchlistPlaceholder } from './parts';
 import { useLiveWatchlist, useWatchlistActions, watchlistQueries } from './queries';
 import { changeOf, refreshableCount, sortWatches } from './rows';
 import { Sparkline } from './Sparkline';
@@ -30,30 +30,14 @@ function Compact({ api, now }: { api: WatchlistApi; now: number }) {
   const { refreshAll } = useWatchlistActions(api);
   const [failure, setFailure] = useState<string | null>(null);
 
-  if (list.isPending) {
-    return (
-      <p role="status" className="text-xs text-slate-600 dark:text-slate-300">
-        {t('watchlist.loading')}
-      </p>
-    );
-  }
-  if (list.isError) {
-    return (
-      <StatePanel tone="error" title={t('watchlist.heading')} detail={t('watchlist.loadError', { reason: list.error.message })} />
-    );
-  }
+  if (!list.isSuccess || list.data.watches.length === 0) return <WatchlistPlaceholder list={list} />;
   const cadence = describeCadence(i18n, list.data.settings);
   const watches = sortWatches(list.data.watches, { key: 'company', descending: false }, locale);
-  if (watches.length === 0) {
-    return (
-      <StatePanel testId="watchlist-empty" title={t('watchlist.empty.title')} detail={t('watchlist.empty.detail', { cadence })} />
-    );
-  }
   const toRefresh = refreshableCount(watches);
   const openPanel = (watchId: string | null) => {
     setFailure(null);
     askWithinGesture(() => api.openSidePanel(watchId)).catch((error: unknown) =>
-      setFailure(t('watchlist.action.failed', { reason: error instanceof Error ? error.message : String(error) })),
+      setFailure(t('watchlist.action.failed', { reason: messageOf(error) })),
     );
   };
 

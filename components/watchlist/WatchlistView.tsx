@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { WATCHLIST_LIMITS } from '@/lib/core/limits';
+import { messageOf } from '@/lib/core/thrown';
 import { describeCadence } from '@/lib/core/watchlist/describe';
 import { useI18n } from '../i18n';
-import { StatePanel } from '../page-links/page-states';
 import { focusRing, secondaryButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
-import { WatchDisclaimers, WatchlistHeader } from './parts';
+import { WatchDisclaimers, WatchlistHeader, WatchlistPlaceholder } from './parts';
 import { useLiveWatchlist, useWatchlistActions, watchlistQueries } from './queries';
 import { refreshableCount, sortWatches, WATCH_SORT_KEYS, type WatchSort } from './rows';
 import { watchlistFileName, watchlistToCsv, watchlistToJson } from './export';
@@ -43,28 +43,8 @@ export function WatchlistView({
   const watches = useMemo(() => sortWatches(list.data?.watches ?? [], sort, locale), [list.data, sort, locale]);
   const toRefresh = refreshableCount(watches);
 
-  if (list.isPending) {
-    return (
-      <p role="status" className="text-xs text-slate-600 dark:text-slate-300">
-        {t('watchlist.loading')}
-      </p>
-    );
-  }
-  if (list.isError) {
-    return (
-      <StatePanel tone="error" title={t('watchlist.heading')} detail={t('watchlist.loadError', { reason: list.error.message })}>
-        <button type="button" className={secondaryButtonClass} onClick={() => void list.refetch()}>
-          {t('pageLinks.retry')}
-        </button>
-      </StatePanel>
-    );
-  }
+  if (!list.isSuccess || list.data.watches.length === 0) return <WatchlistPlaceholder list={list} />;
   const cadence = describeCadence(i18n, list.data.settings);
-  if (watches.length === 0) {
-    return (
-      <StatePanel testId="watchlist-empty" title={t('watchlist.empty.title')} detail={t('watchlist.empty.detail', { cadence })} />
-    );
-  }
 
   async function exportAs(kind: 'csv' | 'json') {
     setNotice(null);
@@ -79,7 +59,7 @@ export function WatchlistView({
     } catch (error) {
       setNotice({
         tone: 'error',
-        text: t('watchlist.action.failed', { reason: error instanceof Error ? error.message : String(error) }),
+        text: t('watchlist.action.failed', { reason: messageOf(error) }),
       });
     }
   }

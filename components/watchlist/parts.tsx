@@ -1,13 +1,48 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, type ReactNode } from 'react';
+import { describeCadence } from '@/lib/core/watchlist/describe';
 import { formatDelta } from '@/lib/core/watchlist/diff';
 import type { WatchPoint, WatchRecord } from '@/lib/core/watchlist/types';
 import { useI18n } from '../i18n';
 import { Disclaimer } from '../SnapshotCard';
-import { primaryButtonClass } from '../styles';
+import { StatePanel } from '../page-links/page-states';
+import { primaryButtonClass, secondaryButtonClass } from '../styles';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
+import type { WatchlistApi } from './api';
 import { watchDisclaimers } from './rows';
 
 /** Pieces shared by the side panel's watchlist and the popup's compact one (same test ids in both). */
+
+type WatchlistQuery = UseQueryResult<Awaited<ReturnType<WatchlistApi['list']>>>;
+
+/**
+ * What a watchlist view shows while it has no rows to show: loading, a load failure with Try again, or
+ * the empty list.
+ */
+export function WatchlistPlaceholder({ list }: { list: WatchlistQuery }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  if (list.isPending) {
+    return (
+      <p role="status" className="text-xs text-slate-600 dark:text-slate-300">
+        {t('watchlist.loading')}
+      </p>
+    );
+  }
+  if (list.isError) {
+    return (
+      <StatePanel tone="error" title={t('watchlist.heading')} detail={t('watchlist.loadError', { reason: list.error.message })}>
+        <button type="button" className={secondaryButtonClass} onClick={() => void list.refetch()}>
+          {t('pageLinks.retry')}
+        </button>
+      </StatePanel>
+    );
+  }
+  const cadence = describeCadence(i18n, list.data.settings);
+  return (
+    <StatePanel testId="watchlist-empty" title={t('watchlist.empty.title')} detail={t('watchlist.empty.detail', { cadence })} />
+  );
+}
 
 export function ScorePill({ point, compact = false }: { point: WatchPoint; compact?: boolean }) {
   const { t } = useI18n();

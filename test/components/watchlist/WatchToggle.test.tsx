@@ -107,6 +107,19 @@ describe('popup compact watchlist', () => {
     expect(watchlist.openSidePanel).toHaveBeenCalledWith(kobo.watch.id);
   });
 
+  it('a load failure with Try again, then the empty list, as in the side panel', async () => {
+    const watchlist = fakeWatchlistApi([]);
+    watchlist.list.mockRejectedValueOnce(new Error('storage is unavailable'));
+    render(<PopupApp api={fakeApi()} watchlist={watchlist} queryClient={testQueryClient()} now={FIXTURE_NOW} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('watchlist-tab'));
+    expect((await screen.findByText(/could not be read/)).textContent).toBe(
+      'The watchlist could not be read: storage is unavailable',
+    );
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect((await screen.findByTestId('watchlist-empty')).textContent).toContain('refreshes it once a day');
+  });
+
   it('the Watchlist tab is keyboard-reachable with the arrow keys', async () => {
     render(<PopupApp api={fakeApi()} watchlist={fakeWatchlistApi()} queryClient={testQueryClient()} now={FIXTURE_NOW} />);
     const user = userEvent.setup();

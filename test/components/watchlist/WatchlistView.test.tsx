@@ -173,4 +173,16 @@ describe('side panel watchlist', () => {
     renderPanel(fakeWatchlistApi([]));
     expect((await screen.findByTestId('watchlist-empty')).textContent).toContain('refreshes it once a day');
   });
+
+  it('a watchlist that cannot be read says why and offers Try again, which lists it once the background answers', async () => {
+    const watchlist = fakeWatchlistApi([kobo]);
+    watchlist.list.mockRejectedValueOnce(new Error('storage is unavailable'));
+    const { user } = renderPanel(watchlist);
+    expect((await screen.findByText(/could not be read/)).textContent).toBe(
+      'The watchlist could not be read: storage is unavailable',
+    );
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await screen.findByTestId('watch-row');
+    expect(names()).toEqual(['Kobo Ledger Ltd']);
+  });
 });
