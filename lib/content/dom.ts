@@ -29,20 +29,26 @@ export const NEVER_SHADOW_HOST = [
 /** The elements under `root` that may hold a shadow root (see NEVER_SHADOW_HOST). */
 export const SHADOW_HOST_CANDIDATES = `*:not(${NEVER_SHADOW_HOST})`;
 
-/** Calls `found` with each open shadow root of `root` (when it is a host) and of its elements, not those nested in them. */
-export function forEachShadowRoot(root: ParentNode, found: (shadow: ShadowRoot) => void): void {
-  if (isElement(root) && root.shadowRoot) found(root.shadowRoot);
+/**
+ * Calls `found` with each open shadow root of `root` (when it is a host) and of its elements, not
+ * those nested in them, until `found` returns true. Answers whether it did.
+ */
+export function forEachShadowRoot(root: ParentNode, found: (shadow: ShadowRoot) => boolean | void): boolean {
+  if (isElement(root) && root.shadowRoot && found(root.shadowRoot) === true) return true;
   const elements = root.querySelectorAll(SHADOW_HOST_CANDIDATES);
   // Indexed: this looks at every candidate of a new subtree once (a page's first scan included).
   for (let index = 0; index < elements.length; index += 1) {
     const shadow = elements[index]?.shadowRoot;
-    if (shadow) found(shadow);
+    if (shadow && found(shadow) === true) return true;
   }
+  return false;
 }
 
 /** Every anchor under `root`, in its open shadow roots too (nested). */
 export function anchorsDeep(root: ParentNode): Element[] {
   const anchors = [...root.querySelectorAll(ANCHOR_SELECTOR)];
-  forEachShadowRoot(root, (shadow) => anchors.push(...anchorsDeep(shadow)));
+  forEachShadowRoot(root, (shadow) => {
+    anchors.push(...anchorsDeep(shadow));
+  });
   return anchors;
 }

@@ -1,14 +1,10 @@
 import type { ContentProtocolMap } from '../protocol/content';
-import { ANCHOR_SELECTOR, isAnchor, isElement, SHADOW_HOST_CANDIDATES } from './dom';
+import { ANCHOR_SELECTOR, forEachShadowRoot, isAnchor, isElement } from './dom';
 import { contentMessenger } from './messaging';
 
 /** Whether `root` holds a link, or an open shadow root (whose content a web component may fill at any time). */
 function mayHoldLinks(root: Document | Element): boolean {
-  if (isAnchor(root) || root.querySelector(ANCHOR_SELECTOR)) return true;
-  if (isElement(root) && root.shadowRoot) return true;
-  const elements = root.querySelectorAll(SHADOW_HOST_CANDIDATES);
-  for (let index = 0; index < elements.length; index += 1) if (elements[index]?.shadowRoot) return true;
-  return false;
+  return isAnchor(root) || root.querySelector(ANCHOR_SELECTOR) !== null || forEachShadowRoot(root, () => true);
 }
 
 /**
