@@ -10,7 +10,7 @@ export default defineConfig({
         plugins: [WxtVitest()],
         test: {
           name: 'unit',
-          include: ['test/{scripts,lib,components,fixtures,repository}/**/*.test.{ts,tsx}'],
+          include: ['test/{scripts,lib,components,fixtures,repository,bench}/**/*.test.{ts,tsx}'],
           environment: 'node',
         },
       },

@@ -2,6 +2,7 @@
 // pages WITHOUT it (a second persistent context), in the same run. Reported, never asserted.
 import type { BrowserContext, CDPSession, Page } from '@playwright/test';
 import { launch } from '../support/chromium';
+import { median, type BuildLoads } from './stats';
 
 const BENCH_VIEWPORT = { viewport: { width: 1280, height: 800 } };
 
@@ -301,12 +302,15 @@ async function measureInstance(
   }
 }
 
+/** One page's script times in one build: loads with the extension and without it. */
+export function scriptLoads(measurements: readonly ContentMeasurement[], page: string): BuildLoads {
+  const of = (condition: ContentMeasurement['condition']) =>
+    measurements.filter((m) => m.page === page && m.condition === condition).map((m) => m.script_ms);
+  return { extension: of('extension'), baseline: of('baseline') };
+}
+
 /** Medians per page: extension − baseline. */
 function summarise(pages: BenchPage[], measurements: ContentMeasurement[]): ContentBenchResult {
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-  };
   const cost = pages.map((bench) => {
     const pick = (condition: ContentMeasurement['condition']) =>
       measurements.filter((m) => m.page === bench.name && m.condition === condition);

@@ -1,5 +1,7 @@
 // `npm run bench` (`-- --quick` for fewer sizes and shorter server runs; `-- --compare=<dir>` also
-// runs the content pages with another extension build, e.g. main's, and prints both): prints tables and writes
+// runs the content pages with another extension build, e.g. main's, and prints both; `-- --only=<text>`
+// runs only the content pages whose name holds the text, and nothing else; `-- --instances=<n>` sets how
+// many browser pairs measure each content page): prints tables and writes
 // JSON to bench-results/ (git-ignored). Timings are reported, not asserted; deterministic budgets
 // (content-script size, exact view counting) fail the run when broken. The same two budgets are also
 // guarded in `npm test` (test/e2e/budget.spec.ts, test/server/view-count-load.test.ts).
@@ -9,13 +11,18 @@ import path from 'node:path';
 import { benchBackground } from './background';
 import { CONTENT_SCRIPT_BUDGET_BYTES, measureBundle, measureStorePackages } from './bundle';
 import { benchColdStart } from './cold-start';
-import { benchContent, listPage } from './content';
+import { benchContent, listPage, scriptLoads } from './content';
 import { framesPage, shadowRootsPage } from './embedded-pages';
 import { benchServer } from './server';
+import { bootstrapDifference } from './stats';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
-const compareWith = process.argv.find((arg) => arg.startsWith('--compare='))?.slice('--compare='.length);
+const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const compareWith = option('compare');
+const only = option('only');
+const instances = Number(option('instances') ?? (quick ? 2 : 3));
+if (!Number.isInteger(instances) || instances < 1) throw new Error('--instances takes a whole number of at least 1');
 const failures: string[] = [];
 const startedAt = Date.now();
 const elapsed = () => `${Math.round((Date.now() - startedAt) / 1000)} s`;
@@ -66,12 +73,9 @@ const embeddedPages = [
 // and one browser instance's loads by as much again from another's, so they come from three instances.
 const budgetPage = listPage({ anchors: 5_000, sharePercent: 10 }).name;
 const repeatsFor = (page: { name: string }) => (page.name === budgetPage ? 3 : 1);
-const { content, compared } = await benchContent(
-  [...listPages, ...embeddedPages],
-  quick ? 2 : 3,
-  repeatsFor,
-  compareWith && path.resolve(compareWith),
-);
+const contentPages = [...listPages, ...embeddedPages].filter((page) => only === undefined || page.name.includes(only));
+if (contentPages.length === 0) throw new Error(`--only=${only}: no content page's name holds it`);
+const { content, compared } = await benchContent(contentPages, instances, repeatsFor, compareWith && path.resolve(compareWith));
 console.log(`\nContent script in Chromium: extension − baseline (same page without the extension), medians [${elapsed()}]`);
 console.table(content.cost);
 console.log('Raw measurements');
@@ -92,6 +96,13 @@ if (compared) {
   console.table(
     content.cost.map((row, index) => ({
       page: row.page,
+      // Single loads spread widely here: a 90 % interval that holds 0 means this run cannot tell the builds apart.
+      'script: this − compared (90 % interval)': differenceText(
+        bootstrapDifference(
+          scriptLoads(content.measurements, String(row.page)),
+          scriptLoads(compared.measurements, String(row.page)),
+        ),
+      ),
       ...Object.fromEntries(
         keys.flatMap((key) => [
           [`${key}: this`, row[key]],
@@ -102,32 +113,48 @@ if (compared) {
   );
 }
 
-// 2b. The first pages after the browser starts.
-const coldStart = await benchColdStart(quick ? 2 : 4);
-console.log(`\nContent script right after browser start [${elapsed()}]`);
-console.table(coldStart.rows);
-for (const note of coldStart.notes) console.log(`  · ${note}`);
+function differenceText({ estimate, low, high }: { estimate: number; low: number; high: number }): string {
+  const ms = (value: number) => `${value > 0 ? '+' : ''}${Math.round(value * 10) / 10}`;
+  return `${ms(estimate)} ms [${ms(low)}, ${ms(high)}]`;
+}
+
+// 2b–4 are left out when --only picks content pages.
+const coldStart = only === undefined ? await benchColdStart(quick ? 2 : 4) : null;
+if (coldStart) {
+  // 2b. The first pages after the browser starts.
+  console.log(`\nContent script right after browser start [${elapsed()}]`);
+  console.table(coldStart.rows);
+  for (const note of coldStart.notes) console.log(`  · ${note}`);
+}
 
 // 3. Background: cached hover against a network fetch.
-const background = await benchBackground({ cachedHovers: quick ? 50 : 200, refreshes: quick ? 5 : 20 });
-console.log(`\nBackground: answering from an extension page through the messaging [${elapsed()}]`);
-console.table(background.rows);
-for (const note of background.notes) console.log(`  · ${note}`);
+const background =
+  only === undefined ? await benchBackground({ cachedHovers: quick ? 50 : 200, refreshes: quick ? 5 : 20 }) : null;
+if (background) {
+  console.log(`\nBackground: answering from an extension page through the messaging [${elapsed()}]`);
+  console.table(background.rows);
+  for (const note of background.notes) console.log(`  · ${note}`);
+}
 
 // 4. Server under load beside a bare Hono handler, and exact view counting (deterministic budget).
-const server = await benchServer({
-  connections: quick ? [50] : [10, 50, 100],
-  durationS: quick ? 3 : 8,
-  exactAmount: quick ? 2_000 : 5_000,
-});
-console.log(
-  `\nServer: GET /api/v1/compliance-status/{token} (limiter on, trusted proxy, a new X-Forwarded-For per 50 requests) [${elapsed()}]`,
-);
-console.table(server.results);
-console.log(
-  `exact counting: ${server.viewCount.requests} requests over ${server.viewCount.connections} connections → view_count ${server.viewCount.actual} (successful responses: ${server.viewCount.expected})`,
-);
-if (!server.viewCount.exact) failures.push('view counting was not exact under load');
+const server =
+  only === undefined
+    ? await benchServer({
+        connections: quick ? [50] : [10, 50, 100],
+        durationS: quick ? 3 : 8,
+        exactAmount: quick ? 2_000 : 5_000,
+      })
+    : null;
+if (server) {
+  console.log(
+    `\nServer: GET /api/v1/compliance-status/{token} (limiter on, trusted proxy, a new X-Forwarded-For per 50 requests) [${elapsed()}]`,
+  );
+  console.table(server.results);
+  console.log(
+    `exact counting: ${server.viewCount.requests} requests over ${server.viewCount.connections} connections → view_count ${server.viewCount.actual} (successful responses: ${server.viewCount.expected})`,
+  );
+  if (!server.viewCount.exact) failures.push('view counting was not exact under load');
+}
 
 const outDir = path.join(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });
@@ -138,6 +165,8 @@ writeFileSync(
     {
       at: new Date().toISOString(),
       quick,
+      only: only ?? null,
+      instances,
       machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
       bundle,
       storePackages: packages,
