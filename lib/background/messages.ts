@@ -1,4 +1,5 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
+import { getLinkRecognizer } from '../core/links';
 import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../core/schemas/results';
 import type { EffectiveSettings, PageSettings } from '../core/schemas/settings';
 import type { WatchSettings } from '../core/watchlist/schedule';
@@ -80,6 +81,10 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       async closeCard({ nonce }, sender) {
         await deps.cardBindings.close(tabOf(sender), nonce);
         return { ok: true };
+      },
+      async frameCandidates({ baseURI }) {
+        const { services } = await deps.getPageSettings();
+        return { selector: getLinkRecognizer(services).candidateSelector(baseURI) };
       },
       async startInFrame(_input, sender) {
         // The top frame runs the annotator from the manifest: only a subframe's probe asks.

@@ -32,12 +32,14 @@ interface ExtensionGlobals {
  * builds its bindings in the frame (~0.2 ms and a few KB each, test/bench), which the frame probe
  * must not pay in frames that never hold a link.
  */
-function runtime(): typeof Browser.runtime {
+export function extensionApi(): typeof Browser {
   const { browser, chrome } = globalThis as ExtensionGlobals;
   const api = browser?.runtime?.id ? browser : chrome;
   if (!api) throw new Error('The extension API is not available here');
-  return api.runtime;
+  return api;
 }
+
+const runtime = () => extensionApi().runtime;
 
 export function contentMessenger<Map>(): ContentMessenger<Map> {
   return {

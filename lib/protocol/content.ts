@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { ACTIVATION_SOURCES, CARD_NONCE_PATTERN, MAX_BADGE_STRING, MAX_PEEK_BATCH } from '../core/limits';
+import {
+  ACTIVATION_SOURCES,
+  CARD_NONCE_PATTERN,
+  MAX_BADGE_STRING,
+  MAX_BASE_URI_LENGTH,
+  MAX_CANDIDATE_SELECTOR_LENGTH,
+  MAX_PEEK_BATCH,
+} from '../core/limits';
 import { badgeSummarySchema, snapshotRequestSchema } from '../core/schemas/results';
 import { serviceConfigSchema } from '../core/schemas/service';
 import { hoverDelayMsSchema } from '../core/schemas/settings';
@@ -58,7 +65,15 @@ export const contentProtocol = {
   },
   /** The card of `nonce` was closed: forget its binding. */
   closeCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
-  /** From the frame probe of a subframe that now holds a link: run the annotator in that frame. */
+  /**
+   * From the frame probe of a subframe that holds a link: a CSS selector for the links that may be
+   * share links of a configured service in a document with this base URL (null: no service).
+   */
+  frameCandidates: {
+    input: z.strictObject({ baseURI: z.string().max(MAX_BASE_URI_LENGTH) }),
+    output: z.object({ selector: z.string().max(MAX_CANDIDATE_SELECTOR_LENGTH).nullable() }),
+  },
+  /** From the frame probe of a subframe that now holds such a link: run the annotator in that frame. */
   startInFrame: { input: noInput, output: ok },
 } as const;
 

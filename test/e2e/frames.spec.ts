@@ -1,4 +1,4 @@
-import type { BrowserContext, Frame, FrameLocator, Locator, Page } from '@playwright/test';
+import type { BrowserContext, Frame, FrameLocator, Locator, Page, Worker } from '@playwright/test';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
 import { DEALS_ORIGIN, PAGES_ORIGIN, servePages, UNCONFIGURED_ORIGIN } from './pages/serve';
@@ -229,4 +229,71 @@ test('browser zoom: a card for a link in a frame still sits next to it', async (
   await srcdoc.locator('#in-srcdoc').hover();
   await expect((await mail.card.opened()).companyName).toHaveText('Sahel Pay');
   await expectCardNextTo(mail, badgeIn(srcdoc, 'in-srcdoc'));
+});
+
+/** Counts the background's `scripting.executeScript` calls: each is the annotator injected into one frame. */
+async function countInjections(serviceWorker: Worker): Promise<() => Promise<number>> {
+  await serviceWorker.evaluate(() => {
+    const counter = { injections: 0 };
+    Object.assign(globalThis, { __annotatorInjections: counter });
+    const original = chrome.scripting.executeScript.bind(chrome.scripting);
+    Object.defineProperty(chrome.scripting, 'executeScript', {
+      configurable: true,
+      value: (...args: Parameters<typeof original>) => {
+        counter.injections += 1;
+        return original(...args);
+      },
+    });
+  });
+  return () =>
+    serviceWorker.evaluate(() => {
+      const counter: unknown = Reflect.get(globalThis, '__annotatorInjections');
+      return typeof counter === 'object' && counter !== null && 'injections' in counter ? Number(counter.injections) : -1;
+    });
+}
+
+test('a framed mail body of ordinary links gets no annotator until a share link appears in it (added, or an href changed)', async ({
+  context,
+  server,
+  serviceWorker,
+}) => {
+  const [first, added, changed] = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay', 'Zed Pay']);
+  if (!first || !added || !changed) throw new Error('deals not created');
+  const injections = await countInjections(serviceWorker);
+  const ordinary =
+    "<a href='https://example.org/news'>news</a> · <a href='/settings'>settings</a> · <a href='https://comply.test/x'>elsewhere</a>";
+  const frame = (id: string, body: string) =>
+    `<iframe id="${id}" style="width:560px;height:60px" srcdoc="${escapeHtml(`<p>${body}</p>`)}"></iframe>`;
+  await context.route(`${PAGES_ORIGIN}/ordinary-frames.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><title>Ordinary frames</title><body>
+        ${frame('with-share', `Status: <a id='share' href='${first.link.shareUrl}'>snapshot</a>`)}
+        ${frame('plain', ordinary)}
+        ${frame('to-change', `${ordinary} · <a id='later' href='https://example.org/later'>later</a>`)}
+      </body></html>`,
+    }),
+  );
+  const mail = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/ordinary-frames.html`);
+  const { page } = mail;
+  // The frame with a share link gets the annotator: the count sees injections.
+  await expect(badgeIn(page.frameLocator('#with-share'), 'share')).toHaveAttribute('data-state', 'idle');
+  await waitLongerThanHoverDelay();
+  expect(await injections()).toBe(1);
+
+  const plain = await (await page.$('#plain'))?.contentFrame();
+  const toChange = await (await page.$('#to-change'))?.contentFrame();
+  if (!plain || !toChange) throw new Error('frames not found');
+
+  await plain.evaluate(
+    (url) => document.body.insertAdjacentHTML('beforeend', `<p><a id="added" href="${url}">Sahel Pay</a></p>`),
+    added.link.shareUrl,
+  );
+  await expect(badgeIn(page.frameLocator('#plain'), 'added')).toHaveAttribute('data-state', 'idle');
+  expect(await injections()).toBe(2);
+
+  await toChange.evaluate((url) => document.getElementById('later')?.setAttribute('href', url), changed.link.shareUrl);
+  await expect(badgeIn(page.frameLocator('#to-change'), 'later')).toHaveAttribute('data-state', 'idle');
+  expect(await injections()).toBe(3);
+  for (const deal of [first, added, changed]) expect(await deal.views()).toBe(0);
 });

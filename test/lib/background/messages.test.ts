@@ -1,4 +1,5 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
+import { Window } from 'happy-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createCardBindings } from '@/lib/background/card-binding';
@@ -188,6 +189,38 @@ describe('senders', () => {
     await expect(content.startInFrame(undefined, { frameId: 3 })).rejects.toBeInstanceOf(ForbiddenSenderError);
     await expect(content.startInFrame({ frameId: 9 }, subframe)).rejects.toBeInstanceOf(InvalidMessageError);
     expect(framesStarted).toHaveLength(2);
+  });
+
+  it('frameCandidates names the links that may be share links of the configured services, for any content script', async () => {
+    const { content } = setup();
+    const window = new Window({ url: 'https://mail.example.com/inbox' });
+    window.document.body.innerHTML = [
+      `<a id="local" href="http://127.0.0.1:8787/share/${FIXTURE_TOKEN}">local</a>`,
+      `<a id="wrapped" href="https://www.google.com/url?q=https%3A%2F%2Fapp.compliance-status.example%2Fshare%2F${FIXTURE_TOKEN}">wrapped</a>`,
+      '<a id="ordinary" href="https://example.org/item/1">ordinary</a>',
+      '<a id="relative" href="/share/x">relative</a>',
+    ].join('');
+    const picked = (selector: string | null) =>
+      selector === null ? [] : [...window.document.querySelectorAll(selector)].map((anchor) => anchor.id);
+    const subframe = { ...contentScriptSender, frameId: 4 };
+
+    const onMail = await content.frameCandidates({ baseURI: 'https://mail.example.com/inbox' }, subframe);
+    expect(picked(onMail.selector)).toEqual(['local', 'wrapped']);
+    // On a service's own pages a relative link may be a share link: every link is a candidate.
+    const onService = await content.frameCandidates({ baseURI: 'http://127.0.0.1:8787/demo' }, contentScriptSender);
+    expect(picked(onService.selector)).toEqual(['local', 'wrapped', 'ordinary', 'relative']);
+
+    // The user's services, as they are now.
+    await createSettingsStore().updateUserSettings({ services: [] });
+    const noServices = await content.frameCandidates({ baseURI: 'https://mail.example.com/inbox' }, subframe);
+    expect(noServices).toEqual({ selector: null });
+
+    await expect(content.frameCandidates({ baseURI: 'x'.repeat(20_000) }, subframe)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(content.frameCandidates({ baseURI: 1 }, subframe)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(content.frameCandidates({ baseURI: 'https://a.example/' }, popupSender)).rejects.toBeInstanceOf(
+      ForbiddenSenderError,
+    );
+    await window.happyDOM.close();
   });
 
   it('listCached and clearCache are for extension pages only', async () => {
