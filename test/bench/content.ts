@@ -318,9 +318,11 @@ function summarise(pages: BenchPage[], measurements: ContentMeasurement[]): Cont
     const base = pick('baseline');
     const delta = (key: 'script_ms' | 'task_ms' | 'layout_style_ms' | 'heap_mb' | 'burst_script_ms' | 'load_ms') =>
       Math.round((median(ext.map((m) => m[key])) - median(base.map((m) => m[key]))) * 10) / 10;
+    const perFrameMs = (key: 'script_ms' | 'task_ms' | 'load_ms') => Math.round((delta(key) / bench.frames) * 100) / 100;
+    // Task and load too: a script in a frame costs more than its script time (its isolated world, the injection).
     const perFrame =
       bench.frames > 0
-        ? `${Math.round((delta('script_ms') / bench.frames) * 100) / 100} ms, ${Math.round((delta('heap_mb') * 1024) / bench.frames)} KB`
+        ? `${perFrameMs('script_ms')} ms, ${Math.round((delta('heap_mb') * 1024) / bench.frames)} KB; task ${perFrameMs('task_ms')} ms, load +${perFrameMs('load_ms')} ms`
         : '';
     return {
       page: bench.name,
@@ -333,13 +335,14 @@ function summarise(pages: BenchPage[], measurements: ContentMeasurement[]): Cont
         .sort((a, b) => a - b)
         .join(' '),
       // The same delta per browser pair: how far apart instances are.
+      'extension load (ms)': delta('load_ms'),
       'extension script, per instance (ms)': [...new Set(ext.map((m) => m.instance ?? 0))]
         .map((instance) => {
           const of = (list: ContentMeasurement[]) => list.filter((m) => (m.instance ?? 0) === instance).map((m) => m.script_ms);
           return Math.round(median(of(ext)) - median(of(base)));
         })
         .join(' / '),
-      'per frame: script, heap': perFrame,
+      'per frame: script, heap; task, load': perFrame,
       'extension task (ms)': delta('task_ms'),
       'extension layout+style (ms)': delta('layout_style_ms'),
       'long tasks ext/base (max ms)': `${median(ext.map((m) => m.long_tasks))}/${median(base.map((m) => m.long_tasks))} (${median(ext.map((m) => m.long_task_max_ms))}/${median(base.map((m) => m.long_task_max_ms))})`,
@@ -356,11 +359,12 @@ function summarise(pages: BenchPage[], measurements: ContentMeasurement[]): Cont
     measurements,
     cost,
     notes: [
+      'load: navigation start → load event, extension minus baseline (the load event waits for work done before it).',
       'script/task/layout: CDP Performance.getMetrics (ScriptDuration, TaskDuration, LayoutDuration+RecalcStyleDuration) of the page renderer, navigation until settled; the extension row minus the baseline row (same page, no extension), medians over every load of every browser instance (per instance: the same delta within one pair of browsers).',
       'The harness does not poll the page while script time is measured: the page records when its badges are complete (a mutation observer that only runs when nodes are added); both conditions wait the same 1.5 s. The extension figures include the content script start-up (evaluation, settings message, recogniser). Budget (DESIGN): 5,000 anchors with 500 share links within 50 ms of script time.',
       'heap: JSHeapUsedSize after HeapProfiler.collectGarbage. Content-script isolated worlds share the renderer V8 isolate with the page, so the delta is the content script heap plus its DOM wrappers; it excludes the service worker and native DOM memory (badge hosts and shadow roots).',
       'long tasks: PerformanceObserver `longtask` after DOMContentLoaded (page parsing excluded); a long task is attributed to nobody, so compare with the baseline count.',
-      'Frame pages: srcdoc frames (a mail body each); "per frame" is the extension script and heap delta divided by the frames. Every frame runs the frame probe; the annotator is injected into a frame only once it holds a link. Shadow-root pages: web components whose links sit in open shadow roots, filled as each is connected.',
+      'Frame pages: srcdoc frames (a mail body each); "per frame" is the extension script, heap, task and load delta divided by the frames (task and load include what script time does not: each frame\'s isolated world and the injection). Every frame runs the frame probe; the annotator is injected into a frame only once it holds a link that may be a share link. Shadow-root pages: web components whose links sit in open shadow roots, filled as each is connected.',
       'No request is made: detection only peeks at the background cache (the services are the default local ones; nothing listens there).',
     ],
   };

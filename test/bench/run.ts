@@ -91,7 +91,7 @@ if (compared) {
     'extension script, each load (ms)',
     'heap delta (MB)',
     'all badges (ms from nav start)',
-    'per frame: script, heap',
+    'per frame: script, heap; task, load',
   ] as const;
   console.table(
     content.cost.map((row, index) => ({
