@@ -1,6 +1,6 @@
 import { isRecord, isString } from '../core/guards';
 import { MAX_CANDIDATE_SELECTOR_LENGTH } from '../core/limits';
-import { LAST_POLICY_STORAGE_KEY, USER_SETTINGS_KEY } from '../core/storage-keys';
+import { changesPageSettings } from '../core/storage-keys';
 import type { ContentProtocolMap } from '../protocol/content';
 import { ANCHOR_SELECTOR, forEachShadowRoot, isElement } from './dom';
 import { contentMessenger, extensionApi } from './messaging';
@@ -13,13 +13,30 @@ const WATCHED = { childList: true, subtree: true, attributes: true, attributeFil
  * may fill it at any time). A selector the browser rejects counts as a match: the annotator decides.
  */
 function holds(root: Document | Element, selector: string): boolean {
+  if (isMatch(root, selector)) return true;
   try {
-    if (isElement(root) && root.matches(selector)) return true;
     if (root.querySelector(selector) !== null) return true;
   } catch {
     return true;
   }
   return forEachShadowRoot(root, () => true);
+}
+
+/** Whether `node` is an element matching `selector` (a selector the browser rejects counts as one). */
+function isMatch(node: Node, selector: string): boolean {
+  try {
+    return isElement(node) && node.matches(selector);
+  } catch {
+    return true;
+  }
+}
+
+function someHolds(nodes: NodeList, selector: string): boolean {
+  for (let index = 0; index < nodes.length; index += 1) {
+    const node = nodes[index];
+    if (node !== undefined && isElement(node) && holds(node, selector)) return true;
+  }
+  return false;
 }
 
 /**
@@ -34,14 +51,11 @@ export function watchFor(doc: Document, selector: string, found: () => void): ()
   }
   const observer = new MutationObserver((records) => {
     for (const record of records) {
-      const nodes = record.type === 'attributes' ? [record.target] : record.addedNodes;
-      for (let index = 0; index < nodes.length; index += 1) {
-        const node = nodes[index];
-        if (node !== undefined && isElement(node) && holds(node, selector)) {
-          observer.disconnect();
-          found();
-          return;
-        }
+      // A changed `href` is new on that element only; added nodes are new with their subtrees.
+      if (record.type === 'attributes' ? isMatch(record.target, selector) : someHolds(record.addedNodes, selector)) {
+        observer.disconnect();
+        found();
+        return;
       }
     }
   });
@@ -105,8 +119,9 @@ function whenCandidatesAppear(deps: FrameProbeDeps): Promise<void> {
 
 /**
  * The script every subframe of a matched page gets instead of the annotator: most frames (ads,
- * editors, widgets) never hold a link, and this costs them next to nothing (no extension API, no
- * engine). Once the frame holds a link, the probe asks the background which links may be share links
+ * editors, widgets) never hold a link, and the probe's own work there is next to nothing (no
+ * extension API, no engine; the browser's injection of any script is the larger part,
+ * docs/design-changes.md). Once the frame holds a link, the probe asks the background which links may be share links
  * here, and once one of those is present the background injects the annotator into the frame: a
  * mail body of ordinary links costs one message, not an engine. The top frame runs the annotator from
  * the manifest and is left alone here.
@@ -127,7 +142,7 @@ export const frameProbeMessaging: Pick<FrameProbeDeps, 'candidates' | 'onService
   onServicesChanged(listener) {
     const events = extensionApi().storage.onChanged;
     const onChanged = (changes: Record<string, unknown>, area: string) => {
-      if (area === 'local' && (USER_SETTINGS_KEY in changes || LAST_POLICY_STORAGE_KEY in changes)) listener();
+      if (changesPageSettings(changes, area)) listener();
     };
     events.addListener(onChanged);
     return () => events.removeListener(onChanged);

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { LANGUAGE_ITEM_KEY } from '../core/i18n/language';
-import { LAST_POLICY_STORAGE_KEY, USER_SETTINGS_KEY } from '../core/storage-keys';
+import { changesPageSettings } from '../core/storage-keys';
 import { createLinkRecognizer } from '../core/links/recognize';
 import { createAnnotator, type Annotator } from './annotator';
 import { createCardFrame } from './card-frame';
@@ -89,8 +89,7 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
         () => undefined,
       );
     }
-    if (!(USER_SETTINGS_KEY in changes) && !(LAST_POLICY_STORAGE_KEY in changes)) return;
-    void getSettings().then(apply, () => undefined);
+    if (changesPageSettings(changes, area)) void getSettings().then(apply, () => undefined);
   };
   browser.storage.onChanged.addListener(onStorageChanged);
   ctx.onInvalidated(() => browser.storage.onChanged.removeListener(onStorageChanged));
