@@ -302,20 +302,21 @@ async function measureInstance(
   }
 }
 
+/** One page's loads in one condition. */
+const loadsOf = (measurements: readonly ContentMeasurement[], page: string, condition: ContentMeasurement['condition']) =>
+  measurements.filter((m) => m.page === page && m.condition === condition);
+
 /** One page's script times in one build: loads with the extension and without it. */
 export function scriptLoads(measurements: readonly ContentMeasurement[], page: string): BuildLoads {
-  const of = (condition: ContentMeasurement['condition']) =>
-    measurements.filter((m) => m.page === page && m.condition === condition).map((m) => m.script_ms);
+  const of = (condition: ContentMeasurement['condition']) => loadsOf(measurements, page, condition).map((m) => m.script_ms);
   return { extension: of('extension'), baseline: of('baseline') };
 }
 
 /** Medians per page: extension − baseline. */
 function summarise(pages: BenchPage[], measurements: ContentMeasurement[]): ContentBenchResult {
   const cost = pages.map((bench) => {
-    const pick = (condition: ContentMeasurement['condition']) =>
-      measurements.filter((m) => m.page === bench.name && m.condition === condition);
-    const ext = pick('extension');
-    const base = pick('baseline');
+    const ext = loadsOf(measurements, bench.name, 'extension');
+    const base = loadsOf(measurements, bench.name, 'baseline');
     const delta = (key: 'script_ms' | 'task_ms' | 'layout_style_ms' | 'heap_mb' | 'burst_script_ms' | 'load_ms') =>
       Math.round((median(ext.map((m) => m[key])) - median(base.map((m) => m[key]))) * 10) / 10;
     const perFrameMs = (key: 'script_ms' | 'task_ms' | 'load_ms') => Math.round((delta(key) / bench.frames) * 100) / 100;
@@ -334,8 +335,8 @@ function summarise(pages: BenchPage[], measurements: ContentMeasurement[]): Cont
         .map((m) => Math.round(m.script_ms - median(base.map((b) => b.script_ms))))
         .sort((a, b) => a - b)
         .join(' '),
-      // The same delta per browser pair: how far apart instances are.
       'extension load (ms)': delta('load_ms'),
+      // The same delta per browser pair: how far apart instances are.
       'extension script, per instance (ms)': [...new Set(ext.map((m) => m.instance ?? 0))]
         .map((instance) => {
           const of = (list: ContentMeasurement[]) => list.filter((m) => (m.instance ?? 0) === instance).map((m) => m.script_ms);

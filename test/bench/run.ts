@@ -14,7 +14,7 @@ import { benchColdStart } from './cold-start';
 import { benchContent, listPage, scriptLoads } from './content';
 import { framesPage, shadowRootsPage } from './embedded-pages';
 import { benchServer } from './server';
-import { bootstrapDifference } from './stats';
+import { bootstrapDifference, type Difference } from './stats';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
@@ -113,7 +113,7 @@ if (compared) {
   );
 }
 
-function differenceText({ estimate, low, high }: { estimate: number; low: number; high: number }): string {
+function differenceText({ estimate, low, high }: Difference): string {
   const ms = (value: number) => `${value > 0 ? '+' : ''}${Math.round(value * 10) / 10}`;
   return `${ms(estimate)} ms [${ms(low)}, ${ms(high)}]`;
 }
