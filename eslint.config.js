@@ -47,6 +47,12 @@ const FOLDERS = {
     group: lib('extension'),
     message: 'lib/extension uses extension storage: not for the content script or the server.',
   },
+  dom: { group: lib('dom'), message: 'lib/dom is for scripts that run inside a page.' },
+  pageWorld: {
+    group: lib('page-world'),
+    message:
+      "lib/page-world runs in the page's own world: only its entrypoint and the background (which hands its report function to scripting.executeScript) import it.",
+  },
   protocol: { group: lib('protocol'), message: 'Protocol modules define messages between extension processes.' },
   components: {
     group: ['**/components', '**/components/**', '@/components/*'],
@@ -86,6 +92,8 @@ export const BOUNDARIES = [
       FOLDERS.protocol,
       FOLDERS.components,
       FOLDERS.coreSchemas,
+      FOLDERS.dom,
+      FOLDERS.pageWorld,
     ],
   ),
   boundary(
@@ -102,6 +110,37 @@ export const BOUNDARIES = [
     ],
   ),
   boundary(
+    ['lib/dom/**'],
+    [
+      PACKAGES.zod,
+      PACKAGES.react,
+      PACKAGES.browser,
+      PACKAGES.node,
+      FOLDERS.content,
+      FOLDERS.background,
+      FOLDERS.extension,
+      FOLDERS.protocol,
+      FOLDERS.components,
+      FOLDERS.pageWorld,
+      { group: lib('core'), message: 'lib/dom imports nothing of the project.' },
+    ],
+  ),
+  boundary(
+    ['lib/page-world/**'],
+    [
+      PACKAGES.zod,
+      PACKAGES.react,
+      PACKAGES.node,
+      { ...PACKAGES.browser, message: "The page's own world has no extension API." },
+      FOLDERS.content,
+      FOLDERS.background,
+      FOLDERS.extension,
+      FOLDERS.protocol,
+      FOLDERS.components,
+      FOLDERS.coreSchemas,
+    ],
+  ),
+  boundary(
     ['lib/content/**', 'entrypoints/*.content/**'],
     [
       PACKAGES.zod,
@@ -112,6 +151,7 @@ export const BOUNDARIES = [
       FOLDERS.extension,
       FOLDERS.components,
       FOLDERS.coreSchemas,
+      FOLDERS.pageWorld,
       PROTOCOL_TYPES_ONLY,
     ],
   ),
@@ -133,12 +173,18 @@ export const BOUNDARIES = [
       FOLDERS.protocol,
     ],
   ),
-  boundary(['lib/extension/**'], [PACKAGES.react, PACKAGES.node, FOLDERS.content, FOLDERS.background, FOLDERS.components]),
+  boundary(
+    ['lib/extension/**'],
+    [PACKAGES.react, PACKAGES.node, FOLDERS.content, FOLDERS.background, FOLDERS.components, FOLDERS.dom, FOLDERS.pageWorld],
+  ),
   boundary(
     ['lib/background/**', 'entrypoints/background.ts'],
     [PACKAGES.react, PACKAGES.node, FOLDERS.content, FOLDERS.components],
   ),
-  boundary(['components/**', 'entrypoints/*/main.tsx'], [PACKAGES.node, FOLDERS.content, FOLDERS.background]),
+  boundary(
+    ['components/**', 'entrypoints/*/main.tsx'],
+    [PACKAGES.node, FOLDERS.content, FOLDERS.background, FOLDERS.dom, FOLDERS.pageWorld],
+  ),
   boundary(
     ['server/**'],
     [
@@ -149,6 +195,8 @@ export const BOUNDARIES = [
       FOLDERS.extension,
       FOLDERS.protocol,
       FOLDERS.components,
+      FOLDERS.dom,
+      FOLDERS.pageWorld,
       FOLDERS.alias,
     ],
   ),

@@ -1,7 +1,13 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
 import { compileOut } from './scripts/build/compile-out';
-import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, CARD_PAGE, FRAME_PROBE_SCRIPT } from './lib/core/content-scripts';
+import {
+  ANNOTATOR_MATCHES,
+  ANNOTATOR_SCRIPT,
+  CARD_PAGE,
+  FRAME_PROBE_SCRIPT,
+  FRAME_SENTINEL_SCRIPT,
+} from './lib/core/content-scripts';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
@@ -34,9 +40,10 @@ export default defineConfig({
     description: '__MSG_extDescription__',
     default_locale: 'en',
     // The top frame of a matched page (also a window a matched page opened and wrote) runs the annotator.
-    // Every subframe, also `about:blank` / `srcdoc` frames and frames a matched page wrote (mail bodies and
-    // records often sit in one), runs the tiny frame probe, which asks for the annotator once the frame
-    // holds a link; a cross-origin child frame only if its own site matches.
+    // Every frame with an http(s) address runs the frame probe, which asks for the annotator once its
+    // subframe holds a link (a cross-origin child frame only if its own site matches). Every `about:blank`
+    // / `srcdoc` frame (mail bodies and records often sit in one) runs the sentinel in the page's own
+    // world instead, which costs no isolated world; the background finds and starts those frames.
     content_scripts: [
       {
         matches: ANNOTATOR_MATCHES,
@@ -50,8 +57,15 @@ export default defineConfig({
         js: [FRAME_PROBE_SCRIPT],
         run_at: 'document_idle',
         all_frames: true,
+      },
+      {
+        matches: ANNOTATOR_MATCHES,
+        js: [FRAME_SENTINEL_SCRIPT],
+        run_at: 'document_idle',
+        all_frames: true,
         match_about_blank: true,
         match_origin_as_fallback: true,
+        world: 'MAIN',
       },
     ],
     // activeTab + scripting: "Scan this page" from the popup, the annotator on enabled sites and in frames.

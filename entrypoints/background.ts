@@ -5,13 +5,17 @@ import {
   createCardBindings,
   createHoverAllowance,
   createLinkFrames,
+  createLinkFramesLocator,
+  scriptingReports,
   createSnapshotService,
   registerMessageHandlers,
   startAnnotatorInFrame,
   startContentRegistration,
   startWatchlist,
+  type FrameOfTab,
 } from '@/lib/background';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
+import { getLinkRecognizer } from '@/lib/core/links';
 import { createSettingsStore, createWatchSettingsStore, getLanguagePreference, hasServicePermission } from '@/lib/extension';
 import { cardMessenger, pagesMessenger, watchPageLinks, type ContentProtocolMap } from '@/lib/protocol';
 
@@ -56,6 +60,13 @@ export default defineBackground(() => {
     isOnline: () => navigator.onLine,
   });
 
+  const startInFrame = (frame: FrameOfTab) => startAnnotatorInFrame(browser.scripting, frame);
+  const linkFramesLocator = createLinkFramesLocator({
+    ...scriptingReports(browser.scripting),
+    isShareLink: async (href) => getLinkRecognizer((await settings.getPageSettings()).services).recognizeHref(href) !== null,
+    startAnnotator: startInFrame,
+  });
+
   registerMessageHandlers(
     {
       service,
@@ -65,7 +76,8 @@ export default defineBackground(() => {
       cardBindings,
       hoverAllowance,
       linkFrames,
-      startAnnotatorInFrame: (frame) => startAnnotatorInFrame(browser.scripting, frame),
+      startAnnotatorInFrame: startInFrame,
+      linkFramesLocator,
       tellCardReplaced: (tabId, frameId) => contentMessenger.sendMessage('cardReplaced', undefined, { tabId, frameId }),
       watchlist,
       getWatchSettings: () => watchSettings.get(),

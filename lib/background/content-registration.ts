@@ -1,4 +1,10 @@
-import { ANNOTATOR_MATCHES, ANNOTATOR_SCRIPT, enabledSiteMatches, FRAME_PROBE_SCRIPT } from '../core/content-scripts';
+import {
+  ANNOTATOR_MATCHES,
+  ANNOTATOR_SCRIPT,
+  enabledSiteMatches,
+  FRAME_PROBE_SCRIPT,
+  FRAME_SENTINEL_SCRIPT,
+} from '../core/content-scripts';
 import type { EffectiveSettings } from '../core/schemas/settings';
 
 /**
@@ -12,6 +18,8 @@ import type { EffectiveSettings } from '../core/schemas/settings';
 
 export const ENABLED_SITES_SCRIPT_ID = 'annotator-enabled-sites';
 export const ENABLED_SITES_FRAME_PROBE_ID = 'frame-probe-enabled-sites';
+export const ENABLED_SITES_FRAME_SENTINEL_ID = 'frame-sentinel-enabled-sites';
+const SCRIPT_IDS = [ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_PROBE_ID, ENABLED_SITES_FRAME_SENTINEL_ID];
 
 /** What this module needs of `browser.scripting` (injected: tests pass a fake). */
 export interface RegisteredScript {
@@ -22,6 +30,7 @@ export interface RegisteredScript {
   runAt?: 'document_start' | 'document_end' | 'document_idle';
   allFrames?: boolean;
   matchOriginAsFallback?: boolean;
+  world?: 'ISOLATED' | 'MAIN';
 }
 
 export interface ContentScriptingApi {
@@ -37,11 +46,18 @@ function desiredScripts(matches: string[]): RegisteredScript[] {
     matches,
     excludeMatches: [...ANNOTATOR_MATCHES],
     runAt: 'document_idle',
-    matchOriginAsFallback: true,
   } satisfies Partial<RegisteredScript>;
   return [
-    { id: ENABLED_SITES_SCRIPT_ID, ...common, js: [ANNOTATOR_SCRIPT], allFrames: false },
-    { id: ENABLED_SITES_FRAME_PROBE_ID, ...common, js: [FRAME_PROBE_SCRIPT], allFrames: true },
+    { id: ENABLED_SITES_SCRIPT_ID, ...common, js: [ANNOTATOR_SCRIPT], allFrames: false, matchOriginAsFallback: true },
+    { id: ENABLED_SITES_FRAME_PROBE_ID, ...common, js: [FRAME_PROBE_SCRIPT], allFrames: true, matchOriginAsFallback: false },
+    {
+      id: ENABLED_SITES_FRAME_SENTINEL_ID,
+      ...common,
+      js: [FRAME_SENTINEL_SCRIPT],
+      allFrames: true,
+      matchOriginAsFallback: true,
+      world: 'MAIN',
+    },
   ];
 }
 
@@ -54,7 +70,8 @@ function sameScript(current: RegisteredScript, desired: RegisteredScript): boole
     sameList(current.excludeMatches, desired.excludeMatches) &&
     sameList(current.js, desired.js) &&
     (current.allFrames ?? false) === desired.allFrames &&
-    (current.matchOriginAsFallback ?? false) === desired.matchOriginAsFallback
+    (current.matchOriginAsFallback ?? false) === desired.matchOriginAsFallback &&
+    (current.world ?? 'ISOLATED') === (desired.world ?? 'ISOLATED')
   );
 }
 
@@ -66,7 +83,7 @@ export async function syncContentScripts(
   sites: readonly string[],
 ): Promise<Record<string, SyncOutcome>> {
   const matches = enabledSiteMatches(sites);
-  const ids = [ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_PROBE_ID];
+  const ids = SCRIPT_IDS;
   const registered = new Map((await scripting.getRegisteredContentScripts({ ids })).map((script) => [script.id, script]));
   const outcomes: Record<string, SyncOutcome> = {};
   if (matches.length === 0) {

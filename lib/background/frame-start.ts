@@ -22,9 +22,12 @@ export interface ScriptInjector {
  * that page's own probe asks again.
  */
 export async function startAnnotatorInFrame(scripting: ScriptInjector, frame: FrameOfTab): Promise<void> {
-  const target =
-    frame.documentId === undefined
-      ? { tabId: frame.tabId, frameIds: [frame.frameId] }
-      : { tabId: frame.tabId, documentIds: [frame.documentId] };
-  await scripting.executeScript({ target, files: [`/${ANNOTATOR_SCRIPT}`] });
+  await scripting.executeScript({ target: targetOf(frame), files: [`/${ANNOTATOR_SCRIPT}`] });
+}
+
+/** The injection target of one document (by its id where the browser gives one, else its frame). */
+export function targetOf(frame: FrameOfTab): { tabId: number; frameIds: number[] } | { tabId: number; documentIds: string[] } {
+  return frame.documentId === undefined
+    ? { tabId: frame.tabId, frameIds: [frame.frameId] }
+    : { tabId: frame.tabId, documentIds: [frame.documentId] };
 }

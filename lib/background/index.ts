@@ -5,9 +5,10 @@
  */
 export { createCardBindings } from './card-binding';
 export { startContentRegistration } from './content-registration';
-export { startAnnotatorInFrame } from './frame-start';
+export { startAnnotatorInFrame, type FrameOfTab } from './frame-start';
 export { createHoverAllowance } from './hover-allowance';
 export { createLinkFrames } from './link-frames';
+export { createLinkFramesLocator, scriptingReports } from './link-frames-locator';
 export { registerMessageHandlers } from './messages';
 export { createSnapshotService } from './snapshot-service';
 export { startWatchlist } from './watchlist/start';

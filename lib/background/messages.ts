@@ -10,6 +10,7 @@ import type { CardBindings } from './card-binding';
 import type { FrameOfTab } from './frame-start';
 import type { HoverAllowance } from './hover-allowance';
 import type { LinkFrames } from './link-frames';
+import type { LinkFramesLocator } from './link-frames-locator';
 import {
   FROM_CONTENT_SCRIPT,
   FROM_EXTENSION_PAGE,
@@ -34,6 +35,8 @@ export interface MessageHandlerDeps {
   linkFrames: LinkFrames;
   /** Runs the annotator in one document of a tab (frame-start.ts). */
   startAnnotatorInFrame(frame: FrameOfTab): Promise<void>;
+  /** Finds the frames of a tab whose sentinel saw a share link, and starts the annotator there. */
+  linkFramesLocator: LinkFramesLocator;
   /** Tells a frame of a tab that another frame's card replaced its own (`cardReplaced`). */
   tellCardReplaced(tabId: number, frameId: number): Promise<void>;
   watchlist: Watchlist;
@@ -91,6 +94,10 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
         if (!sender.frameId) throw new Error('startInFrame: only a subframe starts the annotator this way');
         const frame = { tabId: tabOf(sender), frameId: sender.frameId };
         await deps.startAnnotatorInFrame(sender.documentId === undefined ? frame : { ...frame, documentId: sender.documentId });
+        return { ok: true };
+      },
+      async locateLinkFrames(_input, sender) {
+        await deps.linkFramesLocator.locate(tabOf(sender));
         return { ok: true };
       },
     },

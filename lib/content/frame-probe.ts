@@ -1,8 +1,10 @@
+import { coalesce } from '../core/coalesce';
+import { FRAME_LINKS_SIGNAL } from '../core/frame-signals';
 import { isRecord, isString } from '../core/guards';
 import { MAX_CANDIDATE_SELECTOR_LENGTH } from '../core/limits';
 import { changesPageSettings } from '../core/storage-keys';
 import type { ContentProtocolMap } from '../protocol/content';
-import { ANCHOR_SELECTOR, forEachShadowRoot, isElement } from './dom';
+import { ANCHOR_SELECTOR, forEachShadowRoot, isElement, watchScriptlessFrames } from '../dom';
 import { contentMessenger, extensionApi } from './messaging';
 
 /** Attribute changes that can turn an anchor into a link (or into another one). */
@@ -70,6 +72,7 @@ export const whenPresent = (doc: Document, selector: string) =>
 export interface FrameProbeDeps {
   /** `window === window.top`. */
   isTopFrame: boolean;
+  window: Window;
   document: Document;
   /** Which links of a frame with this base URL may be share links (`frameCandidates`): unchecked. */
   candidates(baseURI: string): Promise<unknown>;
@@ -77,6 +80,29 @@ export interface FrameProbeDeps {
   onServicesChanged(listener: () => void): () => void;
   /** Asks the background to run the annotator in this frame (`startInFrame`). */
   start(): Promise<unknown>;
+  /** Asks the background to find the tab's frames that hold a share link (`locateLinkFrames`). */
+  locate(): Promise<unknown>;
+}
+
+/**
+ * Asks the background to look at the tab's `about:blank`/`srcdoc` frames (`locateLinkFrames`) when a
+ * frame sentinel below signals (lib/page-world/frame-sentinel.ts: it has no extension API), and when
+ * a sandboxed frame without scripts loads in this document (no sentinel can run there). Any window,
+ * the page's too, can post a signal; it only makes the background look, and signals during a look
+ * cost one more look. Returns a function that stops relaying.
+ */
+export function relayFrameSignals(win: Window, locate: () => Promise<unknown>): () => void {
+  const request = coalesce(locate);
+  const onMessage = (event: MessageEvent) => {
+    // Not `event.source`: reading a frame's window from this world builds this world in that frame.
+    if (event.data === FRAME_LINKS_SIGNAL) void request();
+  };
+  win.addEventListener('message', onMessage);
+  const stopWatching = watchScriptlessFrames(win.document, () => void request());
+  return () => {
+    win.removeEventListener('message', onMessage);
+    stopWatching();
+  };
 }
 
 /**
@@ -118,15 +144,17 @@ function whenCandidatesAppear(deps: FrameProbeDeps): Promise<void> {
 }
 
 /**
- * The script every subframe of a matched page gets instead of the annotator: most frames (ads,
- * editors, widgets) never hold a link, and the probe's own work there is next to nothing (no
- * extension API, no engine; the browser's injection of any script is the larger part,
- * docs/design-changes.md). Once the frame holds a link, the probe asks the background which links may be share links
- * here, and once one of those is present the background injects the annotator into the frame: a
- * mail body of ordinary links costs one message, not an engine. The top frame runs the annotator from
- * the manifest and is left alone here.
+ * The script every frame of a matched page with an http(s) address gets (frames without one have the
+ * sentinel instead). In every frame, the top one too, it relays the sentinels' signals from below. In
+ * a subframe it stands in for the annotator: most frames (ads, editors, widgets) never hold a link,
+ * and the probe's own work there is next to nothing (no extension API, no engine; the browser's
+ * injection of any isolated script is the larger part, docs/design-changes.md). Once the frame holds
+ * a link, the probe asks the background which links may be share links here, and once one of those
+ * is present the background injects the annotator into the frame: a frame of ordinary links costs
+ * one message, not an engine. The top frame runs the annotator from the manifest.
  */
 export async function probeFrame(deps: FrameProbeDeps): Promise<void> {
+  relayFrameSignals(deps.window, () => deps.locate());
   if (deps.isTopFrame) return;
   await whenPresent(deps.document, ANCHOR_SELECTOR);
   await whenCandidatesAppear(deps);
@@ -136,8 +164,8 @@ export async function probeFrame(deps: FrameProbeDeps): Promise<void> {
 
 const messenger = () => contentMessenger<ContentProtocolMap>();
 
-/** The probe's extension side: `frameCandidates` and `startInFrame`, and the settings keys in storage. */
-export const frameProbeMessaging: Pick<FrameProbeDeps, 'candidates' | 'onServicesChanged' | 'start'> = {
+/** The probe's extension side: its three messages, and the settings keys in storage. */
+export const frameProbeMessaging: Pick<FrameProbeDeps, 'candidates' | 'onServicesChanged' | 'start' | 'locate'> = {
   candidates: (baseURI) => messenger().send('frameCandidates', { baseURI }),
   onServicesChanged(listener) {
     const events = extensionApi().storage.onChanged;
@@ -148,4 +176,5 @@ export const frameProbeMessaging: Pick<FrameProbeDeps, 'candidates' | 'onService
     return () => events.removeListener(onChanged);
   },
   start: () => messenger().send('startInFrame'),
+  locate: () => messenger().send('locateLinkFrames'),
 };

@@ -2,10 +2,17 @@
 export const ANNOTATOR_SCRIPT = 'content-scripts/annotator.js';
 
 /**
- * The frame probe (an unlisted script WXT builds at the root): every subframe's content script, which
- * asks for the annotator once its frame holds a link (lib/content/frame-probe.ts).
+ * The frame probe (an unlisted script WXT builds at the root): the isolated script of every frame
+ * with an http(s) address, which asks for the annotator once its subframe holds a link, and relays
+ * the sentinels' signals (lib/content/frame-probe.ts).
  */
 export const FRAME_PROBE_SCRIPT = 'frame-probe.js';
+
+/**
+ * The frame sentinel (an unlisted script WXT builds at the root): runs in the page's own world of
+ * every `about:blank`/`srcdoc` subframe, and signals when links appear (lib/page-world).
+ */
+export const FRAME_SENTINEL_SCRIPT = 'frame-sentinel.js';
 
 /**
  * Hosts the annotator content script runs on by default. Other sites: optional permission + runtime

@@ -4,8 +4,10 @@
  */
 export * from './api-errors';
 export * from './content-scripts';
+export * from './coalesce';
 export * from './csv';
 export * from './format';
+export * from './frame-signals';
 export * from './guards';
 export * from './labels';
 export * from './limits';

@@ -58,3 +58,9 @@ export const MAX_BASE_URI_LENGTH = 16_384;
 
 /** Longest candidate-link selector the background sends a frame probe (50 services of long host names fit). */
 export const MAX_CANDIDATE_SELECTOR_LENGTH = 100_000;
+
+/** Most links a frame's page-world report lists (more: the annotator is started and decides). */
+export const MAX_REPORTED_HREFS = 2000;
+
+/** Longest link a frame's page-world report lists (longer ones cannot be share links). */
+export const MAX_REPORTED_HREF_LENGTH = 4096;

@@ -75,6 +75,11 @@ export const contentProtocol = {
   },
   /** From the frame probe of a subframe that now holds such a link: run the annotator in that frame. */
   startInFrame: { input: noInput, output: ok },
+  /**
+   * From the top frame's or a subframe's frame probe, relaying a frame sentinel's signal (a frame
+   * without an address of its own now holds links): find the frames of the tab that hold a share link.
+   */
+  locateLinkFrames: { input: noInput, output: ok },
 } as const;
 
 /** Background → a content script (one frame of a tab). */

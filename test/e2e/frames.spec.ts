@@ -231,7 +231,34 @@ test('browser zoom: a card for a link in a frame still sits next to it', async (
   await expectCardNextTo(mail, badgeIn(srcdoc, 'in-srcdoc'));
 });
 
-/** Counts the background's `scripting.executeScript` calls: each is the annotator injected into one frame. */
+/** The names of the frames of `page` that hold an execution context of the extension (an isolated world). */
+async function framesWithExtensionWorld(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const worlds: { origin: string; frameId: unknown }[] = [];
+  cdp.on('Runtime.executionContextCreated', ({ context }) => {
+    const frameId: unknown = context.auxData?.['frameId'];
+    worlds.push({ origin: context.origin, frameId });
+  });
+  // Enabling reports every context that exists already.
+  await cdp.send('Runtime.enable');
+  const { frameTree } = await cdp.send('Page.getFrameTree');
+  await cdp.detach();
+  const names = new Map<string, string>();
+  const walk = (tree: typeof frameTree, top: boolean): void => {
+    names.set(tree.frame.id, top ? '(top)' : (tree.frame.name ?? '?'));
+    for (const child of tree.childFrames ?? []) walk(child, false);
+  };
+  walk(frameTree, true);
+  const named = worlds
+    .filter((world) => world.origin.startsWith('chrome-extension://') && typeof world.frameId === 'string')
+    .map((world) => names.get(String(world.frameId)) ?? '?');
+  return [...new Set(named)].sort();
+}
+
+/**
+ * Counts the background's `scripting.executeScript` calls that inject a file: each is the annotator
+ * injected into one frame (the page-world reports and marks pass a function).
+ */
 async function countInjections(serviceWorker: Worker): Promise<() => Promise<number>> {
   await serviceWorker.evaluate(() => {
     const counter = { injections: 0 };
@@ -240,7 +267,7 @@ async function countInjections(serviceWorker: Worker): Promise<() => Promise<num
     Object.defineProperty(chrome.scripting, 'executeScript', {
       configurable: true,
       value: (...args: Parameters<typeof original>) => {
-        counter.injections += 1;
+        if (args[0].files !== undefined) counter.injections += 1;
         return original(...args);
       },
     });
@@ -263,7 +290,7 @@ test('a framed mail body of ordinary links gets no annotator until a share link 
   const ordinary =
     "<a href='https://example.org/news'>news</a> · <a href='/settings'>settings</a> · <a href='https://comply.test/x'>elsewhere</a>";
   const frame = (id: string, body: string) =>
-    `<iframe id="${id}" style="width:560px;height:60px" srcdoc="${escapeHtml(`<p>${body}</p>`)}"></iframe>`;
+    `<iframe id="${id}" name="${id}" style="width:560px;height:60px" srcdoc="${escapeHtml(`<p>${body}</p>`)}"></iframe>`;
   await context.route(`${PAGES_ORIGIN}/ordinary-frames.html`, (route) =>
     route.fulfill({
       contentType: 'text/html; charset=utf-8',
@@ -271,6 +298,7 @@ test('a framed mail body of ordinary links gets no annotator until a share link 
         ${frame('with-share', `Status: <a id='share' href='${first.link.shareUrl}'>snapshot</a>`)}
         ${frame('plain', ordinary)}
         ${frame('to-change', `${ordinary} · <a id='later' href='https://example.org/later'>later</a>`)}
+        ${frame('empty', 'A frame without links.')}
       </body></html>`,
     }),
   );
@@ -280,6 +308,9 @@ test('a framed mail body of ordinary links gets no annotator until a share link 
   await expect(badgeIn(page.frameLocator('#with-share'), 'share')).toHaveAttribute('data-state', 'idle');
   await waitLongerThanHoverDelay();
   expect(await injections()).toBe(1);
+  // Only the top frame and that frame hold an isolated world of the extension: the others have just
+  // the sentinel, in their own world.
+  expect(await framesWithExtensionWorld(page)).toEqual(['(top)', 'with-share']);
 
   const plain = await (await page.$('#plain'))?.contentFrame();
   const toChange = await (await page.$('#to-change'))?.contentFrame();
@@ -295,5 +326,41 @@ test('a framed mail body of ordinary links gets no annotator until a share link 
   await toChange.evaluate((url) => document.getElementById('later')?.setAttribute('href', url), changed.link.shareUrl);
   await expect(badgeIn(page.frameLocator('#to-change'), 'later')).toHaveAttribute('data-state', 'idle');
   expect(await injections()).toBe(3);
+  expect(await framesWithExtensionWorld(page)).toEqual(['(top)', 'plain', 'to-change', 'with-share']);
   for (const deal of [first, added, changed]) expect(await deal.views()).toBe(0);
+});
+
+test('sandboxed mail bodies: frames without scripts (same-origin or not) are badged too, one added after load as well; nothing is fetched', async ({
+  context,
+  server,
+}) => {
+  const deals = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay', 'Zed Pay', 'Nairobi Rails']);
+  const [sameOrigin, opaque, scripted, later] = deals;
+  if (!sameOrigin || !opaque || !scripted || !later) throw new Error('deals not created');
+  const body = (url: string) => escapeHtml(`<p>Status: <a id='share' href='${url}'>snapshot</a></p>`);
+  await context.route(`${PAGES_ORIGIN}/sandboxed-frames.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><title>Sandboxed bodies</title><body>
+        <iframe id="same-origin" name="same-origin" sandbox="allow-same-origin allow-popups" srcdoc="${body(sameOrigin.link.shareUrl)}"></iframe>
+        <iframe id="opaque" name="opaque" sandbox srcdoc="${body(opaque.link.shareUrl)}"></iframe>
+        <iframe id="scripted" name="scripted" sandbox="allow-scripts" srcdoc="${body(scripted.link.shareUrl)}"></iframe>
+        <script>
+          window.addEventListener('load', () => setTimeout(() => {
+            const frame = document.createElement('iframe');
+            frame.id = 'later';
+            frame.name = 'later';
+            frame.sandbox = 'allow-same-origin';
+            frame.srcdoc = ${JSON.stringify(`<p>Status: <a id='share' href='${later.link.shareUrl}'>snapshot</a></p>`)};
+            document.body.append(frame);
+          }, 400));
+        </script>
+      </body></html>`,
+    }),
+  );
+  const { page } = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/sandboxed-frames.html`);
+  for (const id of ['same-origin', 'opaque', 'scripted', 'later'])
+    await expect(badgeIn(page.frameLocator(`#${id}`), 'share')).toHaveAttribute('data-state', 'idle');
+  await waitLongerThanHoverDelay();
+  for (const deal of deals) expect(await deal.views()).toBe(0);
 });

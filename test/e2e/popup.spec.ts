@@ -185,16 +185,17 @@ for (const language of ['en', 'fr'] as const) {
   }
 }
 
-test('enabled sites: the background registers the annotator (top frame) and the frame probe (every frame) for them at runtime, and unregisters both when none are left', async ({
+test('enabled sites: the background registers the annotator (top frame), the frame probe (frames with an address) and the sentinel (the page world of the others) for them at runtime, and unregisters them when none are left', async ({
   serviceWorker,
 }) => {
   const registered = () =>
     serviceWorker.evaluate(async () =>
-      (await chrome.scripting.getRegisteredContentScripts()).map(({ id, matches, js, allFrames }) => ({
+      (await chrome.scripting.getRegisteredContentScripts()).map(({ id, matches, js, allFrames, world }) => ({
         id,
         matches,
         js,
         allFrames,
+        world,
       })),
     );
   const setSites = (sites: string[]) =>
@@ -212,12 +213,21 @@ test('enabled sites: the background registers the annotator (top frame) and the 
       matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
       js: ['content-scripts/annotator.js'],
       allFrames: false,
+      world: 'ISOLATED',
     },
     {
       id: 'frame-probe-enabled-sites',
       matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
       js: ['frame-probe.js'],
       allFrames: true,
+      world: 'ISOLATED',
+    },
+    {
+      id: 'frame-sentinel-enabled-sites',
+      matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
+      js: ['frame-sentinel.js'],
+      allFrames: true,
+      world: 'MAIN',
     },
   ]);
   await setSites([]);

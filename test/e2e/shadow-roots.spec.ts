@@ -1,4 +1,4 @@
-import { NEVER_SHADOW_HOST, SHADOW_HOST_CANDIDATES } from '@/lib/content/dom';
+import { NEVER_SHADOW_HOST, SHADOW_HOST_CANDIDATES } from '@/lib/dom';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
 import { PAGES_ORIGIN, servePages } from './pages/serve';

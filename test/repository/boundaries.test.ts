@@ -96,6 +96,16 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
     ],
     ['protocol modules import no background code', 'lib/protocol/new.ts', "import { x } from '../background/serve';"],
     ['the card-frame protocol stays zod-free', 'lib/protocol/card-frame.ts', "import { z } from 'zod';"],
+    ['lib/dom imports nothing of the project (not even the core)', 'lib/dom/new.ts', "import { x } from '../core/token';"],
+    ['the page world has no extension API', 'lib/page-world/new.ts', "import { browser } from 'wxt/browser';"],
+    ['the page world imports nothing of the content script', 'lib/page-world/new.ts', "import { x } from '../content/start';"],
+    ['the page world imports no zod', 'lib/page-world/new.ts', "import { z } from 'zod';"],
+    [
+      'the content script does not import the page world (a separate bundle)',
+      'lib/content/new.ts',
+      "import { reportFrameLinks } from '../page-world/link-report';",
+    ],
+    ['the shared core imports no DOM helper', 'lib/core/new.ts', "import { ANCHOR_SELECTOR } from '../dom';"],
   ])('%s', async (_rule, file, code) => {
     const found = await violations(file, code);
     expect(found).toHaveLength(1);
@@ -134,6 +144,17 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
       'components/New.tsx',
       "import { backgroundClient } from '@/lib/protocol/pages';\nimport { createSettingsStore } from '@/lib/extension/settings';\nimport { formatDateTime } from '@/lib/core/format';",
     ],
+    [
+      'the page world: the core and lib/dom',
+      'lib/page-world/new.ts',
+      "import { FRAME_LINKS_SIGNAL } from '../core/frame-signals';\nimport { ANCHOR_SELECTOR } from '../dom';",
+    ],
+    [
+      'the background: the page world (it hands its functions to scripting.executeScript)',
+      'lib/background/new.ts',
+      "import { reportFrameLinks } from '../page-world/link-report';",
+    ],
+    ['the content script: lib/dom', 'lib/content/new.ts', "import { ANCHOR_SELECTOR } from '../dom';"],
     ['core schemas: zod', 'lib/core/schemas/new.ts', "import { z } from 'zod';\nimport { TOKEN_PATTERN } from '../token';"],
   ])('allows %s', async (_what, file, code) => {
     expect(await violations(file, code)).toEqual([]);

@@ -61,6 +61,7 @@ describe('card binding in the background', () => {
       hoverAllowance: createHoverAllowance({ area, ...(binding.now ? { now: binding.now } : {}) }),
       linkFrames: createLinkFrames(area),
       startAnnotatorInFrame: unused,
+      linkFramesLocator: { locate: unused },
       tellCardReplaced: async (tabId, frameId) => void replaced.push({ tabId, frameId }),
       watchlist: unusedWatchlist(),
       getWatchSettings: unused,

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   ENABLED_SITES_FRAME_PROBE_ID,
+  ENABLED_SITES_FRAME_SENTINEL_ID,
   ENABLED_SITES_SCRIPT_ID,
   startContentRegistration,
   syncContentScripts,
@@ -12,6 +13,7 @@ import {
   ANNOTATOR_SCRIPT,
   enabledSiteMatches,
   FRAME_PROBE_SCRIPT,
+  FRAME_SENTINEL_SCRIPT,
   siteMatchPattern,
 } from '@/lib/core/content-scripts';
 import { DEFAULT_USER_SETTINGS, mergeSettings, type EffectiveSettings } from '@/lib/core/schemas/settings';
@@ -65,29 +67,52 @@ describe('match patterns', () => {
 });
 
 describe('syncContentScripts', () => {
-  const both = (outcome: string) => ({ [ENABLED_SITES_SCRIPT_ID]: outcome, [ENABLED_SITES_FRAME_PROBE_ID]: outcome });
+  const both = (outcome: string) => ({
+    [ENABLED_SITES_SCRIPT_ID]: outcome,
+    [ENABLED_SITES_FRAME_PROBE_ID]: outcome,
+    [ENABLED_SITES_FRAME_SENTINEL_ID]: outcome,
+  });
 
-  it('registers the annotator (top frame) and the frame probe (every frame) for enabled sites, excluding the sites the manifest already covers', async () => {
+  it('registers the annotator (top frame), the frame probe (frames with an address) and the sentinel (the page world of the others) for enabled sites, excluding the sites the manifest already covers', async () => {
     const { api, registered } = fakeScripting();
     expect(await syncContentScripts(api, ['crm.example.com'])).toEqual(both('registered'));
     const common = {
       matches: ['*://crm.example.com/*'],
       excludeMatches: ANNOTATOR_MATCHES,
       runAt: 'document_idle',
-      matchOriginAsFallback: true,
     };
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toEqual({
       id: ENABLED_SITES_SCRIPT_ID,
       ...common,
       js: [ANNOTATOR_SCRIPT],
       allFrames: false,
+      matchOriginAsFallback: true,
     });
     expect(registered.get(ENABLED_SITES_FRAME_PROBE_ID)).toEqual({
       id: ENABLED_SITES_FRAME_PROBE_ID,
       ...common,
       js: [FRAME_PROBE_SCRIPT],
       allFrames: true,
+      matchOriginAsFallback: false,
     });
+    expect(registered.get(ENABLED_SITES_FRAME_SENTINEL_ID)).toEqual({
+      id: ENABLED_SITES_FRAME_SENTINEL_ID,
+      ...common,
+      js: [FRAME_SENTINEL_SCRIPT],
+      allFrames: true,
+      matchOriginAsFallback: true,
+      world: 'MAIN',
+    });
+  });
+
+  it('repairs a frame probe registered by a build that ran it in about:blank frames too', async () => {
+    const { api, registered } = fakeScripting();
+    await syncContentScripts(api, ['crm.example.com']);
+    const probe = registered.get(ENABLED_SITES_FRAME_PROBE_ID);
+    if (!probe) throw new Error('not registered');
+    probe.matchOriginAsFallback = true;
+    expect((await syncContentScripts(api, ['crm.example.com']))[ENABLED_SITES_FRAME_PROBE_ID]).toBe('updated');
+    expect(registered.get(ENABLED_SITES_FRAME_PROBE_ID)).toMatchObject({ matchOriginAsFallback: false });
   });
 
   it('updates when the sites change, leaves an identical registration alone, unregisters when none are left', async () => {
@@ -109,6 +134,7 @@ describe('syncContentScripts', () => {
     expect(await syncContentScripts(api, ['crm.example.com'])).toEqual({
       [ENABLED_SITES_SCRIPT_ID]: 'updated',
       [ENABLED_SITES_FRAME_PROBE_ID]: 'registered',
+      [ENABLED_SITES_FRAME_SENTINEL_ID]: 'registered',
     });
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.js).toEqual([ANNOTATOR_SCRIPT]);
   });
@@ -134,6 +160,10 @@ describe('syncContentScripts', () => {
     const annotator = registered.get(ENABLED_SITES_SCRIPT_ID);
     if (!annotator) throw new Error('not registered');
     delete annotator.allFrames;
+    const probe = registered.get(ENABLED_SITES_FRAME_PROBE_ID);
+    if (!probe) throw new Error('not registered');
+    delete probe.matchOriginAsFallback;
+    delete probe.world;
     expect(await syncContentScripts(api, ['crm.example.com'])).toEqual(both('unchanged'));
   });
 

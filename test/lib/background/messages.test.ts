@@ -31,6 +31,7 @@ const contentScriptSender = {
 function setup(language: 'en' | 'fr' = 'fr') {
   const harness = createHarness();
   const framesStarted: FrameOfTab[] = [];
+  const tabsLocated: number[] = [];
   const deps = {
     service: harness.service,
     getSettings: () => createSettingsStore().getEffectiveSettings(),
@@ -40,12 +41,13 @@ function setup(language: 'en' | 'fr' = 'fr') {
     hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session, now: harness.clock.now }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     startAnnotatorInFrame: async (frame: FrameOfTab) => void framesStarted.push(frame),
+    linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId) },
     tellCardReplaced: async () => undefined,
     watchlist: unusedWatchlist(),
     getWatchSettings: async () => DEFAULT_WATCH_SETTINGS,
     extensionOrigin: EXTENSION_ORIGIN,
   };
-  return { ...harness, deps, framesStarted, content: createContentHandlers(deps), pages: createPagesHandlers(deps) };
+  return { ...harness, deps, framesStarted, tabsLocated, content: createContentHandlers(deps), pages: createPagesHandlers(deps) };
 }
 
 beforeEach(() => {
@@ -189,6 +191,16 @@ describe('senders', () => {
     await expect(content.startInFrame(undefined, { frameId: 3 })).rejects.toBeInstanceOf(ForbiddenSenderError);
     await expect(content.startInFrame({ frameId: 9 }, subframe)).rejects.toBeInstanceOf(InvalidMessageError);
     expect(framesStarted).toHaveLength(2);
+  });
+
+  it("locateLinkFrames looks at the sender's own tab, for any content script, and for nothing else", async () => {
+    const { content, tabsLocated } = setup();
+    await expect(content.locateLinkFrames(undefined, contentScriptSender)).resolves.toEqual({ ok: true });
+    await content.locateLinkFrames(undefined, { ...contentScriptSender, frameId: 4 });
+    expect(tabsLocated).toEqual([7, 7]);
+    await expect(content.locateLinkFrames(undefined, popupSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(content.locateLinkFrames({ tabId: 9 }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
+    expect(tabsLocated).toEqual([7, 7]);
   });
 
   it('frameCandidates names the links that may be share links of the configured services, for any content script', async () => {

@@ -5,8 +5,10 @@
  * `frameCandidates`, here answered by the real recogniser) and asks for the annotator once one of
  * those is present, never before and only once. The top frame never asks.
  */
+import { Window as HappyWindow } from 'happy-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { probeFrame, whenPresent, type FrameProbeDeps } from '@/lib/content/frame-probe';
+import { probeFrame, relayFrameSignals, whenPresent, type FrameProbeDeps } from '@/lib/content/frame-probe';
+import { FRAME_LINKS_SIGNAL } from '@/lib/core/frame-signals';
 import { createLinkRecognizer } from '@/lib/core/links';
 import type { ServiceConfig } from '@/lib/core/services';
 import { SERVICE, shareUrl } from './helpers';
@@ -20,6 +22,8 @@ function subframeDocument(html = ''): Document {
   return doc;
 }
 
+const noLocate = async (): Promise<unknown> => ({ ok: true });
+
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** A probe in a subframe whose background knows `services` (changed with `setServices`). */
@@ -29,6 +33,7 @@ function probe(html = '', initial: readonly ServiceConfig[] = [SERVICE]) {
   const listeners = new Set<() => void>();
   const deps = {
     isTopFrame: false,
+    window,
     document: doc,
     candidates: vi.fn(async (baseURI: string): Promise<unknown> => ({
       selector: createLinkRecognizer(services).candidateSelector(baseURI),
@@ -38,6 +43,7 @@ function probe(html = '', initial: readonly ServiceConfig[] = [SERVICE]) {
       return () => listeners.delete(listener);
     }),
     start: vi.fn(async (): Promise<unknown> => ({ ok: true })),
+    locate: vi.fn(async (): Promise<unknown> => ({ ok: true })),
   } satisfies FrameProbeDeps;
   return {
     doc,
@@ -125,6 +131,8 @@ describe('probeFrame', () => {
     const start = vi.fn(async (): Promise<unknown> => ({ ok: true }));
     void probeFrame({
       isTopFrame: false,
+      window,
+      locate: noLocate,
       document: doc,
       candidates: () => new Promise((resolve) => answers.push(resolve)),
       onServicesChanged: (listener) => ((changed = listener), () => undefined),
@@ -147,7 +155,15 @@ describe('probeFrame', () => {
   ])('%s: the annotator is started on any link and decides itself', async (_case, candidates) => {
     const doc = subframeDocument('<a href="https://example.org/a">a</a>');
     const start = vi.fn(async (): Promise<unknown> => ({ ok: true }));
-    await probeFrame({ isTopFrame: false, document: doc, candidates, onServicesChanged: () => () => undefined, start });
+    await probeFrame({
+      isTopFrame: false,
+      window,
+      locate: noLocate,
+      document: doc,
+      candidates,
+      onServicesChanged: () => () => undefined,
+      start,
+    });
     expect(start).toHaveBeenCalledTimes(1);
   });
 
@@ -166,7 +182,15 @@ describe('probeFrame', () => {
     const doc = subframeDocument(`<a href="${shareUrl(8)}">link</a>`);
     const start = vi.fn(async (): Promise<unknown> => ({ ok: true }));
     const candidates = vi.fn(async (): Promise<unknown> => ({ selector: 'a[href]' }));
-    await probeFrame({ isTopFrame: true, document: doc, candidates, onServicesChanged: () => () => undefined, start });
+    await probeFrame({
+      isTopFrame: true,
+      window,
+      locate: noLocate,
+      document: doc,
+      candidates,
+      onServicesChanged: () => () => undefined,
+      start,
+    });
     expect(candidates).not.toHaveBeenCalled();
     expect(start).not.toHaveBeenCalled();
   });
@@ -195,5 +219,64 @@ describe('whenPresent', () => {
     const appearing = whenPresent(doc, 'a[href]');
     doc.getElementById('a')?.setAttribute('href', '/x');
     await expect(appearing).resolves.toBeUndefined();
+  });
+});
+
+describe('relayFrameSignals', () => {
+  // A frame's window (happy-dom loads no frames: another window stands in for one).
+  const otherWindow = () => new HappyWindow() as unknown as MessageEventSource;
+  const fromFrame = (data: unknown, source: MessageEventSource | null) =>
+    window.dispatchEvent(new MessageEvent('message', { data, source }));
+
+  it("relays a sentinel's signal, once per burst, and nothing else", async () => {
+    let finish = () => {};
+    const locate = vi.fn(() => new Promise<unknown>((resolve) => (finish = () => resolve({ ok: true }))));
+    const stop = relayFrameSignals(window, locate);
+    const other = otherWindow();
+
+    fromFrame('compliance-lens:frame-link', other);
+    fromFrame({ type: FRAME_LINKS_SIGNAL }, other);
+    expect(locate).not.toHaveBeenCalled();
+
+    fromFrame(FRAME_LINKS_SIGNAL, other);
+    fromFrame(FRAME_LINKS_SIGNAL, other);
+    fromFrame(FRAME_LINKS_SIGNAL, other);
+    expect(locate).toHaveBeenCalledTimes(1);
+    finish();
+    await settle();
+    expect(locate).toHaveBeenCalledTimes(2); // the signals during the first look
+    finish();
+    await settle();
+    stop();
+    fromFrame(FRAME_LINKS_SIGNAL, other);
+    expect(locate).toHaveBeenCalledTimes(2);
+  });
+
+  it('asks for a look when a sandboxed frame without scripts loads here (no sentinel can run in it)', async () => {
+    const locate = vi.fn(async (): Promise<unknown> => ({ ok: true }));
+    const stop = relayFrameSignals(window, locate);
+    const body = document.createElement('iframe');
+    body.setAttribute('sandbox', '');
+    document.body.append(body);
+    expect(locate).not.toHaveBeenCalled();
+    body.dispatchEvent(new Event('load'));
+    expect(locate).toHaveBeenCalledTimes(1);
+    stop();
+    body.remove();
+  });
+
+  it('runs in the top frame too (the sentinels below it signal there)', async () => {
+    const locate = vi.fn(async (): Promise<unknown> => ({ ok: true }));
+    void probeFrame({
+      isTopFrame: true,
+      window,
+      locate,
+      document,
+      candidates: async () => ({ selector: null }),
+      onServicesChanged: () => () => undefined,
+      start: async () => ({ ok: true }),
+    });
+    fromFrame(FRAME_LINKS_SIGNAL, otherWindow());
+    expect(locate).toHaveBeenCalledTimes(1);
   });
 });

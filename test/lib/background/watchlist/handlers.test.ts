@@ -28,6 +28,7 @@ beforeEach(async () => {
     hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     startAnnotatorInFrame: () => Promise.reject(new Error('unused')),
+    linkFramesLocator: { locate: () => Promise.reject(new Error('unused')) },
     tellCardReplaced: () => Promise.reject(new Error('unused')),
     watchlist: h.watchlist,
     getWatchSettings: async () => h.settings,

@@ -1,4 +1,8 @@
-/** Small DOM helpers of the content script: node tests, and walking into open shadow roots. */
+/**
+ * lib/dom: DOM helpers shared by the scripts that run inside a page (the content script, and the
+ * frame sentinel in the page's own world), so it imports nothing: no browser or extension API, no zod,
+ * no other lib/ folder. Node tests, and walking into open shadow roots.
+ */
 
 export const ANCHOR_SELECTOR = 'a[href]';
 
@@ -51,4 +55,21 @@ export function anchorsDeep(root: ParentNode): Element[] {
     anchors.push(...anchorsDeep(shadow));
   });
   return anchors;
+}
+
+/** A sandboxed frame whose scripts may not run (no `allow-scripts`): no script runs in its page world. */
+export const SCRIPTLESS_FRAME_SELECTOR = 'iframe[sandbox]:not([sandbox~="allow-scripts"])';
+
+/**
+ * Calls `found` at once if `doc` holds a frame without scripts, and whenever one loads there (a new
+ * body too). One listener in the capture phase: a frame's `load` does not bubble, and nothing is
+ * looked at on other changes. Returns a function that stops it.
+ */
+export function watchScriptlessFrames(doc: Document, found: () => void): () => void {
+  if (doc.querySelector(SCRIPTLESS_FRAME_SELECTOR) !== null) found();
+  const onLoad = (event: Event) => {
+    if (event.target instanceof HTMLIFrameElement && event.target.matches(SCRIPTLESS_FRAME_SELECTOR)) found();
+  };
+  doc.addEventListener('load', onLoad, true);
+  return () => doc.removeEventListener('load', onLoad, true);
 }

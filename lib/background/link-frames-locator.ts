@@ -1,0 +1,131 @@
+import type { browser } from 'wxt/browser';
+import { z } from 'zod';
+import { coalesce } from '../core/coalesce';
+import { FRAME_ANNOTATED_MARK, FRAME_SENTINEL_MARK, FRAME_SENTINEL_STOP } from '../core/frame-signals';
+import { MAX_REPORTED_HREF_LENGTH, MAX_REPORTED_HREFS } from '../core/limits';
+import { markFrameAnnotated, reportFrameLinks, type FrameLinkReportOptions } from '../page-world/link-report';
+import { targetOf, type FrameOfTab } from './frame-start';
+
+/** Where a report or a mark runs: the page's own world, or the extension's isolated world. */
+export type ReportWorld = 'MAIN' | 'ISOLATED';
+
+/** The frames' reports, as `scripting.executeScript` returns them: unchecked. */
+export interface FrameLinkReports {
+  /** Runs `reportFrameLinks` in the page world of every frame of the tab. */
+  reportAll(tabId: number): Promise<unknown>;
+  /** Runs `reportFrameLinks` in the isolated world of one document (where no page script can run). */
+  reportIsolated(frame: FrameOfTab): Promise<unknown>;
+  /** Runs `markFrameAnnotated` in one document, in the world its report came from. */
+  markAnnotated(frame: FrameOfTab, world: ReportWorld): Promise<unknown>;
+}
+
+export interface LinkFramesLocatorDeps extends FrameLinkReports {
+  /** Whether a link's resolved `href` may be a share link of a configured service. */
+  isShareLink(href: string): Promise<boolean> | boolean;
+  startAnnotator(frame: FrameOfTab): Promise<void>;
+}
+
+export interface LinkFramesLocator {
+  locate(tabId: number): Promise<void>;
+}
+
+/** Least time between two looks at one tab: a page that posts signals without end costs at most this often. */
+export const LOCATE_GAP_MS = 100;
+
+const frameReportsSchema = z.array(
+  z.object({
+    frameId: z.number().int().nonnegative(),
+    documentId: z.string().max(256).optional(),
+    result: z.unknown().optional(),
+  }),
+);
+
+const frameLinkReportSchema = z.object({
+  hrefs: z.array(z.string().max(MAX_REPORTED_HREF_LENGTH)).max(MAX_REPORTED_HREFS),
+  more: z.boolean(),
+  shadowRoots: z.boolean(),
+});
+
+const reportOptions = (sentinelMark?: string): FrameLinkReportOptions => ({
+  ...(sentinelMark === undefined ? {} : { sentinelMark }),
+  annotatedMark: FRAME_ANNOTATED_MARK,
+  maxHrefs: MAX_REPORTED_HREFS,
+  maxHrefLength: MAX_REPORTED_HREF_LENGTH,
+});
+
+/** The reports through `browser.scripting`. */
+export function scriptingReports(scripting: typeof browser.scripting): FrameLinkReports {
+  return {
+    reportAll: (tabId) =>
+      scripting.executeScript({
+        target: { tabId, allFrames: true },
+        world: 'MAIN',
+        func: reportFrameLinks,
+        args: [reportOptions(FRAME_SENTINEL_MARK)],
+      }),
+    reportIsolated: (frame) =>
+      scripting.executeScript({ target: targetOf(frame), func: reportFrameLinks, args: [reportOptions()] }),
+    markAnnotated: (frame, world) =>
+      scripting.executeScript({
+        target: targetOf(frame),
+        world,
+        func: markFrameAnnotated,
+        args: [FRAME_ANNOTATED_MARK, FRAME_SENTINEL_STOP],
+      }),
+  };
+}
+
+/**
+ * Finds the subframes of a tab without an address of their own (`about:blank`, `srcdoc`) that now hold
+ * a share link, and runs the annotator in them, when a frame sentinel signals (relayed by
+ * `locateLinkFrames`). The sentinels run in the page's own world, which costs the browser no isolated
+ * world per frame; they cannot message the extension or name their frame, so the background asks every
+ * frame of the tab at once, in the page world. A frame where the page world could not run (a sandboxed
+ * frame without scripts: the browser answers null) is asked again from the isolated world, which only
+ * such frames pay for. A report that is not one (the page can alter what runs in its world) starts the
+ * annotator, which decides as it does anywhere. Signals during a look cost one more look, not one each.
+ */
+export function createLinkFramesLocator(deps: LinkFramesLocatorDeps): LinkFramesLocator {
+  // One entry per tab that ever signalled while this worker lives (a closure each).
+  const byTab = new Map<number, () => Promise<void>>();
+
+  async function shouldStart(result: unknown): Promise<boolean> {
+    if (result === false) return false;
+    const report = frameLinkReportSchema.safeParse(result);
+    if (!report.success || report.data.more || report.data.shadowRoots) return true;
+    for (const href of report.data.hrefs) if (await deps.isShareLink(href)) return true;
+    return false;
+  }
+
+  /** The isolated world's report of a frame the page world could not run in (null: it could not either). */
+  async function isolatedReport(frame: FrameOfTab): Promise<unknown> {
+    const [entry] = frameReportsSchema.parse(await deps.reportIsolated(frame).catch(() => []));
+    return entry?.result ?? false;
+  }
+
+  async function look(tabId: number): Promise<void> {
+    const reports = frameReportsSchema.parse(await deps.reportAll(tabId));
+    for (const { frameId, documentId, result } of reports) {
+      // The top frame runs the annotator from the manifest.
+      if (frameId === 0) continue;
+      const frame = documentId === undefined ? { tabId, frameId } : { tabId, frameId, documentId };
+      const ranInPage = result !== null && result !== undefined;
+      const world: ReportWorld = ranInPage ? 'MAIN' : 'ISOLATED';
+      if (!(await shouldStart(ranInPage ? result : await isolatedReport(frame)))) continue;
+      await deps.markAnnotated(frame, world);
+      await deps.startAnnotator(frame);
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOCATE_GAP_MS));
+  }
+
+  return {
+    locate(tabId) {
+      let locate = byTab.get(tabId);
+      if (locate === undefined) {
+        locate = coalesce(() => look(tabId));
+        byTab.set(tabId, locate);
+      }
+      return locate();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * What the frame sentinel (lib/page-world, in the page's own world of an `about:blank`/`srcdoc` frame)
+ * and the extension say to each other. It runs where the page runs, so the page can see, send and
+ * forge all of it: a signal only makes the background look (lib/background/link-frames-locator.ts).
+ */
+
+/** Posted by a sentinel to each window above its frame: "links appeared here". */
+export const FRAME_LINKS_SIGNAL = 'compliance-lens:frame-links';
+
+/** Dispatched on a frame's window once the annotator runs there: its sentinel stops. */
+export const FRAME_SENTINEL_STOP = 'compliance-lens:frame-annotated';
+
+/**
+ * Set on a frame's document (`Symbol.for`) by its sentinel: the frames the background looks at. (Not
+ * the address: a script that rewrites an `about:blank` frame with `document.open` gives it the
+ * writer's address, and no isolated script runs there.)
+ */
+export const FRAME_SENTINEL_MARK = 'compliance-lens.frame-sentinel';
+
+/** Set on a frame's document (`Symbol.for`) once the annotator runs there: the background skips it. */
+export const FRAME_ANNOTATED_MARK = 'compliance-lens.frame-annotated';

@@ -1,0 +1,81 @@
+import { FRAME_LINKS_SIGNAL, FRAME_SENTINEL_MARK, FRAME_SENTINEL_STOP } from '../core/frame-signals';
+import { ANCHOR_SELECTOR, forEachShadowRoot, isElement, watchScriptlessFrames } from '../dom';
+
+/** Attribute changes that can turn an anchor into a link (or into another one). */
+const WATCHED = { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] };
+
+/** Link changes within this time make one signal (a mail body written in pieces, a list filled row by row). */
+export const SIGNAL_DELAY_MS = 50;
+
+/** Whether `node` is or holds a link or an open shadow root (a web component may fill it at any time). */
+function bringsLinks(node: Node | null): boolean {
+  if (node === null || !isElement(node)) return false;
+  return node.matches(ANCHOR_SELECTOR) || node.querySelector(ANCHOR_SELECTOR) !== null || forEachShadowRoot(node, () => true);
+}
+
+function someBringLinks(nodes: NodeList): boolean {
+  for (let index = 0; index < nodes.length; index += 1) if (bringsLinks(nodes[index] ?? null)) return true;
+  return false;
+}
+
+/**
+ * The frames the sentinel watches: the subframes whose document has no address of its own
+ * (`about:blank`, `srcdoc`, `blob:`). A frame with an http(s) address runs the frame probe, which
+ * has the extension API and relays this sentinel's signals.
+ */
+export function isSentinelFrame(win: Window): boolean {
+  return win !== win.top && win.location.protocol !== 'http:' && win.location.protocol !== 'https:';
+}
+
+/**
+ * Marks the frame's document as watched (FRAME_SENTINEL_MARK), and calls `signal` shortly after the
+ * frame first holds a link or an open shadow root, and again after each later change that adds one
+ * (or changes an `href`), until the frame's window receives FRAME_SENTINEL_STOP (the annotator runs
+ * there now); and whenever a sandboxed frame without scripts loads in it. Returns a function that
+ * stops it.
+ */
+export function watchFrameLinks(win: Window, signal: () => void): () => void {
+  Reflect.set(win.document, Symbol.for(FRAME_SENTINEL_MARK), true);
+  let pending = false;
+  const notify = () => {
+    if (pending) return;
+    pending = true;
+    win.setTimeout(() => {
+      pending = false;
+      signal();
+    }, SIGNAL_DELAY_MS);
+  };
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === 'attributes' ? bringsLinks(record.target) : someBringLinks(record.addedNodes)) {
+        notify();
+        return;
+      }
+    }
+  });
+  observer.observe(win.document, WATCHED);
+  if (bringsLinks(win.document.documentElement)) notify();
+  // A sandboxed frame without scripts inside this one has no sentinel of its own: this one speaks for it.
+  const stopFrames = watchScriptlessFrames(win.document, notify);
+  const stopLinks = () => {
+    observer.disconnect();
+    win.removeEventListener(FRAME_SENTINEL_STOP, stopLinks);
+  };
+  win.addEventListener(FRAME_SENTINEL_STOP, stopLinks);
+  return () => {
+    stopLinks();
+    stopFrames();
+  };
+}
+
+/**
+ * Posts FRAME_LINKS_SIGNAL to every window above `win`. The nearest one that runs the extension's
+ * isolated script (the top frame's, or a matched subframe's frame probe) relays it to the background.
+ */
+export function signalAncestors(win: Window): void {
+  let current = win;
+  while (current !== current.parent) {
+    current = current.parent;
+    current.postMessage(FRAME_LINKS_SIGNAL, '*');
+  }
+}

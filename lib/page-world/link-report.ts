@@ -1,0 +1,54 @@
+/** What `reportFrameLinks` gives back from one frame, before the background parses it. */
+export interface FrameLinkReport {
+  /** Resolved `href`s of the frame's links (light DOM), up to `maxHrefs`, each at most `maxHrefLength`. */
+  hrefs: string[];
+  /** More links than were reported. */
+  more: boolean;
+  /** The frame holds an open shadow root (its links are the annotator's to find). */
+  shadowRoots: boolean;
+}
+
+export interface FrameLinkReportOptions {
+  /** FRAME_SENTINEL_MARK: only a document marked with it is reported. Absent: any subframe (no sentinel could run there). */
+  sentinelMark?: string;
+  /** FRAME_ANNOTATED_MARK: a document marked with it is skipped. */
+  annotatedMark: string;
+  maxHrefs: number;
+  maxHrefLength: number;
+}
+
+/**
+ * Run by the background in every frame of a tab (`scripting.executeScript` with `func`, which sends
+ * the function's source: so it refers to nothing outside itself). In the page's own world the page may
+ * have altered anything it calls; the background parses the answer. False for a frame it has nothing
+ * to say about (the top frame, a frame without the sentinel, one the annotator already runs in), so
+ * that null stays the browser's "it did not run here" (a sandboxed frame without scripts).
+ */
+export function reportFrameLinks(options: FrameLinkReportOptions): FrameLinkReport | false {
+  if (window === window.top) return false;
+  // `typeof`: the browser passes arguments as JSON-like values, and may drop an empty field.
+  if (typeof options.sentinelMark === 'string' && Reflect.get(document, Symbol.for(options.sentinelMark)) !== true) return false;
+  if (Reflect.get(document, Symbol.for(options.annotatedMark)) === true) return false;
+  const hrefs: string[] = [];
+  let more = false;
+  const anchors = document.querySelectorAll('a[href]');
+  for (let index = 0; index < anchors.length; index += 1) {
+    const anchor = anchors[index];
+    if (!(anchor instanceof HTMLAnchorElement)) continue;
+    if (hrefs.length === options.maxHrefs) {
+      more = true;
+      break;
+    }
+    if (anchor.href.length <= options.maxHrefLength) hrefs.push(anchor.href);
+  }
+  let shadowRoots = false;
+  const elements = document.querySelectorAll('*');
+  for (let index = 0; index < elements.length && !shadowRoots; index += 1) shadowRoots = Boolean(elements[index]?.shadowRoot);
+  return { hrefs, more, shadowRoots };
+}
+
+/** Run like `reportFrameLinks` in a frame the annotator now runs in: marks it, and stops its sentinel. */
+export function markFrameAnnotated(mark: string, stopEvent: string): void {
+  Reflect.set(document, Symbol.for(mark), true);
+  window.dispatchEvent(new Event(stopEvent));
+}

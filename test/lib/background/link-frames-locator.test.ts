@@ -1,0 +1,113 @@
+/**
+ * The background's look at a tab's frames when a sentinel signals: which frames get the annotator
+ * (a share link by the recogniser's exact check, more links than listed, an open shadow root, a
+ * report that is not one), which never do (the top frame, frames with nothing to say), the isolated
+ * world asked only where the page world could not run, and the coalescing of signals.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { FrameOfTab } from '@/lib/background/frame-start';
+import { createLinkFramesLocator, type ReportWorld } from '@/lib/background/link-frames-locator';
+
+const SHARE = 'https://status.test/share/abc';
+const report = (hrefs: string[], extra: Partial<{ more: boolean; shadowRoots: boolean }> = {}) => ({
+  hrefs,
+  more: false,
+  shadowRoots: false,
+  ...extra,
+});
+
+function locatorWith(reports: unknown, isolated: (frame: FrameOfTab) => unknown = () => []) {
+  const started: FrameOfTab[] = [];
+  const order: string[] = [];
+  const deps = {
+    reportAll: vi.fn(async (_tabId: number): Promise<unknown> => reports),
+    reportIsolated: vi.fn(async (frame: FrameOfTab): Promise<unknown> => isolated(frame)),
+    markAnnotated: vi.fn(async (frame: FrameOfTab, world: ReportWorld) => void order.push(`mark ${frame.frameId} ${world}`)),
+    isShareLink: (href: string) => href === SHARE,
+    startAnnotator: vi.fn(async (frame: FrameOfTab) => {
+      started.push(frame);
+      order.push(`start ${frame.frameId}`);
+    }),
+  };
+  return { locator: createLinkFramesLocator(deps), deps, started, order };
+}
+
+describe('createLinkFramesLocator', () => {
+  it('starts the annotator in the frames whose report holds a share link (marked first), by document where named', async () => {
+    const { locator, started, order, deps } = locatorWith([
+      { frameId: 0, documentId: 'TOP', result: false },
+      { frameId: 3, documentId: 'D3', result: report(['https://example.org/news', SHARE]) },
+      { frameId: 4, documentId: 'D4', result: report(['https://example.org/news', 'https://status.test.evil/share/abc']) },
+      { frameId: 5, result: report([SHARE]) },
+      { frameId: 6, result: false },
+    ]);
+    await locator.locate(7);
+    expect(deps.reportAll).toHaveBeenCalledWith(7);
+    expect(started).toEqual([
+      { tabId: 7, frameId: 3, documentId: 'D3' },
+      { tabId: 7, frameId: 5 },
+    ]);
+    expect(order).toEqual(['mark 3 MAIN', 'start 3', 'mark 5 MAIN', 'start 5']);
+    expect(deps.reportIsolated).not.toHaveBeenCalled();
+  });
+
+  it('starts it where the frame says there is more than it listed, or an open shadow root', async () => {
+    const { locator, started } = locatorWith([
+      { frameId: 3, result: report([], { more: true }) },
+      { frameId: 4, result: report([], { shadowRoots: true }) },
+      { frameId: 5, result: report([]) },
+    ]);
+    await locator.locate(7);
+    expect(started.map((frame) => frame.frameId)).toEqual([3, 4]);
+  });
+
+  it('a report that is not one (the page altered the report function) gets the annotator, which decides; never the top frame', async () => {
+    const { locator, started } = locatorWith([
+      { frameId: 0, result: 'forged' },
+      { frameId: 3, result: { hrefs: 'all of them' } },
+      { frameId: 4, result: report(Array.from({ length: 3000 }, () => 'x')) },
+    ]);
+    await locator.locate(7);
+    expect(started.map((frame) => frame.frameId)).toEqual([3, 4]);
+  });
+
+  it('asks the isolated world only of the frames the page world could not run in (sandboxed without scripts)', async () => {
+    const { locator, started, order, deps } = locatorWith(
+      [
+        { frameId: 3, documentId: 'D3', result: null },
+        { frameId: 4, documentId: 'D4', result: null },
+        { frameId: 5 }, // Firefox: an error entry
+        { frameId: 6, result: false },
+      ],
+      (frame) =>
+        frame.frameId === 3
+          ? [{ frameId: 3, documentId: 'D3', result: report([SHARE]) }]
+          : frame.frameId === 4
+            ? [{ frameId: 4, documentId: 'D4', result: report(['https://example.org/']) }]
+            : Promise.reject(new Error('Frame with ID 5 was removed')),
+    );
+    await locator.locate(7);
+    expect(deps.reportIsolated.mock.calls.map(([frame]) => frame.frameId)).toEqual([3, 4, 5]);
+    expect(started).toEqual([{ tabId: 7, frameId: 3, documentId: 'D3' }]);
+    expect(order).toEqual(['mark 3 ISOLATED', 'start 3']);
+  });
+
+  it('an answer of the browser that is not a list of frame results starts nothing', async () => {
+    const { locator, started } = locatorWith({ frames: 'none' });
+    await expect(locator.locate(7)).resolves.toBeUndefined();
+    expect(started).toEqual([]);
+  });
+
+  it('signals during a look cost one more look of that tab, not one each; other tabs look on their own', async () => {
+    vi.useFakeTimers();
+    try {
+      const { locator, deps } = locatorWith([]);
+      const looks = [locator.locate(7), locator.locate(7), locator.locate(7), locator.locate(8)];
+      await vi.runAllTimersAsync();
+      await Promise.all(looks);
+      expect(deps.reportAll.mock.calls.map(([tabId]) => tabId).sort()).toEqual([7, 7, 8]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
