@@ -40,6 +40,8 @@ const frameReportsSchema = z.array(
   }),
 );
 
+type FrameResult = z.infer<typeof frameReportsSchema>[number];
+
 const frameLinkReportSchema = z.object({
   hrefs: z.array(z.string().max(MAX_REPORTED_HREF_LENGTH)).max(MAX_REPORTED_HREFS),
   more: z.boolean(),
@@ -103,18 +105,20 @@ export function createLinkFramesLocator(deps: LinkFramesLocatorDeps): LinkFrames
     return entry?.result ?? false;
   }
 
+  /** Starts the annotator in one reported frame if its report asks for it. */
+  async function answer(tabId: number, { frameId, documentId, result }: FrameResult): Promise<void> {
+    const frame = documentId === undefined ? { tabId, frameId } : { tabId, frameId, documentId };
+    const ranInPage = result !== null && result !== undefined;
+    if (!(await shouldStart(ranInPage ? result : await isolatedReport(frame)))) return;
+    await deps.markAnnotated(frame, ranInPage ? 'MAIN' : 'ISOLATED');
+    await deps.startAnnotator(frame);
+  }
+
   async function look(tabId: number): Promise<void> {
     const reports = frameReportsSchema.parse(await deps.reportAll(tabId));
-    for (const { frameId, documentId, result } of reports) {
-      // The top frame runs the annotator from the manifest.
-      if (frameId === 0) continue;
-      const frame = documentId === undefined ? { tabId, frameId } : { tabId, frameId, documentId };
-      const ranInPage = result !== null && result !== undefined;
-      const world: ReportWorld = ranInPage ? 'MAIN' : 'ISOLATED';
-      if (!(await shouldStart(ranInPage ? result : await isolatedReport(frame)))) continue;
-      await deps.markAnnotated(frame, world);
-      await deps.startAnnotator(frame);
-    }
+    // The top frame runs the annotator from the manifest. The frames are answered side by side: each
+    // answer is a few round trips to the tab, and a mail client may show many bodies at once.
+    await Promise.all(reports.filter(({ frameId }) => frameId !== 0).map((report) => answer(tabId, report)));
     await new Promise((resolve) => setTimeout(resolve, LOCATE_GAP_MS));
   }
 

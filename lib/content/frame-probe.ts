@@ -4,11 +4,8 @@ import { isRecord, isString } from '../core/guards';
 import { MAX_CANDIDATE_SELECTOR_LENGTH } from '../core/limits';
 import { changesPageSettings } from '../core/storage-keys';
 import type { ContentProtocolMap } from '../protocol/content';
-import { ANCHOR_SELECTOR, forEachShadowRoot, isElement, watchScriptlessFrames } from '../dom';
+import { ANCHOR_SELECTOR, forEachShadowRoot, isElement, LINK_MUTATIONS, watchScriptlessFrames } from '../dom';
 import { contentMessenger, extensionApi } from './messaging';
-
-/** Attribute changes that can turn an anchor into a link (or into another one). */
-const WATCHED = { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] };
 
 /**
  * Whether `root` is or holds an element matching `selector`, or an open shadow root (a web component
@@ -61,7 +58,7 @@ export function watchFor(doc: Document, selector: string, found: () => void): ()
       }
     }
   });
-  observer.observe(doc, WATCHED);
+  observer.observe(doc, LINK_MUTATIONS);
   return () => observer.disconnect();
 }
 

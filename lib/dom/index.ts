@@ -6,6 +6,14 @@
 
 export const ANCHOR_SELECTOR = 'a[href]';
 
+/** The changes that can bring a link: added nodes, and `href`s set or changed (an anchor becomes another link). */
+export const LINK_MUTATIONS: MutationObserverInit = {
+  childList: true,
+  subtree: true,
+  attributes: true,
+  attributeFilter: ['href'],
+};
+
 export function isElement(node: Node): node is Element {
   return node.nodeType === 1;
 }

@@ -1,8 +1,5 @@
 import { FRAME_LINKS_SIGNAL, FRAME_SENTINEL_MARK, FRAME_SENTINEL_STOP } from '../core/frame-signals';
-import { ANCHOR_SELECTOR, forEachShadowRoot, isElement, watchScriptlessFrames } from '../dom';
-
-/** Attribute changes that can turn an anchor into a link (or into another one). */
-const WATCHED = { childList: true, subtree: true, attributes: true, attributeFilter: ['href'] };
+import { ANCHOR_SELECTOR, forEachShadowRoot, isElement, LINK_MUTATIONS, watchScriptlessFrames } from '../dom';
 
 /** Link changes within this time make one signal (a mail body written in pieces, a list filled row by row). */
 export const SIGNAL_DELAY_MS = 50;
@@ -53,7 +50,7 @@ export function watchFrameLinks(win: Window, signal: () => void): () => void {
       }
     }
   });
-  observer.observe(win.document, WATCHED);
+  observer.observe(win.document, LINK_MUTATIONS);
   if (bringsLinks(win.document.documentElement)) notify();
   // A sandboxed frame without scripts inside this one has no sentinel of its own: this one speaks for it.
   const stopFrames = watchScriptlessFrames(win.document, notify);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { FRAME_PROBE_SCRIPT } from '../../lib/core/content-scripts';
+import { FRAME_PROBE_SCRIPT, FRAME_SENTINEL_SCRIPT } from '../../lib/core/content-scripts';
 
 /** DESIGN "Budgets": the content script is at most 15 KB gzip (gzip level 9, all content-script files). */
 export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
@@ -10,8 +10,10 @@ export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
 export interface BundleSizes {
   contentScriptGzipBytes: number;
   contentScriptFiles: string[];
-  /** The script every subframe of a matched page loads (the annotator follows only where links appear). */
+  /** The isolated script of every frame with an http(s) address (the annotator follows where share links appear). */
   frameProbeGzipBytes: number | null;
+  /** The page-world script of every `about:blank`/`srcdoc` subframe. */
+  frameSentinelGzipBytes: number | null;
   extensionBytes: number;
   extensionGzipBytes: number;
 }
@@ -28,12 +30,12 @@ export function measureBundle(outputDir: string): BundleSizes {
   const files = filesUnder(outputDir);
   const contentScripts = files.filter((file) => file.includes(`${path.sep}content-scripts${path.sep}`) && file.endsWith('.js'));
   const gzip = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
+  const gzipIfPresent = (name: string) => (existsSync(path.join(outputDir, name)) ? gzip(path.join(outputDir, name)) : null);
   return {
     contentScriptGzipBytes: contentScripts.reduce((sum, file) => sum + gzip(file), 0),
     contentScriptFiles: contentScripts.map((file) => path.relative(outputDir, file)),
-    frameProbeGzipBytes: existsSync(path.join(outputDir, FRAME_PROBE_SCRIPT))
-      ? gzip(path.join(outputDir, FRAME_PROBE_SCRIPT))
-      : null,
+    frameProbeGzipBytes: gzipIfPresent(FRAME_PROBE_SCRIPT),
+    frameSentinelGzipBytes: gzipIfPresent(FRAME_SENTINEL_SCRIPT),
     extensionBytes: files.reduce((sum, file) => sum + statSync(file).size, 0),
     extensionGzipBytes: files.reduce((sum, file) => sum + gzip(file), 0),
   };

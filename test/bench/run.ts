@@ -40,6 +40,7 @@ console.log('\nBundle (.output/chrome-mv3, gzip -9)');
 console.table({
   'content script (gzip)': { bytes: bundle.contentScriptGzipBytes, budget: CONTENT_SCRIPT_BUDGET_BYTES },
   'frame probe (gzip)': { bytes: bundle.frameProbeGzipBytes ?? 'missing', budget: '' },
+  'frame sentinel (gzip)': { bytes: bundle.frameSentinelGzipBytes ?? 'missing', budget: '' },
   'whole extension': { bytes: bundle.extensionBytes, budget: '' },
   'whole extension (gzip)': { bytes: bundle.extensionGzipBytes, budget: '' },
 });
