@@ -1,7 +1,7 @@
 import type { browser } from 'wxt/browser';
 import { z } from 'zod';
 import { coalesce } from '../core/coalesce';
-import { FRAME_ANNOTATED_MARK, FRAME_SENTINEL_MARK, FRAME_SENTINEL_STOP } from '../core/frame-signals';
+import { FRAME_ANNOTATED_MARK, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '../core/frame-signals';
 import { MAX_REPORTED_HREF_LENGTH, MAX_REPORTED_HREFS } from '../core/limits';
 import { markFrameAnnotated, reportFrameLinks, type FrameLinkReportOptions } from '../page-world/link-report';
 import { targetOf, type FrameOfTab } from './frame-start';
@@ -48,8 +48,8 @@ const frameLinkReportSchema = z.object({
   shadowRoots: z.boolean(),
 });
 
-const reportOptions = (sentinelMark?: string): FrameLinkReportOptions => ({
-  ...(sentinelMark === undefined ? {} : { sentinelMark }),
+const reportOptions = (changedMark?: string): FrameLinkReportOptions => ({
+  ...(changedMark === undefined ? {} : { changedMark }),
   annotatedMark: FRAME_ANNOTATED_MARK,
   maxHrefs: MAX_REPORTED_HREFS,
   maxHrefLength: MAX_REPORTED_HREF_LENGTH,
@@ -63,7 +63,7 @@ export function scriptingReports(scripting: typeof browser.scripting): FrameLink
         target: { tabId, allFrames: true },
         world: 'MAIN',
         func: reportFrameLinks,
-        args: [reportOptions(FRAME_SENTINEL_MARK)],
+        args: [reportOptions(FRAME_CHANGED_MARK)],
       }),
     reportIsolated: (frame) =>
       scripting.executeScript({ target: targetOf(frame), func: reportFrameLinks, args: [reportOptions()] }),

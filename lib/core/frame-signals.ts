@@ -11,11 +11,11 @@ export const FRAME_LINKS_SIGNAL = 'compliance-lens:frame-links';
 export const FRAME_SENTINEL_STOP = 'compliance-lens:frame-annotated';
 
 /**
- * Set on a frame's document (`Symbol.for`) by its sentinel: the frames the background looks at. (Not
- * the address: a script that rewrites an `about:blank` frame with `document.open` gives it the
- * writer's address, and no isolated script runs there.)
+ * Set on a frame's document (`Symbol.for`) by its sentinel when its links change, and cleared by the
+ * background's report: a look reads only the frames with news. (Not the address: a script that
+ * rewrites an `about:blank` frame with `document.open` gives it the writer's address.)
  */
-export const FRAME_SENTINEL_MARK = 'compliance-lens.frame-sentinel';
+export const FRAME_CHANGED_MARK = 'compliance-lens.frame-links-changed';
 
 /** Set on a frame's document (`Symbol.for`) once the annotator runs there: the background skips it. */
 export const FRAME_ANNOTATED_MARK = 'compliance-lens.frame-annotated';

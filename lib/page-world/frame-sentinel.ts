@@ -1,4 +1,4 @@
-import { FRAME_LINKS_SIGNAL, FRAME_SENTINEL_MARK, FRAME_SENTINEL_STOP } from '../core/frame-signals';
+import { FRAME_CHANGED_MARK, FRAME_LINKS_SIGNAL, FRAME_SENTINEL_STOP } from '../core/frame-signals';
 import { ANCHOR_SELECTOR, forEachShadowRoot, isElement, LINK_MUTATIONS, watchScriptlessFrames } from '../dom';
 
 /** Link changes within this time make one signal (a mail body written in pieces, a list filled row by row). */
@@ -25,16 +25,16 @@ export function isSentinelFrame(win: Window): boolean {
 }
 
 /**
- * Marks the frame's document as watched (FRAME_SENTINEL_MARK), and calls `signal` shortly after the
+ * Marks the frame's document as changed (FRAME_CHANGED_MARK) and calls `signal` shortly after, when the
  * frame first holds a link or an open shadow root, and again after each later change that adds one
  * (or changes an `href`), until the frame's window receives FRAME_SENTINEL_STOP (the annotator runs
  * there now); and whenever a sandboxed frame without scripts loads in it. Returns a function that
  * stops it.
  */
 export function watchFrameLinks(win: Window, signal: () => void): () => void {
-  Reflect.set(win.document, Symbol.for(FRAME_SENTINEL_MARK), true);
   let pending = false;
   const notify = () => {
+    Reflect.set(win.document, Symbol.for(FRAME_CHANGED_MARK), true);
     if (pending) return;
     pending = true;
     win.setTimeout(() => {

@@ -9,8 +9,11 @@ export interface FrameLinkReport {
 }
 
 export interface FrameLinkReportOptions {
-  /** FRAME_SENTINEL_MARK: only a document marked with it is reported. Absent: any subframe (no sentinel could run there). */
-  sentinelMark?: string;
+  /**
+   * FRAME_CHANGED_MARK: only a document marked with it is reported, and the mark is cleared. Absent:
+   * any subframe (the isolated world of a frame where no sentinel can run).
+   */
+  changedMark?: string;
   /** FRAME_ANNOTATED_MARK: a document marked with it is skipped. */
   annotatedMark: string;
   maxHrefs: number;
@@ -21,14 +24,18 @@ export interface FrameLinkReportOptions {
  * Run by the background in every frame of a tab (`scripting.executeScript` with `func`, which sends
  * the function's source: so it refers to nothing outside itself). In the page's own world the page may
  * have altered anything it calls; the background parses the answer. False for a frame it has nothing
- * to say about (the top frame, a frame without the sentinel, one the annotator already runs in), so
+ * to say about (the top frame, a frame whose links did not change since the last report, one the
+ * annotator already runs in), so
  * that null stays the browser's "it did not run here" (a sandboxed frame without scripts).
  */
 export function reportFrameLinks(options: FrameLinkReportOptions): FrameLinkReport | false {
   if (window === window.top) return false;
-  // `typeof`: the browser passes arguments as JSON-like values, and may drop an empty field.
-  if (typeof options.sentinelMark === 'string' && Reflect.get(document, Symbol.for(options.sentinelMark)) !== true) return false;
   if (Reflect.get(document, Symbol.for(options.annotatedMark)) === true) return false;
+  // `typeof`: the browser passes arguments as JSON-like values, and may drop an empty field.
+  if (typeof options.changedMark === 'string') {
+    if (Reflect.get(document, Symbol.for(options.changedMark)) !== true) return false;
+    Reflect.set(document, Symbol.for(options.changedMark), false);
+  }
   const hrefs: string[] = [];
   let more = false;
   const anchors = document.querySelectorAll('a[href]');

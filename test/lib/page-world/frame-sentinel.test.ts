@@ -5,7 +5,7 @@
  * when the annotator takes over. Its signal goes to every window above the frame.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FRAME_LINKS_SIGNAL, FRAME_SENTINEL_MARK, FRAME_SENTINEL_STOP } from '@/lib/core/frame-signals';
+import { FRAME_LINKS_SIGNAL, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '@/lib/core/frame-signals';
 import { isSentinelFrame, SIGNAL_DELAY_MS, signalAncestors, watchFrameLinks } from '@/lib/page-world/frame-sentinel';
 
 afterEach(() => {
@@ -25,9 +25,16 @@ function watch() {
 }
 
 describe('watchFrameLinks', () => {
-  it('marks its document, so the background reports this frame', () => {
-    const { stop } = watch();
-    expect(Reflect.get(document, Symbol.for(FRAME_SENTINEL_MARK))).toBe(true);
+  it('marks its document as changed when links come, before it signals (the background reads marked frames only)', async () => {
+    Reflect.deleteProperty(document, Symbol.for(FRAME_CHANGED_MARK));
+    const { signal, stop, settle } = watch();
+    expect(Reflect.get(document, Symbol.for(FRAME_CHANGED_MARK))).toBeUndefined();
+    document.body.insertAdjacentHTML('beforeend', '<a href="https://a.test/1">1</a>');
+    await Promise.resolve();
+    expect(Reflect.get(document, Symbol.for(FRAME_CHANGED_MARK))).toBe(true);
+    expect(signal).not.toHaveBeenCalled();
+    await settle();
+    expect(signal).toHaveBeenCalledTimes(1);
     stop();
   });
 

@@ -5,7 +5,7 @@
  * these tests run each from its source alone: a reference to anything outside it would fail here.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { FRAME_ANNOTATED_MARK, FRAME_SENTINEL_MARK, FRAME_SENTINEL_STOP } from '@/lib/core/frame-signals';
+import { FRAME_ANNOTATED_MARK, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '@/lib/core/frame-signals';
 import { markFrameAnnotated, reportFrameLinks, type FrameLinkReportOptions } from '@/lib/page-world/link-report';
 
 /** The function rebuilt from its source, as the browser does. */
@@ -16,7 +16,7 @@ function fromSource<F extends (...args: never[]) => unknown>(fn: F): F {
 }
 
 const OPTIONS: FrameLinkReportOptions = {
-  sentinelMark: FRAME_SENTINEL_MARK,
+  changedMark: FRAME_CHANGED_MARK,
   annotatedMark: FRAME_ANNOTATED_MARK,
   maxHrefs: 3,
   maxHrefLength: 60,
@@ -36,13 +36,13 @@ function reportAsSubframe() {
 
 afterEach(() => {
   document.body.innerHTML = '';
-  Reflect.deleteProperty(document, Symbol.for(FRAME_SENTINEL_MARK));
+  Reflect.deleteProperty(document, Symbol.for(FRAME_CHANGED_MARK));
   Reflect.deleteProperty(document, Symbol.for(FRAME_ANNOTATED_MARK));
 });
 
 describe('reportFrameLinks (from its source)', () => {
   it('lists the resolved links of a sentinel frame, skipping overlong ones', () => {
-    Reflect.set(document, Symbol.for(FRAME_SENTINEL_MARK), true);
+    Reflect.set(document, Symbol.for(FRAME_CHANGED_MARK), true);
     document.body.innerHTML = `<a href="/share/abc">rel</a><a href="https://b.test/x">b</a><a href="https://c.test/${'y'.repeat(80)}">long</a>`;
     expect(reportAsSubframe()).toEqual({
       hrefs: [new URL('/share/abc', document.baseURI).href, 'https://b.test/x'],
@@ -52,7 +52,7 @@ describe('reportFrameLinks (from its source)', () => {
   });
 
   it('says when there are more links than it lists, and when an open shadow root is present', () => {
-    Reflect.set(document, Symbol.for(FRAME_SENTINEL_MARK), true);
+    Reflect.set(document, Symbol.for(FRAME_CHANGED_MARK), true);
     document.body.innerHTML = [1, 2, 3, 4].map((n) => `<a href="https://a.test/${n}">${n}</a>`).join('');
     document.body.append(document.createElement('deal-card'));
     document.querySelector('deal-card')?.attachShadow({ mode: 'open' });
@@ -63,17 +63,27 @@ describe('reportFrameLinks (from its source)', () => {
     });
   });
 
-  it('is false (not null, which the browser gives where it could not run) without a sentinel, once annotated, and in the top frame', () => {
+  it('reads a frame once per change: the mark is cleared, and the next report is false until the sentinel marks it again', () => {
+    Reflect.set(document, Symbol.for(FRAME_CHANGED_MARK), true);
+    document.body.innerHTML = '<a href="https://a.test/1">1</a>';
+    expect(reportAsSubframe()).toEqual({ hrefs: ['https://a.test/1'], more: false, shadowRoots: false });
+    expect(reportAsSubframe()).toBe(false);
+    Reflect.set(document, Symbol.for(FRAME_CHANGED_MARK), true);
+    expect(reportAsSubframe()).not.toBe(false);
+  });
+
+  it('is false (not null, which the browser gives where it could not run) without news, once annotated, and in the top frame', () => {
     document.body.innerHTML = '<a href="https://a.test/1">1</a>';
     expect(reportAsSubframe()).toBe(false);
-    Reflect.set(document, Symbol.for(FRAME_SENTINEL_MARK), true);
+    Reflect.set(document, Symbol.for(FRAME_CHANGED_MARK), true);
     expect(report(OPTIONS)).toBe(false); // the test window is its own top
     fromSource(markFrameAnnotated)(FRAME_ANNOTATED_MARK, FRAME_SENTINEL_STOP);
     expect(reportAsSubframe()).toBe(false);
+    expect(Reflect.get(document, Symbol.for(FRAME_CHANGED_MARK))).toBe(true); // an annotated frame's news is not read
   });
 
   it('without a sentinel mark to look for (the isolated world of a frame without scripts), reports any subframe', () => {
-    const { sentinelMark: _dropped, ...withoutSentinel } = OPTIONS;
+    const { changedMark: _dropped, ...withoutSentinel } = OPTIONS;
     document.body.innerHTML = '<a href="https://a.test/1">1</a>';
     expect(report(withoutSentinel)).toBe(false); // still not the top frame
     Object.defineProperty(window, 'top', { configurable: true, get: () => ({}) });
