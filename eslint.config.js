@@ -64,6 +64,9 @@ const FOLDERS = {
   },
   alias: { group: ['@/*'], message: 'The server runs under tsx and vitest without the @/ alias: import lib/core relatively.' },
 };
+/** The extension's own folders, which code that runs elsewhere (the server, the page, the shared core) may not import. */
+const EXTENSION_FOLDERS = [FOLDERS.content, FOLDERS.background, FOLDERS.extension, FOLDERS.protocol, FOLDERS.components];
+
 /** The content script may import a protocol module's types (erased), and the zod-free card-frame protocol at runtime. */
 const PROTOCOL_TYPES_ONLY = {
   // A regex: a folder pattern would keep gitignore-style negation from letting card-frame through.
@@ -86,29 +89,13 @@ export const BOUNDARIES = [
       PACKAGES.react,
       PACKAGES.browser,
       PACKAGES.node,
-      FOLDERS.content,
-      FOLDERS.background,
-      FOLDERS.extension,
-      FOLDERS.protocol,
-      FOLDERS.components,
+      ...EXTENSION_FOLDERS,
       FOLDERS.coreSchemas,
       FOLDERS.dom,
       FOLDERS.pageWorld,
     ],
   ),
-  boundary(
-    ['lib/core/schemas/**'],
-    [
-      PACKAGES.react,
-      PACKAGES.browser,
-      PACKAGES.node,
-      FOLDERS.content,
-      FOLDERS.background,
-      FOLDERS.extension,
-      FOLDERS.protocol,
-      FOLDERS.components,
-    ],
-  ),
+  boundary(['lib/core/schemas/**'], [PACKAGES.react, PACKAGES.browser, PACKAGES.node, ...EXTENSION_FOLDERS]),
   boundary(
     ['lib/dom/**'],
     [
@@ -116,11 +103,7 @@ export const BOUNDARIES = [
       PACKAGES.react,
       PACKAGES.browser,
       PACKAGES.node,
-      FOLDERS.content,
-      FOLDERS.background,
-      FOLDERS.extension,
-      FOLDERS.protocol,
-      FOLDERS.components,
+      ...EXTENSION_FOLDERS,
       FOLDERS.pageWorld,
       { group: lib('core'), message: 'lib/dom imports nothing of the project.' },
     ],
@@ -132,11 +115,7 @@ export const BOUNDARIES = [
       PACKAGES.react,
       PACKAGES.node,
       { ...PACKAGES.browser, message: "The page's own world has no extension API." },
-      FOLDERS.content,
-      FOLDERS.background,
-      FOLDERS.extension,
-      FOLDERS.protocol,
-      FOLDERS.components,
+      ...EXTENSION_FOLDERS,
       FOLDERS.coreSchemas,
     ],
   ),
@@ -187,18 +166,7 @@ export const BOUNDARIES = [
   ),
   boundary(
     ['server/**'],
-    [
-      PACKAGES.react,
-      PACKAGES.browser,
-      FOLDERS.content,
-      FOLDERS.background,
-      FOLDERS.extension,
-      FOLDERS.protocol,
-      FOLDERS.components,
-      FOLDERS.dom,
-      FOLDERS.pageWorld,
-      FOLDERS.alias,
-    ],
+    [PACKAGES.react, PACKAGES.browser, ...EXTENSION_FOLDERS, FOLDERS.dom, FOLDERS.pageWorld, FOLDERS.alias],
   ),
 ];
 

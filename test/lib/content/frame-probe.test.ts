@@ -22,7 +22,17 @@ function subframeDocument(html = ''): Document {
   return doc;
 }
 
-const noLocate = async (): Promise<unknown> => ({ ok: true });
+/** Deps of a probe whose background answers nothing of interest, with `overrides`. */
+const probeDeps = (overrides: Partial<FrameProbeDeps>): FrameProbeDeps => ({
+  isTopFrame: false,
+  window,
+  document: subframeDocument(),
+  candidates: async () => ({ selector: null }),
+  onServicesChanged: () => () => undefined,
+  start: async () => ({ ok: true }),
+  locate: async () => ({ ok: true }),
+  ...overrides,
+});
 
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -129,15 +139,14 @@ describe('probeFrame', () => {
     const answers: ((answer: unknown) => void)[] = [];
     let changed = () => {};
     const start = vi.fn(async (): Promise<unknown> => ({ ok: true }));
-    void probeFrame({
-      isTopFrame: false,
-      window,
-      locate: noLocate,
-      document: doc,
-      candidates: () => new Promise((resolve) => answers.push(resolve)),
-      onServicesChanged: (listener) => ((changed = listener), () => undefined),
-      start,
-    });
+    void probeFrame(
+      probeDeps({
+        document: doc,
+        candidates: () => new Promise((resolve) => answers.push(resolve)),
+        onServicesChanged: (listener) => ((changed = listener), () => undefined),
+        start,
+      }),
+    );
     await settle();
     changed();
     await settle();
@@ -155,15 +164,7 @@ describe('probeFrame', () => {
   ])('%s: the annotator is started on any link and decides itself', async (_case, candidates) => {
     const doc = subframeDocument('<a href="https://example.org/a">a</a>');
     const start = vi.fn(async (): Promise<unknown> => ({ ok: true }));
-    await probeFrame({
-      isTopFrame: false,
-      window,
-      locate: noLocate,
-      document: doc,
-      candidates,
-      onServicesChanged: () => () => undefined,
-      start,
-    });
+    await probeFrame(probeDeps({ document: doc, candidates, start }));
     expect(start).toHaveBeenCalledTimes(1);
   });
 
@@ -182,15 +183,7 @@ describe('probeFrame', () => {
     const doc = subframeDocument(`<a href="${shareUrl(8)}">link</a>`);
     const start = vi.fn(async (): Promise<unknown> => ({ ok: true }));
     const candidates = vi.fn(async (): Promise<unknown> => ({ selector: 'a[href]' }));
-    await probeFrame({
-      isTopFrame: true,
-      window,
-      locate: noLocate,
-      document: doc,
-      candidates,
-      onServicesChanged: () => () => undefined,
-      start,
-    });
+    await probeFrame(probeDeps({ isTopFrame: true, document: doc, candidates, start }));
     expect(candidates).not.toHaveBeenCalled();
     expect(start).not.toHaveBeenCalled();
   });
@@ -267,15 +260,7 @@ describe('relayFrameSignals', () => {
 
   it('runs in the top frame too (the sentinels below it signal there)', async () => {
     const locate = vi.fn(async (): Promise<unknown> => ({ ok: true }));
-    void probeFrame({
-      isTopFrame: true,
-      window,
-      locate,
-      document,
-      candidates: async () => ({ selector: null }),
-      onServicesChanged: () => () => undefined,
-      start: async () => ({ ok: true }),
-    });
+    void probeFrame(probeDeps({ isTopFrame: true, document, locate }));
     fromFrame(FRAME_LINKS_SIGNAL, otherWindow());
     expect(locate).toHaveBeenCalledTimes(1);
   });
