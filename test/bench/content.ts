@@ -29,6 +29,8 @@ export interface BenchPage {
   shareLinks: number;
   /** Frames in the page (0: none). */
   frames: number;
+  /** The document served at `${PAGES_ORIGIN}/frame.html`, for frames with an address of their own. */
+  frameDocument?: string;
   /** Run in the page (as a statement) to add content at once; `badges` = all badges expected afterwards. */
   burst: { label: string; script: string; badges: number } | null;
 }
@@ -169,9 +171,14 @@ async function measure(
 ): Promise<ContentMeasurement> {
   const withExtension = condition === 'extension';
   await context.unroute(`${PAGES_ORIGIN}/**`).catch(() => undefined);
-  await context.route(`${PAGES_ORIGIN}/**`, (route) =>
-    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: bench.html }),
-  );
+  await context.route(`${PAGES_ORIGIN}/**`, (route) => {
+    const isFrame = bench.frameDocument !== undefined && new URL(route.request().url()).pathname === '/frame.html';
+    return route.fulfill({
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      body: isFrame ? (bench.frameDocument ?? '') : bench.html,
+    });
+  });
 
   const page = await context.newPage();
   try {
@@ -365,7 +372,7 @@ function summarise(pages: BenchPage[], measurements: ContentMeasurement[]): Cont
       'The harness does not poll the page while script time is measured: the page records when its badges are complete (a mutation observer that only runs when nodes are added); both conditions wait the same 1.5 s. The extension figures include the content script start-up (evaluation, settings message, recogniser). Budget (DESIGN): 5,000 anchors with 500 share links within 50 ms of script time.',
       'heap: JSHeapUsedSize after HeapProfiler.collectGarbage. Content-script isolated worlds share the renderer V8 isolate with the page, so the delta is the content script heap plus its DOM wrappers; it excludes the service worker and native DOM memory (badge hosts and shadow roots).',
       'long tasks: PerformanceObserver `longtask` after DOMContentLoaded (page parsing excluded); a long task is attributed to nobody, so compare with the baseline count.',
-      'Frame pages: srcdoc frames (a mail body each); "per frame" is the extension script, heap, task and load delta divided by the frames (task and load include what script time does not: each frame\'s isolated world and the injection). Every srcdoc frame runs the sentinel in its page world (no isolated world); the annotator is injected into a frame only once it holds a share link. Shadow-root pages: web components whose links sit in open shadow roots, filled as each is connected.',
+      'Frame pages: srcdoc frames (a mail body each), or frames of a same-origin address ("same-origin URL", which run the isolated frame probe); "per frame" is the extension script, heap, task and load delta divided by the frames (task and load include what script time does not: each frame\'s isolated world and the injection). Every srcdoc frame runs the sentinel in its page world (no isolated world); the annotator is injected into a frame only once it holds a share link. Shadow-root pages: web components whose links sit in open shadow roots, filled as each is connected.',
       'No request is made: detection only peeks at the background cache (the services are the default local ones; nothing listens there).',
     ],
   };

@@ -10,15 +10,24 @@ export interface FramesCase {
   linksPerFrame: number;
   /** How many of each frame's links are share links. */
   sharesPerFrame: number;
+  /** `srcdoc` (a mail body; the default), or `url`: the same document at a same-origin address (frame.html). */
+  source?: 'srcdoc' | 'url';
 }
 
-/** One srcdoc frame: hands its mutation records to the top page's badge counter. */
-function frameHtml(first: number, kase: FramesCase): string {
+/** One frame's document: hands its mutation records to the top page's badge counter. */
+function frameDocument(first: number, kase: FramesCase): string {
   const parts: string[] = [];
   for (let i = 0; i < kase.linksPerFrame; i++) parts.push(anchorHtml(first + i, i < kase.sharesPerFrame));
   const body = parts.length > 0 ? parts.join(' · ') : 'A message body without links. '.repeat(8);
-  const doc = `<script>new MutationObserver(parent.__noteBadges).observe(document, { childList: true, subtree: true });</script><p style="font:13px system-ui;margin:4px">${body}</p>`;
-  return `<iframe srcdoc="${escapeHtml(doc)}" style="width:300px;height:48px;border:1px solid #ccc"></iframe>`;
+  return `<script>new MutationObserver(parent.__noteBadges).observe(document, { childList: true, subtree: true });</script><p style="font:13px system-ui;margin:4px">${body}</p>`;
+}
+
+const FRAME_STYLE = 'width:300px;height:48px;border:1px solid #ccc';
+
+/** One frame: a srcdoc of its own, or (url) frame.html, the same document for every frame. */
+function frameHtml(first: number, kase: FramesCase): string {
+  if (kase.source === 'url') return `<iframe src="/frame.html" style="${FRAME_STYLE}"></iframe>`;
+  return `<iframe srcdoc="${escapeHtml(frameDocument(first, kase))}" style="${FRAME_STYLE}"></iframe>`;
 }
 
 /** `frames` srcdoc frames in a grid; the burst appends 20 more. */
@@ -29,9 +38,11 @@ export function framesPage(kase: FramesCase): BenchPage {
   for (let f = kase.frames; f < kase.frames + 20; f++) more.push(frameHtml(f * 1_000, kase));
   const shareLinks = kase.frames * kase.sharesPerFrame;
   const links = kase.linksPerFrame === 0 ? 'no links' : `${kase.linksPerFrame} links, ${kase.sharesPerFrame} share`;
+  const byUrl = kase.source === 'url';
   return {
-    name: `${kase.frames} frames, ${links} each`,
-    slug: `frames-${kase.frames}-${kase.linksPerFrame}-${kase.sharesPerFrame}`,
+    name: `${kase.frames} ${byUrl ? 'same-origin URL ' : ''}frames, ${links} each`,
+    slug: `frames-${byUrl ? 'url-' : ''}${kase.frames}-${kase.linksPerFrame}-${kase.sharesPerFrame}`,
+    ...(byUrl ? { frameDocument: frameDocument(0, kase) } : {}),
     html: `${pageHead('bench frames', shareLinks)}<body><div id="frames">${frames.join('')}</div></body></html>`,
     anchors: kase.frames * kase.linksPerFrame,
     shareLinks,

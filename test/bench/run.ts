@@ -68,6 +68,7 @@ const embeddedPages = [
   ...(quick ? [] : [framesPage({ frames: 100, linksPerFrame: 0, sharesPerFrame: 0 })]),
   framesPage({ frames: 100, linksPerFrame: 20, sharesPerFrame: 0 }),
   ...(quick ? [] : [framesPage({ frames: 100, linksPerFrame: 20, sharesPerFrame: 1 })]),
+  ...(quick ? [] : [framesPage({ frames: 100, linksPerFrame: 0, sharesPerFrame: 0, source: 'url' })]),
   shadowRootsPage({ hosts: 1_000, linksPerHost: 5, sharePercent: 10 }),
 ];
 // The budget's page (5,000 anchors, 500 share links) gets more loads: one load varies by ±10 ms here,
