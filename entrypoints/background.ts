@@ -63,7 +63,7 @@ export default defineBackground(() => {
   const startInFrame = (frame: FrameOfTab) => startAnnotatorInFrame(browser.scripting, frame);
   const linkFramesLocator = createLinkFramesLocator({
     ...scriptingReports(browser.scripting),
-    isShareLink: async (href) => getLinkRecognizer((await settings.getPageSettings()).services).recognizeHref(href) !== null,
+    getRecognizer: async () => getLinkRecognizer((await settings.getPageSettings()).services),
     startAnnotator: startInFrame,
   });
 

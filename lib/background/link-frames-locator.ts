@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { coalesce } from '../core/coalesce';
 import { FRAME_ANNOTATED_MARK, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '../core/frame-signals';
 import { MAX_REPORTED_HREF_LENGTH, MAX_REPORTED_HREFS } from '../core/limits';
+import type { LinkRecognizer } from '../core/links';
 import { markFrameAnnotated, reportFrameLinks, type FrameLinkReportOptions } from '../page-world/link-report';
 import { targetOf, type FrameOfTab } from './frame-start';
 
@@ -20,8 +21,8 @@ export interface FrameLinkReports {
 }
 
 export interface LinkFramesLocatorDeps extends FrameLinkReports {
-  /** Whether a link's resolved `href` may be a share link of a configured service. */
-  isShareLink(href: string): Promise<boolean> | boolean;
+  /** The recogniser of the configured services as they are now (read once per look). */
+  getRecognizer(): Promise<Pick<LinkRecognizer, 'recognizeHref'>>;
   startAnnotator(frame: FrameOfTab): Promise<void>;
 }
 
@@ -91,12 +92,11 @@ export function createLinkFramesLocator(deps: LinkFramesLocatorDeps): LinkFrames
   // One entry per tab that ever signalled while this worker lives (a closure each).
   const byTab = new Map<number, () => Promise<void>>();
 
-  async function shouldStart(result: unknown): Promise<boolean> {
+  function shouldStart(result: unknown, recognizer: Pick<LinkRecognizer, 'recognizeHref'>): boolean {
     if (result === false) return false;
     const report = frameLinkReportSchema.safeParse(result);
     if (!report.success || report.data.more || report.data.shadowRoots) return true;
-    for (const href of report.data.hrefs) if (await deps.isShareLink(href)) return true;
-    return false;
+    return report.data.hrefs.some((href) => recognizer.recognizeHref(href) !== null);
   }
 
   /** The isolated world's report of a frame the page world could not run in (null: it could not either). */
@@ -106,19 +106,26 @@ export function createLinkFramesLocator(deps: LinkFramesLocatorDeps): LinkFrames
   }
 
   /** Starts the annotator in one reported frame if its report asks for it. */
-  async function answer(tabId: number, { frameId, documentId, result }: FrameResult): Promise<void> {
+  async function answer(
+    tabId: number,
+    { frameId, documentId, result }: FrameResult,
+    recognizer: Pick<LinkRecognizer, 'recognizeHref'>,
+  ): Promise<void> {
     const frame = documentId === undefined ? { tabId, frameId } : { tabId, frameId, documentId };
     const ranInPage = result !== null && result !== undefined;
-    if (!(await shouldStart(ranInPage ? result : await isolatedReport(frame)))) return;
+    if (!shouldStart(ranInPage ? result : await isolatedReport(frame), recognizer)) return;
     await deps.markAnnotated(frame, ranInPage ? 'MAIN' : 'ISOLATED');
     await deps.startAnnotator(frame);
   }
 
   async function look(tabId: number): Promise<void> {
-    const reports = frameReportsSchema.parse(await deps.reportAll(tabId));
+    const [reports, recognizer] = await Promise.all([
+      deps.reportAll(tabId).then((answer) => frameReportsSchema.parse(answer)),
+      deps.getRecognizer(),
+    ]);
     // The top frame runs the annotator from the manifest. The frames are answered side by side: each
     // answer is a few round trips to the tab, and a mail client may show many bodies at once.
-    await Promise.all(reports.filter(({ frameId }) => frameId !== 0).map((report) => answer(tabId, report)));
+    await Promise.all(reports.filter(({ frameId }) => frameId !== 0).map((report) => answer(tabId, report, recognizer)));
     await new Promise((resolve) => setTimeout(resolve, LOCATE_GAP_MS));
   }
 

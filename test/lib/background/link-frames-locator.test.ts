@@ -7,8 +7,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { FrameOfTab } from '@/lib/background/frame-start';
 import { createLinkFramesLocator, type ReportWorld } from '@/lib/background/link-frames-locator';
+import { createLinkRecognizer } from '@/lib/core/links';
+import { SERVICE, shareUrl } from '../content/helpers';
 
-const SHARE = 'https://status.test/share/abc';
+const SHARE = shareUrl(1);
+/** The same path on a host that only begins like the service's. */
+const LOOK_ALIKE = SHARE.replace(new URL(SERVICE.origin).host, `${new URL(SERVICE.origin).host}.evil.test`);
 const report = (hrefs: string[], extra: Partial<{ more: boolean; shadowRoots: boolean }> = {}) => ({
   hrefs,
   more: false,
@@ -23,7 +27,7 @@ function locatorWith(reports: unknown, isolated: (frame: FrameOfTab) => unknown 
     reportAll: vi.fn(async (_tabId: number): Promise<unknown> => reports),
     reportIsolated: vi.fn(async (frame: FrameOfTab): Promise<unknown> => isolated(frame)),
     markAnnotated: vi.fn(async (frame: FrameOfTab, world: ReportWorld) => void order.push(`mark ${frame.frameId} ${world}`)),
-    isShareLink: (href: string) => href === SHARE,
+    getRecognizer: vi.fn(async () => createLinkRecognizer([SERVICE])),
     startAnnotator: vi.fn(async (frame: FrameOfTab) => {
       started.push(frame);
       order.push(`start ${frame.frameId}`);
@@ -37,12 +41,13 @@ describe('createLinkFramesLocator', () => {
     const { locator, started, order, deps } = locatorWith([
       { frameId: 0, documentId: 'TOP', result: false },
       { frameId: 3, documentId: 'D3', result: report(['https://example.org/news', SHARE]) },
-      { frameId: 4, documentId: 'D4', result: report(['https://example.org/news', 'https://status.test.evil/share/abc']) },
+      { frameId: 4, documentId: 'D4', result: report(['https://example.org/news', LOOK_ALIKE]) },
       { frameId: 5, result: report([SHARE]) },
       { frameId: 6, result: false },
     ]);
     await locator.locate(7);
     expect(deps.reportAll).toHaveBeenCalledWith(7);
+    expect(deps.getRecognizer).toHaveBeenCalledTimes(1); // the services are read once per look, not per link
     expect(started).toHaveLength(2);
     expect(started).toEqual(
       expect.arrayContaining([
