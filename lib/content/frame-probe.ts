@@ -4,39 +4,8 @@ import { isRecord, isString } from '../core/guards';
 import { MAX_CANDIDATE_SELECTOR_LENGTH } from '../core/limits';
 import { changesPageSettings } from '../core/storage-keys';
 import type { ContentProtocolMap } from '../protocol/content';
-import { ANCHOR_SELECTOR, forEachShadowRoot, isElement, LINK_MUTATIONS, watchScriptlessFrames } from '../dom';
+import { ANCHOR_SELECTOR, holds, observeArrivals, watchScriptlessFrames } from '../dom';
 import { contentMessenger, extensionApi } from './messaging';
-
-/**
- * Whether `root` is or holds an element matching `selector`, or an open shadow root (a web component
- * may fill it at any time). A selector the browser rejects counts as a match: the annotator decides.
- */
-function holds(root: Document | Element, selector: string): boolean {
-  if (isMatch(root, selector)) return true;
-  try {
-    if (root.querySelector(selector) !== null) return true;
-  } catch {
-    return true;
-  }
-  return forEachShadowRoot(root, () => true);
-}
-
-/** Whether `node` is an element matching `selector` (a selector the browser rejects counts as one). */
-function isMatch(node: Node, selector: string): boolean {
-  try {
-    return isElement(node) && node.matches(selector);
-  } catch {
-    return true;
-  }
-}
-
-function someHolds(nodes: NodeList, selector: string): boolean {
-  for (let index = 0; index < nodes.length; index += 1) {
-    const node = nodes[index];
-    if (node !== undefined && isElement(node) && holds(node, selector)) return true;
-  }
-  return false;
-}
 
 /**
  * Calls `found` once the document holds an element matching `selector` (at once if it already does).
@@ -48,18 +17,11 @@ export function watchFor(doc: Document, selector: string, found: () => void): ()
     found();
     return () => undefined;
   }
-  const observer = new MutationObserver((records) => {
-    for (const record of records) {
-      // A changed `href` is new on that element only; added nodes are new with their subtrees.
-      if (record.type === 'attributes' ? isMatch(record.target, selector) : someHolds(record.addedNodes, selector)) {
-        observer.disconnect();
-        found();
-        return;
-      }
-    }
+  const stop = observeArrivals(doc, selector, () => {
+    stop();
+    found();
   });
-  observer.observe(doc, LINK_MUTATIONS);
-  return () => observer.disconnect();
+  return stop;
 }
 
 /** Resolves once the document holds an element matching `selector`. */

@@ -7,7 +7,7 @@
 export const ANCHOR_SELECTOR = 'a[href]';
 
 /** The changes that can bring a link: added nodes, and `href`s set or changed (an anchor becomes another link). */
-export const LINK_MUTATIONS: MutationObserverInit = {
+const LINK_MUTATIONS: MutationObserverInit = {
   childList: true,
   subtree: true,
   attributes: true,
@@ -80,4 +80,54 @@ export function watchScriptlessFrames(doc: Document, found: () => void): () => v
   };
   doc.addEventListener('load', onLoad, true);
   return () => doc.removeEventListener('load', onLoad, true);
+}
+
+/** Whether `node` is an element matching `selector` (a selector the browser rejects counts as one: the annotator decides). */
+export function isMatch(node: Node, selector: string): boolean {
+  try {
+    return isElement(node) && node.matches(selector);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Whether `root` is or holds an element matching `selector`, or an open shadow root (a web component
+ * may fill it at any time). A selector the browser rejects counts as a match.
+ */
+export function holds(root: Document | Element, selector: string): boolean {
+  if (isMatch(root, selector)) return true;
+  try {
+    if (root.querySelector(selector) !== null) return true;
+  } catch {
+    return true;
+  }
+  return forEachShadowRoot(root, () => true);
+}
+
+function someHold(nodes: NodeList, selector: string): boolean {
+  for (let index = 0; index < nodes.length; index += 1) {
+    const node = nodes[index];
+    if (node !== undefined && isElement(node) && holds(node, selector)) return true;
+  }
+  return false;
+}
+
+/**
+ * Calls `found` after each batch of changes to `doc` that brings an element matching `selector`: an
+ * added subtree that holds one (or an open shadow root), or an `href` set on one. Looks at what
+ * changed only. Returns a function that stops it.
+ */
+export function observeArrivals(doc: Document, selector: string, found: () => void): () => void {
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      // A changed `href` is new on that element only; added nodes are new with their subtrees.
+      if (record.type === 'attributes' ? isMatch(record.target, selector) : someHold(record.addedNodes, selector)) {
+        found();
+        return;
+      }
+    }
+  });
+  observer.observe(doc, LINK_MUTATIONS);
+  return () => observer.disconnect();
 }

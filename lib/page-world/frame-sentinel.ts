@@ -1,19 +1,8 @@
 import { FRAME_CHANGED_MARK, FRAME_LINKS_SIGNAL, FRAME_SENTINEL_STOP } from '../core/frame-signals';
-import { ANCHOR_SELECTOR, forEachShadowRoot, isElement, LINK_MUTATIONS, watchScriptlessFrames } from '../dom';
+import { ANCHOR_SELECTOR, holds, observeArrivals, watchScriptlessFrames } from '../dom';
 
 /** Link changes within this time make one signal (a mail body written in pieces, a list filled row by row). */
 export const SIGNAL_DELAY_MS = 50;
-
-/** Whether `node` is or holds a link or an open shadow root (a web component may fill it at any time). */
-function bringsLinks(node: Node | null): boolean {
-  if (node === null || !isElement(node)) return false;
-  return node.matches(ANCHOR_SELECTOR) || node.querySelector(ANCHOR_SELECTOR) !== null || forEachShadowRoot(node, () => true);
-}
-
-function someBringLinks(nodes: NodeList): boolean {
-  for (let index = 0; index < nodes.length; index += 1) if (bringsLinks(nodes[index] ?? null)) return true;
-  return false;
-}
 
 /**
  * The frames the sentinel watches: the subframes whose document has no address of its own
@@ -42,20 +31,12 @@ export function watchFrameLinks(win: Window, signal: () => void): () => void {
       signal();
     }, SIGNAL_DELAY_MS);
   };
-  const observer = new MutationObserver((records) => {
-    for (const record of records) {
-      if (record.type === 'attributes' ? bringsLinks(record.target) : someBringLinks(record.addedNodes)) {
-        notify();
-        return;
-      }
-    }
-  });
-  observer.observe(win.document, LINK_MUTATIONS);
-  if (bringsLinks(win.document.documentElement)) notify();
+  const stopObserving = observeArrivals(win.document, ANCHOR_SELECTOR, notify);
+  if (holds(win.document, ANCHOR_SELECTOR)) notify();
   // A sandboxed frame without scripts inside this one has no sentinel of its own: this one speaks for it.
   const stopFrames = watchScriptlessFrames(win.document, notify);
   const stopLinks = () => {
-    observer.disconnect();
+    stopObserving();
     win.removeEventListener(FRAME_SENTINEL_STOP, stopLinks);
   };
   win.addEventListener(FRAME_SENTINEL_STOP, stopLinks);
