@@ -83,13 +83,14 @@ export async function syncContentScripts(
   sites: readonly string[],
 ): Promise<Record<string, SyncOutcome>> {
   const matches = enabledSiteMatches(sites);
-  const ids = SCRIPT_IDS;
-  const registered = new Map((await scripting.getRegisteredContentScripts({ ids })).map((script) => [script.id, script]));
+  const registered = new Map(
+    (await scripting.getRegisteredContentScripts({ ids: SCRIPT_IDS })).map((script) => [script.id, script]),
+  );
   const outcomes: Record<string, SyncOutcome> = {};
   if (matches.length === 0) {
-    const stale = ids.filter((id) => registered.has(id));
+    const stale = SCRIPT_IDS.filter((id) => registered.has(id));
     if (stale.length > 0) await scripting.unregisterContentScripts({ ids: stale });
-    for (const id of ids) outcomes[id] = registered.has(id) ? 'unregistered' : 'unchanged';
+    for (const id of SCRIPT_IDS) outcomes[id] = registered.has(id) ? 'unregistered' : 'unchanged';
     return outcomes;
   }
   const desired = desiredScripts(matches);

@@ -25,8 +25,8 @@ export interface FrameLinkReportOptions {
  * the function's source: so it refers to nothing outside itself). In the page's own world the page may
  * have altered anything it calls; the background parses the answer. False for a frame it has nothing
  * to say about (the top frame, a frame whose links did not change since the last report, one the
- * annotator already runs in), so
- * that null stays the browser's "it did not run here" (a sandboxed frame without scripts).
+ * annotator already runs in), so that null stays the browser's "it did not run here" (a sandboxed
+ * frame without scripts).
  */
 export function reportFrameLinks(options: FrameLinkReportOptions): FrameLinkReport | false {
   if (window === window.top) return false;
