@@ -18,6 +18,14 @@ export function isElement(node: Node): node is Element {
   return node.nodeType === 1;
 }
 
+/**
+ * Whether an event's target is an element. Not `instanceof Element`: a page's node may come from
+ * another realm (adopted from another frame's document), whose `Element` is another object.
+ */
+export function isElementTarget(target: EventTarget | null): target is Element {
+  return target !== null && Reflect.get(target, 'nodeType') === 1;
+}
+
 export function isAnchor(node: Node): node is HTMLAnchorElement {
   return isElement(node) && node.localName === 'a';
 }
@@ -76,7 +84,7 @@ export const SCRIPTLESS_FRAME_SELECTOR = 'iframe[sandbox]:not([sandbox~="allow-s
 export function watchScriptlessFrames(doc: Document, found: () => void): () => void {
   if (doc.querySelector(SCRIPTLESS_FRAME_SELECTOR) !== null) found();
   const onLoad = (event: Event) => {
-    if (event.target instanceof HTMLIFrameElement && event.target.matches(SCRIPTLESS_FRAME_SELECTOR)) found();
+    if (isElementTarget(event.target) && isMatch(event.target, SCRIPTLESS_FRAME_SELECTOR)) found();
   };
   doc.addEventListener('load', onLoad, true);
   return () => doc.removeEventListener('load', onLoad, true);

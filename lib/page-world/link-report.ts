@@ -40,13 +40,17 @@ export function reportFrameLinks(options: FrameLinkReportOptions): FrameLinkRepo
   let more = false;
   const anchors = document.querySelectorAll('a[href]');
   for (let index = 0; index < anchors.length; index += 1) {
+    // Not `instanceof HTMLAnchorElement`: a frame's nodes may come from another realm (a document the
+    // page adopted them from, a window the browser reused), and that test then refuses every link.
+    // An SVG `<a>` has no string `href`.
     const anchor = anchors[index];
-    if (!(anchor instanceof HTMLAnchorElement)) continue;
+    const href: unknown = anchor === undefined ? undefined : Reflect.get(anchor, 'href');
+    if (typeof href !== 'string') continue;
     if (hrefs.length === options.maxHrefs) {
       more = true;
       break;
     }
-    if (anchor.href.length <= options.maxHrefLength) hrefs.push(anchor.href);
+    if (href.length <= options.maxHrefLength) hrefs.push(href);
   }
   let shadowRoots = false;
   const elements = document.querySelectorAll('*');

@@ -364,3 +364,38 @@ test('sandboxed mail bodies: frames without scripts (same-origin or not) are bad
   await waitLongerThanHoverDelay();
   for (const deal of deals) expect(await deal.views()).toBe(0);
 });
+
+test('many mail bodies at once, watched by the page from the top document: every frame with a share link is badged, also those added after load; nothing is fetched', async ({
+  context,
+  server,
+}) => {
+  const [deal] = await createDeals(server.baseUrl, ['Kobo Ledger Ltd']);
+  if (!deal) throw new Error('deal not created');
+  // Each body hands its changes to the top page, which reads the new nodes while the body parses (a mail
+  // client's read tracking, say). The body's nodes then carry the top page's prototypes in the frame's
+  // page world, where \`instanceof\` against the frame's own classes fails.
+  const body = (index: number) =>
+    escapeHtml(
+      `<script>new MutationObserver(parent.noteBody).observe(document, { childList: true, subtree: true });</script><p>Message ${index}: <a id='share' href='${deal.link.shareUrl}'>snapshot</a> · <a href='https://example.org/${index}'>news</a></p>`,
+    );
+  const frames = (from: number, count: number) =>
+    Array.from({ length: count }, (_, offset) => `<iframe style="width:300px;height:40px" srcdoc="${body(from + offset)}"></iframe>`).join('');
+  await context.route(`${PAGES_ORIGIN}/many-bodies.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><title>Many bodies</title><script>
+          window.seen = 0;
+          window.noteBody = (records) => { for (const record of records) for (const node of record.addedNodes) if (node.localName === 'a') window.seen += 1; };
+        </script><body><div id="frames">${frames(0, 30)}</div></body></html>`,
+    }),
+  );
+  const { page } = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/many-bodies.html`);
+  const badged = () =>
+    page.evaluate(
+      () => [...document.querySelectorAll('iframe')].filter((frame) => frame.contentDocument?.querySelector('#share + compliance-lens-badge')).length,
+    );
+  await expect.poll(badged, { timeout: 20_000 }).toBe(30);
+  await page.evaluate((more) => document.getElementById('frames')?.insertAdjacentHTML('beforeend', more), frames(30, 20));
+  await expect.poll(badged, { timeout: 20_000 }).toBe(50);
+  expect(await deal.views()).toBe(0);
+});

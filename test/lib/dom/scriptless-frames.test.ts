@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SCRIPTLESS_FRAME_SELECTOR, watchScriptlessFrames } from '@/lib/dom';
+import { withForeignPrototype } from '../../support/realms';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -60,5 +61,14 @@ describe('watchScriptlessFrames', () => {
     const found = vi.fn();
     watchScriptlessFrames(document, found)();
     expect(found).not.toHaveBeenCalled();
+  });
+
+  it('speaks for a frame element that carries another realm\'s prototypes (the page touched it from another window first)', () => {
+    const found = vi.fn();
+    const stop = watchScriptlessFrames(document, found);
+    const foreign = withForeignPrototype(frame(''), HTMLIFrameElement);
+    foreign.dispatchEvent(new Event('load'));
+    expect(found).toHaveBeenCalledTimes(1);
+    stop();
   });
 });
