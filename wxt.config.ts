@@ -5,7 +5,7 @@ import {
   ANNOTATOR_MATCHES,
   ANNOTATOR_SCRIPT,
   CARD_PAGE,
-  FRAME_PROBE_SCRIPT,
+  FRAME_RELAY_SCRIPT,
   FRAME_SENTINEL_SCRIPT,
 } from './lib/core/content-scripts';
 
@@ -39,24 +39,17 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
-    // The top frame of a matched page (also a window a matched page opened and wrote) runs the annotator.
-    // Every frame with an http(s) address runs the frame probe, which asks for the annotator once its
-    // subframe holds a link (a cross-origin child frame only if its own site matches). Every `about:blank`
-    // / `srcdoc` frame (mail bodies and records often sit in one) runs the sentinel in the page's own
-    // world instead, which costs no isolated world; the background finds and starts those frames.
+    // The top frame of a matched page (also a window a matched page opened and wrote) runs the annotator
+    // and the frame relay. Every subframe of a matched site, `about:blank`/`srcdoc` ones of a matched
+    // page included, runs the sentinel in the page's own world, which costs no isolated world; the
+    // background finds the frames that hold a share link and starts the annotator there alone.
     content_scripts: [
       {
         matches: ANNOTATOR_MATCHES,
-        js: [ANNOTATOR_SCRIPT],
+        js: [ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT],
         run_at: 'document_idle',
         match_about_blank: true,
         match_origin_as_fallback: true,
-      },
-      {
-        matches: ANNOTATOR_MATCHES,
-        js: [FRAME_PROBE_SCRIPT],
-        run_at: 'document_idle',
-        all_frames: true,
       },
       {
         matches: ANNOTATOR_MATCHES,

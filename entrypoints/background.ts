@@ -12,7 +12,6 @@ import {
   startAnnotatorInFrame,
   startContentRegistration,
   startWatchlist,
-  type FrameOfTab,
 } from '@/lib/background';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { getLinkRecognizer } from '@/lib/core/links';
@@ -60,11 +59,10 @@ export default defineBackground(() => {
     isOnline: () => navigator.onLine,
   });
 
-  const startInFrame = (frame: FrameOfTab) => startAnnotatorInFrame(browser.scripting, frame);
   const linkFramesLocator = createLinkFramesLocator({
     ...scriptingReports(browser.scripting),
     getRecognizer: async () => getLinkRecognizer((await settings.getPageSettings()).services),
-    startAnnotator: startInFrame,
+    startAnnotator: (frame) => startAnnotatorInFrame(browser.scripting, frame),
   });
 
   registerMessageHandlers(
@@ -76,7 +74,6 @@ export default defineBackground(() => {
       cardBindings,
       hoverAllowance,
       linkFrames,
-      startAnnotatorInFrame: startInFrame,
       linkFramesLocator,
       tellCardReplaced: (tabId, frameId) => contentMessenger.sendMessage('cardReplaced', undefined, { tabId, frameId }),
       watchlist,

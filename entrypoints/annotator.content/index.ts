@@ -3,8 +3,8 @@ import { servePageLinks, startAnnotator } from '@/lib/content';
 
 // Wiring only: the engine and the page-links answers live in lib/content.
 export default defineContentScript({
-  // Declared in the manifest by wxt.config.ts (the top frame; a subframe gets it once the frame
-  // probe finds a link there), so the match list is not in this bundle.
+  // Declared in the manifest by wxt.config.ts (the top frame; the background injects it into a
+  // subframe once that frame holds a share link), so the match list is not in this bundle.
   registration: 'runtime',
   main(ctx) {
     const annotator = startAnnotator(ctx);

@@ -2,24 +2,25 @@ import {
   ANNOTATOR_MATCHES,
   ANNOTATOR_SCRIPT,
   enabledSiteMatches,
-  FRAME_PROBE_SCRIPT,
+  FRAME_RELAY_SCRIPT,
   FRAME_SENTINEL_SCRIPT,
 } from '../core/content-scripts';
 import type { EffectiveSettings } from '../core/schemas/settings';
 
 /**
  * Runs the annotator on the extra sites the user enabled (options page, or "Enable on this site" in
- * the popup): the same two content scripts as the manifest (the annotator in the top frame, the frame
- * probe in every subframe), registered at runtime with `scripting.registerContentScripts` and kept in
+ * the popup): the same content scripts as the manifest (the annotator and the frame relay in the top
+ * frame, the sentinel in the page world of every subframe), registered at runtime with `scripting.registerContentScripts` and kept in
  * step with `enabledSites` whenever the background starts and whenever settings change. The browser
  * injects them only where the user granted host access; the sites the manifest already covers are
  * excluded so no page runs them twice.
  */
 
 export const ENABLED_SITES_SCRIPT_ID = 'annotator-enabled-sites';
-export const ENABLED_SITES_FRAME_PROBE_ID = 'frame-probe-enabled-sites';
 export const ENABLED_SITES_FRAME_SENTINEL_ID = 'frame-sentinel-enabled-sites';
-const SCRIPT_IDS = [ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_PROBE_ID, ENABLED_SITES_FRAME_SENTINEL_ID];
+const SCRIPT_IDS = [ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_SENTINEL_ID];
+/** Registrations of earlier builds, removed wherever found (the browser keeps them across updates). */
+export const RETIRED_SCRIPT_IDS = ['frame-probe-enabled-sites'];
 
 /** What this module needs of `browser.scripting` (injected: tests pass a fake). */
 export interface RegisteredScript {
@@ -48,8 +49,13 @@ function desiredScripts(matches: string[]): RegisteredScript[] {
     runAt: 'document_idle',
   } satisfies Partial<RegisteredScript>;
   return [
-    { id: ENABLED_SITES_SCRIPT_ID, ...common, js: [ANNOTATOR_SCRIPT], allFrames: false, matchOriginAsFallback: true },
-    { id: ENABLED_SITES_FRAME_PROBE_ID, ...common, js: [FRAME_PROBE_SCRIPT], allFrames: true, matchOriginAsFallback: false },
+    {
+      id: ENABLED_SITES_SCRIPT_ID,
+      ...common,
+      js: [ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT],
+      allFrames: false,
+      matchOriginAsFallback: true,
+    },
     {
       id: ENABLED_SITES_FRAME_SENTINEL_ID,
       ...common,
@@ -84,9 +90,15 @@ export async function syncContentScripts(
 ): Promise<Record<string, SyncOutcome>> {
   const matches = enabledSiteMatches(sites);
   const registered = new Map(
-    (await scripting.getRegisteredContentScripts({ ids: SCRIPT_IDS })).map((script) => [script.id, script]),
+    (await scripting.getRegisteredContentScripts({ ids: [...SCRIPT_IDS, ...RETIRED_SCRIPT_IDS] })).map((script) => [
+      script.id,
+      script,
+    ]),
   );
   const outcomes: Record<string, SyncOutcome> = {};
+  const retired = RETIRED_SCRIPT_IDS.filter((id) => registered.has(id));
+  if (retired.length > 0) await scripting.unregisterContentScripts({ ids: retired });
+  for (const id of retired) outcomes[id] = 'unregistered';
   if (matches.length === 0) {
     const stale = SCRIPT_IDS.filter((id) => registered.has(id));
     if (stale.length > 0) await scripting.unregisterContentScripts({ ids: stale });

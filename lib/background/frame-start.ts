@@ -17,9 +17,9 @@ export interface ScriptInjector {
 }
 
 /**
- * Runs the annotator in the frame whose probe found a link (lib/content/frame-probe.ts). Aimed at
- * the asking document where the browser names it: if the frame has meanwhile moved to another page,
- * that page's own probe asks again.
+ * Runs the annotator in a subframe that holds a share link (link-frames-locator.ts). Aimed at the
+ * reported document where the browser names it: if the frame has meanwhile moved to another page,
+ * that page's own sentinel signals again.
  */
 export async function startAnnotatorInFrame(scripting: ScriptInjector, frame: FrameOfTab): Promise<void> {
   await scripting.executeScript({ target: targetOf(frame), files: [`/${ANNOTATOR_SCRIPT}`] });

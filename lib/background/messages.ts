@@ -1,5 +1,4 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
-import { getLinkRecognizer } from '../core/links';
 import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../core/schemas/results';
 import type { EffectiveSettings, PageSettings } from '../core/schemas/settings';
 import type { WatchSettings } from '../core/watchlist/schedule';
@@ -7,7 +6,6 @@ import { cardProtocol, type CardProtocolMap } from '../protocol/card';
 import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from '../protocol/content';
 import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
 import type { CardBindings } from './card-binding';
-import type { FrameOfTab } from './frame-start';
 import type { HoverAllowance } from './hover-allowance';
 import type { LinkFrames } from './link-frames';
 import type { LinkFramesLocator } from './link-frames-locator';
@@ -33,8 +31,6 @@ export interface MessageHandlerDeps {
   cardBindings: CardBindings;
   hoverAllowance: HoverAllowance;
   linkFrames: LinkFrames;
-  /** Runs the annotator in one document of a tab (frame-start.ts). */
-  startAnnotatorInFrame(frame: FrameOfTab): Promise<void>;
   /** Finds the frames of a tab whose sentinel saw a share link, and starts the annotator there. */
   linkFramesLocator: LinkFramesLocator;
   /** Tells a frame of a tab that another frame's card replaced its own (`cardReplaced`). */
@@ -83,17 +79,6 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       },
       async closeCard({ nonce }, sender) {
         await deps.cardBindings.close(tabOf(sender), nonce);
-        return { ok: true };
-      },
-      async frameCandidates({ baseURI }) {
-        const { services } = await deps.getPageSettings();
-        return { selector: getLinkRecognizer(services).candidateSelector(baseURI) };
-      },
-      async startInFrame(_input, sender) {
-        // The top frame runs the annotator from the manifest: only a subframe's probe asks.
-        if (!sender.frameId) throw new Error('startInFrame: only a subframe starts the annotator this way');
-        const frame = { tabId: tabOf(sender), frameId: sender.frameId };
-        await deps.startAnnotatorInFrame(sender.documentId === undefined ? frame : { ...frame, documentId: sender.documentId });
         return { ok: true };
       },
       async locateLinkFrames(_input, sender) {

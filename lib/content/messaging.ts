@@ -29,8 +29,8 @@ interface ExtensionGlobals {
 
 /**
  * Looked up at the first message, not when the script loads: the first touch of the extension API
- * builds its bindings in the frame (~0.2 ms and a few KB each, test/bench), which the frame probe
- * must not pay in frames that never hold a link.
+ * builds its bindings in the frame (~0.2 ms and a few KB each, test/bench), which a script must not
+ * pay before it has something to say.
  */
 export function extensionApi(): typeof Browser {
   const { browser, chrome } = globalThis as ExtensionGlobals;

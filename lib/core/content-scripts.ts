@@ -2,15 +2,14 @@
 export const ANNOTATOR_SCRIPT = 'content-scripts/annotator.js';
 
 /**
- * The frame probe (an unlisted script WXT builds at the root): the isolated script of every frame
- * with an http(s) address, which asks for the annotator once its subframe holds a link, and relays
- * the sentinels' signals (lib/content/frame-probe.ts).
+ * The frame relay (an unlisted script WXT builds at the root): beside the annotator in the top frame,
+ * it passes the sentinels' signals to the background (lib/content/frame-relay.ts).
  */
-export const FRAME_PROBE_SCRIPT = 'frame-probe.js';
+export const FRAME_RELAY_SCRIPT = 'frame-relay.js';
 
 /**
  * The frame sentinel (an unlisted script WXT builds at the root): runs in the page's own world of
- * every `about:blank`/`srcdoc` subframe, and signals when links appear (lib/page-world).
+ * every subframe, and signals when links appear (lib/page-world).
  */
 export const FRAME_SENTINEL_SCRIPT = 'frame-sentinel.js';
 

@@ -53,12 +53,6 @@ export const WATCHLIST_LIMITS = {
   seriesLength: 90,
 } as const;
 
-/** Longest base URL a frame probe may ask about (a longer one gets the annotator without asking). */
-export const MAX_BASE_URI_LENGTH = 16_384;
-
-/** Longest candidate-link selector the background sends a frame probe (50 services of long host names fit). */
-export const MAX_CANDIDATE_SELECTOR_LENGTH = 100_000;
-
 /** Most links a frame's page-world report lists (more: the annotator is started and decides). */
 export const MAX_REPORTED_HREFS = 2000;
 

@@ -5,15 +5,6 @@ import { ANCHOR_SELECTOR, holds, observeArrivals, watchScriptlessFrames } from '
 export const SIGNAL_DELAY_MS = 50;
 
 /**
- * The frames the sentinel watches: the subframes whose document has no address of its own
- * (`about:blank`, `srcdoc`, `blob:`). A frame with an http(s) address runs the frame probe, which
- * has the extension API and relays this sentinel's signals.
- */
-export function isSentinelFrame(win: Window): boolean {
-  return win !== win.top && win.location.protocol !== 'http:' && win.location.protocol !== 'https:';
-}
-
-/**
  * Marks the frame's document as changed (FRAME_CHANGED_MARK) and calls `signal` shortly after, when the
  * frame first holds a link or an open shadow root, and again after each later change that adds one
  * (or changes an `href`), until the frame's window receives FRAME_SENTINEL_STOP (the annotator runs
@@ -47,8 +38,8 @@ export function watchFrameLinks(win: Window, signal: () => void): () => void {
 }
 
 /**
- * Posts FRAME_LINKS_SIGNAL to every window above `win`. The nearest one that runs the extension's
- * isolated script (the top frame's, or a matched subframe's frame probe) relays it to the background.
+ * Posts FRAME_LINKS_SIGNAL to every window above `win`. The top frame's frame relay, when the top
+ * page is one the extension runs on, passes it to the background; the other windows ignore it.
  */
 export function signalAncestors(win: Window): void {
   let current = win;

@@ -3,8 +3,6 @@ import {
   ACTIVATION_SOURCES,
   CARD_NONCE_PATTERN,
   MAX_BADGE_STRING,
-  MAX_BASE_URI_LENGTH,
-  MAX_CANDIDATE_SELECTOR_LENGTH,
   MAX_PEEK_BATCH,
 } from '../core/limits';
 import { badgeSummarySchema, snapshotRequestSchema } from '../core/schemas/results';
@@ -66,18 +64,8 @@ export const contentProtocol = {
   /** The card of `nonce` was closed: forget its binding. */
   closeCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
   /**
-   * From the frame probe of a subframe that holds a link: a CSS selector for the links that may be
-   * share links of a configured service in a document with this base URL (null: no service).
-   */
-  frameCandidates: {
-    input: z.strictObject({ baseURI: z.string().max(MAX_BASE_URI_LENGTH) }),
-    output: z.object({ selector: z.string().max(MAX_CANDIDATE_SELECTOR_LENGTH).nullable() }),
-  },
-  /** From the frame probe of a subframe that now holds such a link: run the annotator in that frame. */
-  startInFrame: { input: noInput, output: ok },
-  /**
-   * From the top frame's or a subframe's frame probe, relaying a frame sentinel's signal (a frame
-   * without an address of its own now holds links): find the frames of the tab that hold a share link.
+   * From the top frame's frame relay, passing on a frame sentinel's signal (a subframe now holds links):
+   * find the frames of the tab that hold a share link.
    */
   locateLinkFrames: { input: noInput, output: ok },
 } as const;

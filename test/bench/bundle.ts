@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { FRAME_PROBE_SCRIPT, FRAME_SENTINEL_SCRIPT } from '../../lib/core/content-scripts';
+import { FRAME_RELAY_SCRIPT, FRAME_SENTINEL_SCRIPT } from '../../lib/core/content-scripts';
 
 /** DESIGN "Budgets": the content script is at most 15 KB gzip (gzip level 9, all content-script files). */
 export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
@@ -11,7 +11,7 @@ export interface BundleSizes {
   contentScriptGzipBytes: number;
   contentScriptFiles: string[];
   /** The isolated script of every frame with an http(s) address (the annotator follows where share links appear). */
-  frameProbeGzipBytes: number | null;
+  frameRelayGzipBytes: number | null;
   /** The page-world script of every `about:blank`/`srcdoc` subframe. */
   frameSentinelGzipBytes: number | null;
   extensionBytes: number;
@@ -34,7 +34,7 @@ export function measureBundle(outputDir: string): BundleSizes {
   return {
     contentScriptGzipBytes: contentScripts.reduce((sum, file) => sum + gzip(file), 0),
     contentScriptFiles: contentScripts.map((file) => path.relative(outputDir, file)),
-    frameProbeGzipBytes: gzipIfPresent(FRAME_PROBE_SCRIPT),
+    frameRelayGzipBytes: gzipIfPresent(FRAME_RELAY_SCRIPT),
     frameSentinelGzipBytes: gzipIfPresent(FRAME_SENTINEL_SCRIPT),
     extensionBytes: files.reduce((sum, file) => sum + statSync(file).size, 0),
     extensionGzipBytes: files.reduce((sum, file) => sum + gzip(file), 0),

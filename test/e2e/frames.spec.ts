@@ -279,18 +279,32 @@ async function countInjections(serviceWorker: Worker): Promise<() => Promise<num
     });
 }
 
-test('a framed mail body of ordinary links gets no annotator until a share link appears in it (added, or an href changed)', async ({
+test('a frame of ordinary links (srcdoc or an address of its own) gets no annotator until a share link appears in it (added, or an href changed)', async ({
   context,
   server,
   serviceWorker,
 }) => {
-  const [first, added, changed] = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay', 'Zed Pay']);
-  if (!first || !added || !changed) throw new Error('deals not created');
+  const deals = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay', 'Zed Pay', 'Nairobi Rails', 'Abuja Remit Ltd']);
+  const [first, added, changed, byUrl, addedByUrl] = deals;
+  if (!first || !added || !changed || !byUrl || !addedByUrl) throw new Error('deals not created');
   const injections = await countInjections(serviceWorker);
   const ordinary =
     "<a href='https://example.org/news'>news</a> · <a href='/settings'>settings</a> · <a href='https://comply.test/x'>elsewhere</a>";
   const frame = (id: string, body: string) =>
     `<iframe id="${id}" name="${id}" style="width:560px;height:60px" srcdoc="${escapeHtml(`<p>${body}</p>`)}"></iframe>`;
+  // The same bodies at addresses of their own, as a CRM's record frames and a mail client's hidden frames have.
+  const urlBodies = {
+    'url-share': `Status: <a id='share' href='${byUrl.link.shareUrl}'>snapshot</a>`,
+    'url-plain': ordinary,
+    'url-empty': 'A frame without links.',
+  };
+  for (const [id, body] of Object.entries(urlBodies))
+    await context.route(`${PAGES_ORIGIN}/${id}.html`, (route) =>
+      route.fulfill({ contentType: 'text/html; charset=utf-8', body: `<!doctype html><title>${id}</title><p>${body}</p>` }),
+    );
+  const urlFrames = Object.keys(urlBodies)
+    .map((id) => `<iframe id="${id}" name="${id}" style="width:560px;height:60px" src="/${id}.html"></iframe>`)
+    .join('');
   await context.route(`${PAGES_ORIGIN}/ordinary-frames.html`, (route) =>
     route.fulfill({
       contentType: 'text/html; charset=utf-8',
@@ -299,35 +313,73 @@ test('a framed mail body of ordinary links gets no annotator until a share link 
         ${frame('plain', ordinary)}
         ${frame('to-change', `${ordinary} · <a id='later' href='https://example.org/later'>later</a>`)}
         ${frame('empty', 'A frame without links.')}
+        ${urlFrames}
       </body></html>`,
     }),
   );
   const mail = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/ordinary-frames.html`);
   const { page } = mail;
-  // The frame with a share link gets the annotator: the count sees injections.
+  // The frames with a share link get the annotator: the count sees injections.
   await expect(badgeIn(page.frameLocator('#with-share'), 'share')).toHaveAttribute('data-state', 'idle');
+  await expect(badgeIn(page.frameLocator('#url-share'), 'share')).toHaveAttribute('data-state', 'idle');
   await waitLongerThanHoverDelay();
-  expect(await injections()).toBe(1);
-  // Only the top frame and that frame hold an isolated world of the extension: the others have just
+  expect(await injections()).toBe(2);
+  // Only the top frame and those frames hold an isolated world of the extension: the others have just
   // the sentinel, in their own world.
-  expect(await framesWithExtensionWorld(page)).toEqual(['(top)', 'with-share']);
+  expect(await framesWithExtensionWorld(page)).toEqual(['(top)', 'url-share', 'with-share']);
 
   const plain = await (await page.$('#plain'))?.contentFrame();
   const toChange = await (await page.$('#to-change'))?.contentFrame();
-  if (!plain || !toChange) throw new Error('frames not found');
+  const urlPlain = await (await page.$('#url-plain'))?.contentFrame();
+  if (!plain || !toChange || !urlPlain) throw new Error('frames not found');
 
   await plain.evaluate(
     (url) => document.body.insertAdjacentHTML('beforeend', `<p><a id="added" href="${url}">Sahel Pay</a></p>`),
     added.link.shareUrl,
   );
   await expect(badgeIn(page.frameLocator('#plain'), 'added')).toHaveAttribute('data-state', 'idle');
-  expect(await injections()).toBe(2);
+  expect(await injections()).toBe(3);
 
   await toChange.evaluate((url) => document.getElementById('later')?.setAttribute('href', url), changed.link.shareUrl);
   await expect(badgeIn(page.frameLocator('#to-change'), 'later')).toHaveAttribute('data-state', 'idle');
-  expect(await injections()).toBe(3);
-  expect(await framesWithExtensionWorld(page)).toEqual(['(top)', 'plain', 'to-change', 'with-share']);
-  for (const deal of [first, added, changed]) expect(await deal.views()).toBe(0);
+  expect(await injections()).toBe(4);
+
+  await urlPlain.evaluate(
+    (url) => document.body.insertAdjacentHTML('beforeend', `<p><a id="added" href="${url}">Abuja Remit</a></p>`),
+    addedByUrl.link.shareUrl,
+  );
+  await expect(badgeIn(page.frameLocator('#url-plain'), 'added')).toHaveAttribute('data-state', 'idle');
+  expect(await injections()).toBe(5);
+  expect(await framesWithExtensionWorld(page)).toEqual(['(top)', 'plain', 'to-change', 'url-plain', 'url-share', 'with-share']);
+  for (const deal of deals) expect(await deal.views()).toBe(0);
+});
+
+test('a frame of a matched site inside a page the extension does not run on: nothing runs in it, nothing is fetched (the user enables the outer site to have it)', async ({
+  context,
+  server,
+}) => {
+  const [deal] = await createDeals(server.baseUrl, ['Kobo Ledger Ltd']);
+  if (!deal) throw new Error('deal not created');
+  await context.route(`${PAGES_ORIGIN}/embedded-status.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><title>Embedded</title><p>Status: <a id="share" href="${escapeHtml(deal.link.shareUrl)}">snapshot</a></p>`,
+    }),
+  );
+  await context.route(`${UNCONFIGURED_ORIGIN}/portal.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><title>Portal</title><h1>Portal</h1>
+        <iframe id="embedded" name="embedded" src="${PAGES_ORIGIN}/embedded-status.html"></iframe>`,
+    }),
+  );
+  const page = await context.newPage();
+  await page.goto(`${UNCONFIGURED_ORIGIN}/portal.html`);
+  await expect(page.frameLocator('#embedded').locator('#share')).toBeVisible();
+  await waitLongerThanHoverDelay();
+  await expect(page.frameLocator('#embedded').locator('compliance-lens-badge')).toHaveCount(0);
+  expect(await framesWithExtensionWorld(page)).toEqual([]);
+  expect(await deal.views()).toBe(0);
 });
 
 test('sandboxed mail bodies: frames without scripts (same-origin or not) are badged too, one added after load as well; nothing is fetched', async ({

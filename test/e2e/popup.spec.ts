@@ -185,7 +185,7 @@ for (const language of ['en', 'fr'] as const) {
   }
 }
 
-test('enabled sites: the background registers the annotator (top frame), the frame probe (frames with an address) and the sentinel (the page world of the others) for them at runtime, and unregisters them when none are left', async ({
+test('enabled sites: the background registers the annotator and the frame relay (top frame) and the sentinel (the page world of every subframe) for them at runtime, removes an earlier build\'s frame probe, and unregisters them when none are left', async ({
   serviceWorker,
 }) => {
   const registered = () =>
@@ -206,20 +206,19 @@ test('enabled sites: the background registers the annotator (top frame), the fra
       await chrome.storage.local.set({ settings: { ...current, enabledSites }, settings$: { v: 2 } });
     }, sites);
 
+  // What an earlier build registered, and the browser keeps across an update.
+  await serviceWorker.evaluate(() =>
+    chrome.scripting.registerContentScripts([
+      { id: 'frame-probe-enabled-sites', matches: ['*://crm.example.com/*'], js: ['frame-sentinel.js'], allFrames: true },
+    ]),
+  );
   await setSites(['crm.example.com', '*.deals.example.org']);
   await expect.poll(registered).toEqual([
     {
       id: 'annotator-enabled-sites',
       matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
-      js: ['content-scripts/annotator.js'],
+      js: ['content-scripts/annotator.js', 'frame-relay.js'],
       allFrames: false,
-      world: 'ISOLATED',
-    },
-    {
-      id: 'frame-probe-enabled-sites',
-      matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
-      js: ['frame-probe.js'],
-      allFrames: true,
       world: 'ISOLATED',
     },
     {

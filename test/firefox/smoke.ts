@@ -134,6 +134,15 @@ function mailPage(link: { shareUrl: string; apiUrl: string; token: string }): st
 </div></body></html>`;
 }
 
+/** A CRM-like page whose record sits in a frame with an address of its own (same origin). */
+const CRM_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deals</title></head><body>
+<h1>Deals</h1><iframe id="record" src="/record.html" style="width:640px;height:160px"></iframe></body></html>`;
+
+function recordPage(link: { shareUrl: string }): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kobo Ledger</title></head><body>
+<p>Compliance status: <a id="share" href="${escapeHtml(link.shareUrl)}">snapshot</a></p></body></html>`;
+}
+
 const BLANK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>setup</title></head><body></body></html>';
 
 // ---------------------------------------------------------------------------------------------
@@ -417,7 +426,12 @@ async function main(): Promise<number> {
 
     const founder = await FounderClient.signUp(baseUrl, 'Kobo Ledger Ltd');
     const link = await founder.createShareLink();
-    fixtures = await startFixtureServer({ '/blank.html': BLANK_PAGE, '/mail.html': mailPage(link) });
+    fixtures = await startFixtureServer({
+      '/blank.html': BLANK_PAGE,
+      '/mail.html': mailPage(link),
+      '/crm.html': CRM_PAGE,
+      '/record.html': recordPage(link),
+    });
 
     const b = browser;
     await check('installs as a temporary add-on (WebDriver BiDi webExtension.install)', async () => {
@@ -527,6 +541,20 @@ async function main(): Promise<number> {
         assert(framedHosts === 0, 'the framed link drew its card inside the frame, not in the page');
       },
     );
+
+    await check('a record in a frame with an address of its own (same origin): its link is badged, at no view', async () => {
+      const crm = await b.newPage();
+      crm.on('pageerror', (error) => pageErrors.push(String(error)));
+      try {
+        await crm.goto(`${fixtures!.origin}/crm.html`);
+        const record = await (await crm.$('iframe#record'))?.contentFrame();
+        assert(record, 'no record frame');
+        await waitForBadge(crm, { selector: '#share', frame: record }, 'idle');
+        assert((await founder.viewCount(link.id)) === 0, 'a view was counted for a badge');
+      } finally {
+        await crm.close();
+      }
+    });
 
     await check(
       'own link on another origin: pass-over costs nothing; rest = ready + card + exactly 1 view; cached after',

@@ -60,7 +60,6 @@ describe('card binding in the background', () => {
       cardBindings: createCardBindings({ area, ...binding }),
       hoverAllowance: createHoverAllowance({ area, ...(binding.now ? { now: binding.now } : {}) }),
       linkFrames: createLinkFrames(area),
-      startAnnotatorInFrame: unused,
       linkFramesLocator: { locate: unused },
       tellCardReplaced: async (tabId, frameId) => void replaced.push({ tabId, frameId }),
       watchlist: unusedWatchlist(),

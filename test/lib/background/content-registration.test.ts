@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  ENABLED_SITES_FRAME_PROBE_ID,
   ENABLED_SITES_FRAME_SENTINEL_ID,
   ENABLED_SITES_SCRIPT_ID,
+  RETIRED_SCRIPT_IDS,
   startContentRegistration,
   syncContentScripts,
   type ContentScriptingApi,
@@ -12,7 +12,7 @@ import {
   ANNOTATOR_MATCHES,
   ANNOTATOR_SCRIPT,
   enabledSiteMatches,
-  FRAME_PROBE_SCRIPT,
+  FRAME_RELAY_SCRIPT,
   FRAME_SENTINEL_SCRIPT,
   siteMatchPattern,
 } from '@/lib/core/content-scripts';
@@ -69,11 +69,10 @@ describe('match patterns', () => {
 describe('syncContentScripts', () => {
   const both = (outcome: string) => ({
     [ENABLED_SITES_SCRIPT_ID]: outcome,
-    [ENABLED_SITES_FRAME_PROBE_ID]: outcome,
     [ENABLED_SITES_FRAME_SENTINEL_ID]: outcome,
   });
 
-  it('registers the annotator (top frame), the frame probe (frames with an address) and the sentinel (the page world of the others) for enabled sites, excluding the sites the manifest already covers', async () => {
+  it('registers the annotator and the frame relay (top frame) and the sentinel (the page world of every subframe) for enabled sites, excluding the sites the manifest already covers', async () => {
     const { api, registered } = fakeScripting();
     expect(await syncContentScripts(api, ['crm.example.com'])).toEqual(both('registered'));
     const common = {
@@ -84,16 +83,9 @@ describe('syncContentScripts', () => {
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toEqual({
       id: ENABLED_SITES_SCRIPT_ID,
       ...common,
-      js: [ANNOTATOR_SCRIPT],
+      js: [ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT],
       allFrames: false,
       matchOriginAsFallback: true,
-    });
-    expect(registered.get(ENABLED_SITES_FRAME_PROBE_ID)).toEqual({
-      id: ENABLED_SITES_FRAME_PROBE_ID,
-      ...common,
-      js: [FRAME_PROBE_SCRIPT],
-      allFrames: true,
-      matchOriginAsFallback: false,
     });
     expect(registered.get(ENABLED_SITES_FRAME_SENTINEL_ID)).toEqual({
       id: ENABLED_SITES_FRAME_SENTINEL_ID,
@@ -105,14 +97,16 @@ describe('syncContentScripts', () => {
     });
   });
 
-  it('repairs a frame probe registered by a build that ran it in about:blank frames too', async () => {
+  it('removes the frame probe that earlier builds registered for every frame with an address', async () => {
     const { api, registered } = fakeScripting();
-    await syncContentScripts(api, ['crm.example.com']);
-    const probe = registered.get(ENABLED_SITES_FRAME_PROBE_ID);
-    if (!probe) throw new Error('not registered');
-    probe.matchOriginAsFallback = true;
-    expect((await syncContentScripts(api, ['crm.example.com']))[ENABLED_SITES_FRAME_PROBE_ID]).toBe('updated');
-    expect(registered.get(ENABLED_SITES_FRAME_PROBE_ID)).toMatchObject({ matchOriginAsFallback: false });
+    const [probeId = ''] = RETIRED_SCRIPT_IDS;
+    registered.set(probeId, { id: probeId, matches: ['*://crm.example.com/*'], js: ['frame-probe.js'], allFrames: true });
+    expect(await syncContentScripts(api, ['crm.example.com'])).toEqual({ ...both('registered'), [probeId]: 'unregistered' });
+    expect([...registered.keys()].sort()).toEqual([ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_SENTINEL_ID].sort());
+    // Also when no site is left to register for.
+    registered.set(probeId, { id: probeId, matches: ['*://crm.example.com/*'], js: ['frame-probe.js'], allFrames: true });
+    expect(await syncContentScripts(api, [])).toEqual({ ...both('unregistered'), [probeId]: 'unregistered' });
+    expect(registered.size).toBe(0);
   });
 
   it('updates when the sites change, leaves an identical registration alone, unregisters when none are left', async () => {
@@ -120,7 +114,7 @@ describe('syncContentScripts', () => {
     await syncContentScripts(api, ['crm.example.com']);
     expect(await syncContentScripts(api, ['crm.example.com', 'deals.example.org'])).toEqual(both('updated'));
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.matches).toEqual(['*://crm.example.com/*', '*://deals.example.org/*']);
-    expect(registered.get(ENABLED_SITES_FRAME_PROBE_ID)?.matches).toEqual(['*://crm.example.com/*', '*://deals.example.org/*']);
+    expect(registered.get(ENABLED_SITES_FRAME_SENTINEL_ID)?.matches).toEqual(['*://crm.example.com/*', '*://deals.example.org/*']);
     expect(await syncContentScripts(api, ['deals.example.org', 'crm.example.com'])).toEqual(both('unchanged'));
     expect(api.updateContentScripts).toHaveBeenCalledTimes(1);
     expect(await syncContentScripts(api, [])).toEqual(both('unregistered'));
@@ -128,15 +122,14 @@ describe('syncContentScripts', () => {
     expect(await syncContentScripts(api, [])).toEqual(both('unchanged'));
   });
 
-  it('repairs a registration from an older build (different file) and adds the missing frame probe', async () => {
+  it('repairs a registration from an older build (different file) and adds the missing sentinel', async () => {
     const { api, registered } = fakeScripting();
     registered.set(ENABLED_SITES_SCRIPT_ID, { id: ENABLED_SITES_SCRIPT_ID, matches: ['*://crm.example.com/*'], js: ['old.js'] });
     expect(await syncContentScripts(api, ['crm.example.com'])).toEqual({
       [ENABLED_SITES_SCRIPT_ID]: 'updated',
-      [ENABLED_SITES_FRAME_PROBE_ID]: 'registered',
       [ENABLED_SITES_FRAME_SENTINEL_ID]: 'registered',
     });
-    expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.js).toEqual([ANNOTATOR_SCRIPT]);
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.js).toEqual([ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT]);
   });
 
   it('repairs a registration from a build that ran the annotator in every frame', async () => {
@@ -145,7 +138,7 @@ describe('syncContentScripts', () => {
       id: ENABLED_SITES_SCRIPT_ID,
       matches: ['*://crm.example.com/*'],
       excludeMatches: [...ANNOTATOR_MATCHES],
-      js: [ANNOTATOR_SCRIPT],
+      js: [ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT],
       runAt: 'document_idle',
       allFrames: true,
       matchOriginAsFallback: true,
@@ -160,10 +153,7 @@ describe('syncContentScripts', () => {
     const annotator = registered.get(ENABLED_SITES_SCRIPT_ID);
     if (!annotator) throw new Error('not registered');
     delete annotator.allFrames;
-    const probe = registered.get(ENABLED_SITES_FRAME_PROBE_ID);
-    if (!probe) throw new Error('not registered');
-    delete probe.matchOriginAsFallback;
-    delete probe.world;
+    delete annotator.world;
     expect(await syncContentScripts(api, ['crm.example.com'])).toEqual(both('unchanged'));
   });
 
@@ -206,7 +196,7 @@ describe('startContentRegistration', () => {
     settings.change(['a.example', 'b.example']);
     await registration.settled();
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.matches).toEqual(['*://a.example/*', '*://b.example/*']);
-    expect(registered.get(ENABLED_SITES_FRAME_PROBE_ID)?.matches).toEqual(['*://a.example/*', '*://b.example/*']);
+    expect(registered.get(ENABLED_SITES_FRAME_SENTINEL_ID)?.matches).toEqual(['*://a.example/*', '*://b.example/*']);
     expect(api.registerContentScripts).toHaveBeenCalledTimes(1);
 
     settings.change([]);

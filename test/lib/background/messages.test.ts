@@ -1,10 +1,8 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
-import { Window } from 'happy-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createCardBindings } from '@/lib/background/card-binding';
 import { createHoverAllowance } from '@/lib/background/hover-allowance';
-import type { FrameOfTab } from '@/lib/background/frame-start';
 import { createLinkFrames } from '@/lib/background/link-frames';
 import { createContentHandlers, createPagesHandlers, registerMessageHandlers } from '@/lib/background/messages';
 import { ForbiddenSenderError, InvalidMessageError } from '@/lib/background/serve';
@@ -30,7 +28,6 @@ const contentScriptSender = {
 
 function setup(language: 'en' | 'fr' = 'fr') {
   const harness = createHarness();
-  const framesStarted: FrameOfTab[] = [];
   const tabsLocated: number[] = [];
   const deps = {
     service: harness.service,
@@ -40,14 +37,13 @@ function setup(language: 'en' | 'fr' = 'fr') {
     cardBindings: createCardBindings({ area: fakeBrowser.storage.session, now: harness.clock.now }),
     hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session, now: harness.clock.now }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
-    startAnnotatorInFrame: async (frame: FrameOfTab) => void framesStarted.push(frame),
     linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId) },
     tellCardReplaced: async () => undefined,
     watchlist: unusedWatchlist(),
     getWatchSettings: async () => DEFAULT_WATCH_SETTINGS,
     extensionOrigin: EXTENSION_ORIGIN,
   };
-  return { ...harness, deps, framesStarted, tabsLocated, content: createContentHandlers(deps), pages: createPagesHandlers(deps) };
+  return { ...harness, deps, tabsLocated, content: createContentHandlers(deps), pages: createPagesHandlers(deps) };
 }
 
 beforeEach(() => {
@@ -175,24 +171,6 @@ describe('senders', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it("startInFrame starts the annotator in the asking subframe's own document, and nowhere else", async () => {
-    const { content, framesStarted } = setup();
-    const subframe = { ...contentScriptSender, frameId: 4, documentId: 'D0C' };
-    await expect(content.startInFrame(undefined, subframe)).resolves.toEqual({ ok: true });
-    // Firefox names no document: the frame it is, then.
-    await content.startInFrame(undefined, { ...contentScriptSender, frameId: 5 });
-    expect(framesStarted).toEqual([
-      { tabId: 7, frameId: 4, documentId: 'D0C' },
-      { tabId: 7, frameId: 5 },
-    ]);
-    // The top frame runs the annotator from the manifest; a page or extension page cannot ask.
-    await expect(content.startInFrame(undefined, contentScriptSender)).rejects.toThrow(/subframe/);
-    await expect(content.startInFrame(undefined, { ...popupSender, frameId: 3 })).rejects.toBeInstanceOf(ForbiddenSenderError);
-    await expect(content.startInFrame(undefined, { frameId: 3 })).rejects.toBeInstanceOf(ForbiddenSenderError);
-    await expect(content.startInFrame({ frameId: 9 }, subframe)).rejects.toBeInstanceOf(InvalidMessageError);
-    expect(framesStarted).toHaveLength(2);
-  });
-
   it("locateLinkFrames looks at the sender's own tab, for any content script, and for nothing else", async () => {
     const { content, tabsLocated } = setup();
     await expect(content.locateLinkFrames(undefined, contentScriptSender)).resolves.toEqual({ ok: true });
@@ -201,38 +179,6 @@ describe('senders', () => {
     await expect(content.locateLinkFrames(undefined, popupSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
     await expect(content.locateLinkFrames({ tabId: 9 }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
     expect(tabsLocated).toEqual([7, 7]);
-  });
-
-  it('frameCandidates names the links that may be share links of the configured services, for any content script', async () => {
-    const { content } = setup();
-    const window = new Window({ url: 'https://mail.example.com/inbox' });
-    window.document.body.innerHTML = [
-      `<a id="local" href="http://127.0.0.1:8787/share/${FIXTURE_TOKEN}">local</a>`,
-      `<a id="wrapped" href="https://www.google.com/url?q=https%3A%2F%2Fapp.compliance-status.example%2Fshare%2F${FIXTURE_TOKEN}">wrapped</a>`,
-      '<a id="ordinary" href="https://example.org/item/1">ordinary</a>',
-      '<a id="relative" href="/share/x">relative</a>',
-    ].join('');
-    const picked = (selector: string | null) =>
-      selector === null ? [] : [...window.document.querySelectorAll(selector)].map((anchor) => anchor.id);
-    const subframe = { ...contentScriptSender, frameId: 4 };
-
-    const onMail = await content.frameCandidates({ baseURI: 'https://mail.example.com/inbox' }, subframe);
-    expect(picked(onMail.selector)).toEqual(['local', 'wrapped']);
-    // On a service's own pages a relative link may be a share link: every link is a candidate.
-    const onService = await content.frameCandidates({ baseURI: 'http://127.0.0.1:8787/demo' }, contentScriptSender);
-    expect(picked(onService.selector)).toEqual(['local', 'wrapped', 'ordinary', 'relative']);
-
-    // The user's services, as they are now.
-    await createSettingsStore().updateUserSettings({ services: [] });
-    const noServices = await content.frameCandidates({ baseURI: 'https://mail.example.com/inbox' }, subframe);
-    expect(noServices).toEqual({ selector: null });
-
-    await expect(content.frameCandidates({ baseURI: 'x'.repeat(20_000) }, subframe)).rejects.toBeInstanceOf(InvalidMessageError);
-    await expect(content.frameCandidates({ baseURI: 1 }, subframe)).rejects.toBeInstanceOf(InvalidMessageError);
-    await expect(content.frameCandidates({ baseURI: 'https://a.example/' }, popupSender)).rejects.toBeInstanceOf(
-      ForbiddenSenderError,
-    );
-    await window.happyDOM.close();
   });
 
   it('listCached and clearCache are for extension pages only', async () => {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FRAME_LINKS_SIGNAL, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '@/lib/core/frame-signals';
-import { isSentinelFrame, SIGNAL_DELAY_MS, signalAncestors, watchFrameLinks } from '@/lib/page-world/frame-sentinel';
+import { SIGNAL_DELAY_MS, signalAncestors, watchFrameLinks } from '@/lib/page-world/frame-sentinel';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -96,24 +96,6 @@ describe('watchFrameLinks and frames without scripts', () => {
     body.dispatchEvent(new Event('load'));
     await settle();
     expect(signal).toHaveBeenCalledTimes(1);
-  });
-});
-
-describe('isSentinelFrame', () => {
-  const frameAt = (protocol: string, top: boolean) => {
-    const win = { location: { protocol } } as { location: { protocol: string }; top?: unknown };
-    win.top = top ? win : {};
-    return win as unknown as Window;
-  };
-
-  it.each([
-    ['about:', false, true],
-    ['blob:', false, true],
-    ['http:', false, false],
-    ['https:', false, false],
-    ['about:', true, false],
-  ])('%s, top frame %s: %s', (protocol, top, watched) => {
-    expect(isSentinelFrame(frameAt(protocol, top))).toBe(watched);
   });
 });
 

@@ -27,7 +27,6 @@ beforeEach(async () => {
     cardBindings: createCardBindings({ area: fakeBrowser.storage.session }),
     hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
-    startAnnotatorInFrame: () => Promise.reject(new Error('unused')),
     linkFramesLocator: { locate: () => Promise.reject(new Error('unused')) },
     tellCardReplaced: () => Promise.reject(new Error('unused')),
     watchlist: h.watchlist,
