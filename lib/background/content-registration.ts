@@ -17,8 +17,9 @@ import type { EffectiveSettings } from '../core/schemas/settings';
  */
 
 export const ENABLED_SITES_SCRIPT_ID = 'annotator-enabled-sites';
+export const ENABLED_SITES_FRAME_RELAY_ID = 'frame-relay-enabled-sites';
 export const ENABLED_SITES_FRAME_SENTINEL_ID = 'frame-sentinel-enabled-sites';
-const SCRIPT_IDS = [ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_SENTINEL_ID];
+const SCRIPT_IDS = [ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_RELAY_ID, ENABLED_SITES_FRAME_SENTINEL_ID];
 /** Registrations of earlier builds, removed wherever found (the browser keeps them across updates). */
 export const RETIRED_SCRIPT_IDS = ['frame-probe-enabled-sites'];
 
@@ -49,13 +50,8 @@ function desiredScripts(matches: string[]): RegisteredScript[] {
     runAt: 'document_idle',
   } satisfies Partial<RegisteredScript>;
   return [
-    {
-      id: ENABLED_SITES_SCRIPT_ID,
-      ...common,
-      js: [ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT],
-      allFrames: false,
-      matchOriginAsFallback: true,
-    },
+    { id: ENABLED_SITES_SCRIPT_ID, ...common, js: [ANNOTATOR_SCRIPT], allFrames: false, matchOriginAsFallback: true },
+    { id: ENABLED_SITES_FRAME_RELAY_ID, ...common, js: [FRAME_RELAY_SCRIPT], allFrames: false, matchOriginAsFallback: true },
     {
       id: ENABLED_SITES_FRAME_SENTINEL_ID,
       ...common,

@@ -217,7 +217,14 @@ test('enabled sites: the background registers the annotator and the frame relay 
     {
       id: 'annotator-enabled-sites',
       matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
-      js: ['content-scripts/annotator.js', 'frame-relay.js'],
+      js: ['content-scripts/annotator.js'],
+      allFrames: false,
+      world: 'ISOLATED',
+    },
+    {
+      id: 'frame-relay-enabled-sites',
+      matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
+      js: ['frame-relay.js'],
       allFrames: false,
       world: 'ISOLATED',
     },

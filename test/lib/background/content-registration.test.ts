@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  ENABLED_SITES_FRAME_RELAY_ID,
   ENABLED_SITES_FRAME_SENTINEL_ID,
   ENABLED_SITES_SCRIPT_ID,
   RETIRED_SCRIPT_IDS,
@@ -69,6 +70,7 @@ describe('match patterns', () => {
 describe('syncContentScripts', () => {
   const both = (outcome: string) => ({
     [ENABLED_SITES_SCRIPT_ID]: outcome,
+    [ENABLED_SITES_FRAME_RELAY_ID]: outcome,
     [ENABLED_SITES_FRAME_SENTINEL_ID]: outcome,
   });
 
@@ -83,7 +85,14 @@ describe('syncContentScripts', () => {
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toEqual({
       id: ENABLED_SITES_SCRIPT_ID,
       ...common,
-      js: [ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT],
+      js: [ANNOTATOR_SCRIPT],
+      allFrames: false,
+      matchOriginAsFallback: true,
+    });
+    expect(registered.get(ENABLED_SITES_FRAME_RELAY_ID)).toEqual({
+      id: ENABLED_SITES_FRAME_RELAY_ID,
+      ...common,
+      js: [FRAME_RELAY_SCRIPT],
       allFrames: false,
       matchOriginAsFallback: true,
     });
@@ -102,7 +111,7 @@ describe('syncContentScripts', () => {
     const [probeId = ''] = RETIRED_SCRIPT_IDS;
     registered.set(probeId, { id: probeId, matches: ['*://crm.example.com/*'], js: ['frame-probe.js'], allFrames: true });
     expect(await syncContentScripts(api, ['crm.example.com'])).toEqual({ ...both('registered'), [probeId]: 'unregistered' });
-    expect([...registered.keys()].sort()).toEqual([ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_SENTINEL_ID].sort());
+    expect([...registered.keys()].sort()).toEqual(Object.keys(both('')).sort());
     // Also when no site is left to register for.
     registered.set(probeId, { id: probeId, matches: ['*://crm.example.com/*'], js: ['frame-probe.js'], allFrames: true });
     expect(await syncContentScripts(api, [])).toEqual({ ...both('unregistered'), [probeId]: 'unregistered' });
@@ -127,9 +136,10 @@ describe('syncContentScripts', () => {
     registered.set(ENABLED_SITES_SCRIPT_ID, { id: ENABLED_SITES_SCRIPT_ID, matches: ['*://crm.example.com/*'], js: ['old.js'] });
     expect(await syncContentScripts(api, ['crm.example.com'])).toEqual({
       [ENABLED_SITES_SCRIPT_ID]: 'updated',
+      [ENABLED_SITES_FRAME_RELAY_ID]: 'registered',
       [ENABLED_SITES_FRAME_SENTINEL_ID]: 'registered',
     });
-    expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.js).toEqual([ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT]);
+    expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.js).toEqual([ANNOTATOR_SCRIPT]);
   });
 
   it('repairs a registration from a build that ran the annotator in every frame', async () => {
@@ -138,7 +148,7 @@ describe('syncContentScripts', () => {
       id: ENABLED_SITES_SCRIPT_ID,
       matches: ['*://crm.example.com/*'],
       excludeMatches: [...ANNOTATOR_MATCHES],
-      js: [ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT],
+      js: [ANNOTATOR_SCRIPT],
       runAt: 'document_idle',
       allFrames: true,
       matchOriginAsFallback: true,
