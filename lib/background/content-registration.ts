@@ -10,10 +10,10 @@ import type { EffectiveSettings } from '../core/schemas/settings';
 /**
  * Runs the annotator on the extra sites the user enabled (options page, or "Enable on this site" in
  * the popup): the same content scripts as the manifest (the annotator and the frame relay in the top
- * frame, the sentinel in the page world of every subframe), registered at runtime with `scripting.registerContentScripts` and kept in
- * step with `enabledSites` whenever the background starts and whenever settings change. The browser
- * injects them only where the user granted host access; the sites the manifest already covers are
- * excluded so no page runs them twice.
+ * frame, the sentinel in the page world of every subframe), registered at runtime with
+ * `scripting.registerContentScripts` and kept in step with `enabledSites` whenever the background
+ * starts and whenever settings change. The browser injects them only where the user granted host
+ * access; the sites the manifest already covers are excluded so no page runs them twice.
  */
 
 export const ENABLED_SITES_SCRIPT_ID = 'annotator-enabled-sites';

@@ -84,11 +84,11 @@ export function scriptingReports(scripting: typeof browser.scripting): FrameLink
  * page's own world, which costs the browser no isolated world per frame; they cannot message the
  * extension or name their frame, so the background asks every frame of the tab at once, in the page
  * world. The browser runs that only in frames the extension has host access to (the sites it runs
- * on, the configured services), so a frame of any other site is never asked. A frame where the page world could not run (a
- * sandboxed frame without scripts: the browser answers null) is asked again from the isolated world,
- * which only such frames pay for. A report that is not one (the page can alter what runs in its
- * world) starts the annotator, which decides as it does anywhere. Signals during a look cost one more
- * look, not one each.
+ * on, the configured services), so a frame of any other site is never asked. A frame where the page
+ * world could not run (a sandboxed frame without scripts: the browser answers null) is asked again
+ * from the isolated world, which only such frames pay for. A report that is not one (the page can
+ * alter what runs in its world) starts the annotator, which decides as it does anywhere. Signals
+ * during a look cost one more look, not one each.
  */
 export function createLinkFramesLocator(deps: LinkFramesLocatorDeps): LinkFramesLocator {
   // One entry per tab that ever signalled while this worker lives (a closure each).
