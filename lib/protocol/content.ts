@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  ACTIVATION_SOURCES,
-  CARD_NONCE_PATTERN,
-  MAX_BADGE_STRING,
-  MAX_PEEK_BATCH,
-} from '../core/limits';
+import { ACTIVATION_SOURCES, CARD_NONCE_PATTERN, MAX_BADGE_STRING, MAX_PEEK_BATCH } from '../core/limits';
 import { badgeSummarySchema, snapshotRequestSchema } from '../core/schemas/results';
 import { serviceConfigSchema } from '../core/schemas/service';
 import { hoverDelayMsSchema } from '../core/schemas/settings';

@@ -284,7 +284,13 @@ test('a frame of ordinary links (srcdoc or an address of its own) gets no annota
   server,
   serviceWorker,
 }) => {
-  const deals = await createDeals(server.baseUrl, ['Kobo Ledger Ltd', 'Sahel Pay', 'Zed Pay', 'Nairobi Rails', 'Abuja Remit Ltd']);
+  const deals = await createDeals(server.baseUrl, [
+    'Kobo Ledger Ltd',
+    'Sahel Pay',
+    'Zed Pay',
+    'Nairobi Rails',
+    'Abuja Remit Ltd',
+  ]);
   const [first, added, changed, byUrl, addedByUrl] = deals;
   if (!first || !added || !changed || !byUrl || !addedByUrl) throw new Error('deals not created');
   const injections = await countInjections(serviceWorker);
@@ -431,7 +437,10 @@ test('many mail bodies at once, watched by the page from the top document: every
       `<script>new MutationObserver(parent.noteBody).observe(document, { childList: true, subtree: true });</script><p>Message ${index}: <a id='share' href='${deal.link.shareUrl}'>snapshot</a> · <a href='https://example.org/${index}'>news</a></p>`,
     );
   const frames = (from: number, count: number) =>
-    Array.from({ length: count }, (_, offset) => `<iframe style="width:300px;height:40px" srcdoc="${body(from + offset)}"></iframe>`).join('');
+    Array.from(
+      { length: count },
+      (_, offset) => `<iframe style="width:300px;height:40px" srcdoc="${body(from + offset)}"></iframe>`,
+    ).join('');
   await context.route(`${PAGES_ORIGIN}/many-bodies.html`, (route) =>
     route.fulfill({
       contentType: 'text/html; charset=utf-8',
@@ -444,7 +453,10 @@ test('many mail bodies at once, watched by the page from the top document: every
   const { page } = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/many-bodies.html`);
   const badged = () =>
     page.evaluate(
-      () => [...document.querySelectorAll('iframe')].filter((frame) => frame.contentDocument?.querySelector('#share + compliance-lens-badge')).length,
+      () =>
+        [...document.querySelectorAll('iframe')].filter((frame) =>
+          frame.contentDocument?.querySelector('#share + compliance-lens-badge'),
+        ).length,
     );
   await expect.poll(badged, { timeout: 20_000 }).toBe(30);
   await page.evaluate((more) => document.getElementById('frames')?.insertAdjacentHTML('beforeend', more), frames(30, 20));

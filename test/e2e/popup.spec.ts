@@ -185,7 +185,7 @@ for (const language of ['en', 'fr'] as const) {
   }
 }
 
-test('enabled sites: the background registers the annotator and the frame relay (top frame) and the sentinel (the page world of every subframe) for them at runtime, removes an earlier build\'s frame probe, and unregisters them when none are left', async ({
+test("enabled sites: the background registers the annotator and the frame relay (top frame) and the sentinel (the page world of every subframe) for them at runtime, removes an earlier build's frame probe, and unregisters them when none are left", async ({
   serviceWorker,
 }) => {
   const registered = () =>

@@ -123,7 +123,10 @@ describe('syncContentScripts', () => {
     await syncContentScripts(api, ['crm.example.com']);
     expect(await syncContentScripts(api, ['crm.example.com', 'deals.example.org'])).toEqual(both('updated'));
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)?.matches).toEqual(['*://crm.example.com/*', '*://deals.example.org/*']);
-    expect(registered.get(ENABLED_SITES_FRAME_SENTINEL_ID)?.matches).toEqual(['*://crm.example.com/*', '*://deals.example.org/*']);
+    expect(registered.get(ENABLED_SITES_FRAME_SENTINEL_ID)?.matches).toEqual([
+      '*://crm.example.com/*',
+      '*://deals.example.org/*',
+    ]);
     expect(await syncContentScripts(api, ['deals.example.org', 'crm.example.com'])).toEqual(both('unchanged'));
     expect(api.updateContentScripts).toHaveBeenCalledTimes(1);
     expect(await syncContentScripts(api, [])).toEqual(both('unregistered'));

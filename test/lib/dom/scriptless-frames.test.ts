@@ -63,7 +63,7 @@ describe('watchScriptlessFrames', () => {
     expect(found).not.toHaveBeenCalled();
   });
 
-  it('speaks for a frame element that carries another realm\'s prototypes (the page touched it from another window first)', () => {
+  it("speaks for a frame element that carries another realm's prototypes (the page touched it from another window first)", () => {
     const found = vi.fn();
     const stop = watchScriptlessFrames(document, found);
     const foreign = withForeignPrototype(frame(''), HTMLIFrameElement);

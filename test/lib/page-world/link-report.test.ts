@@ -64,15 +64,22 @@ describe('reportFrameLinks (from its source)', () => {
     });
   });
 
-  it('lists links whose nodes carry another realm\'s prototypes (the page read them from its top window first), and no SVG link', () => {
+  it("lists links whose nodes carry another realm's prototypes (the page read them from its top window first), and no SVG link", () => {
     Reflect.set(document, Symbol.for(FRAME_CHANGED_MARK), true);
     const foreign = document.createElement('a');
     foreign.setAttribute('href', 'https://a.test/foreign');
     withForeignPrototype(foreign, HTMLAnchorElement);
     document.body.append(foreign);
-    document.body.insertAdjacentHTML('beforeend', '<svg><a href="https://a.test/svg"><text>svg</text></a></svg><a href="https://a.test/own">own</a>');
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<svg><a href="https://a.test/svg"><text>svg</text></a></svg><a href="https://a.test/own">own</a>',
+    );
     expect(foreign instanceof HTMLAnchorElement).toBe(false);
-    expect(reportAsSubframe()).toEqual({ hrefs: ['https://a.test/foreign', 'https://a.test/own'], more: false, shadowRoots: false });
+    expect(reportAsSubframe()).toEqual({
+      hrefs: ['https://a.test/foreign', 'https://a.test/own'],
+      more: false,
+      shadowRoots: false,
+    });
   });
 
   it('reads a frame once per change: the mark is cleared, and the next report is false until the sentinel marks it again', () => {
