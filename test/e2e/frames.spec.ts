@@ -416,11 +416,21 @@ test('sandboxed mail bodies: frames without scripts (same-origin or not) are bad
       </body></html>`,
     }),
   );
-  const { page } = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/sandboxed-frames.html`);
+  const mail = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/sandboxed-frames.html`);
+  const { page } = mail;
   for (const id of ['same-origin', 'opaque', 'scripted', 'later'])
     await expect(badgeIn(page.frameLocator(`#${id}`), 'share')).toHaveAttribute('data-state', 'idle');
   await waitLongerThanHoverDelay();
   for (const deal of deals) expect(await deal.views()).toBe(0);
+
+  // Resting the pointer on a link in a frame without scripts that keeps its parent's origin: the card
+  // opens in the page, next to the link, and costs one view.
+  await page.mouse.move(700, 500);
+  await page.frameLocator('#same-origin').locator('#share').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
+  await expect(mail.card.host).toHaveCount(1);
+  await expectCardNextTo(mail, badgeIn(page.frameLocator('#same-origin'), 'share'));
+  expect(await sameOrigin.views()).toBe(1);
 });
 
 test('many mail bodies at once, watched by the page from the top document: every frame with a share link is badged, also those added after load; nothing is fetched', async ({
