@@ -1,13 +1,7 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
 import { compileOut } from './scripts/build/compile-out';
-import {
-  ANNOTATOR_MATCHES,
-  ANNOTATOR_SCRIPT,
-  CARD_PAGE,
-  FRAME_RELAY_SCRIPT,
-  FRAME_SENTINEL_SCRIPT,
-} from './lib/core/content-scripts';
+import { ANNOTATOR_MATCHES, CARD_PAGE, PAGE_SCRIPTS } from './lib/core/content-scripts';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
@@ -43,33 +37,15 @@ export default defineConfig({
     // and the frame relay. Every subframe of a matched site, `about:blank`/`srcdoc` ones of a matched
     // page included, runs the sentinel in the page's own world, which costs no isolated world; the
     // background finds the frames that hold a share link and starts the annotator there alone.
-    content_scripts: [
-      {
-        matches: ANNOTATOR_MATCHES,
-        js: [ANNOTATOR_SCRIPT],
-        run_at: 'document_idle',
-        match_about_blank: true,
-        match_origin_as_fallback: true,
-      },
-      // Its own entry, not a second file of the annotator's: on the page of 20,000 anchors the two in
-      // one entry cost 22 ms more script (docs/design-changes.md).
-      {
-        matches: ANNOTATOR_MATCHES,
-        js: [FRAME_RELAY_SCRIPT],
-        run_at: 'document_idle',
-        match_about_blank: true,
-        match_origin_as_fallback: true,
-      },
-      {
-        matches: ANNOTATOR_MATCHES,
-        js: [FRAME_SENTINEL_SCRIPT],
-        run_at: 'document_idle',
-        all_frames: true,
-        match_about_blank: true,
-        match_origin_as_fallback: true,
-        world: 'MAIN',
-      },
-    ],
+    content_scripts: PAGE_SCRIPTS.map(({ js, allFrames, world }) => ({
+      matches: ANNOTATOR_MATCHES,
+      js: [js],
+      run_at: 'document_idle' as const,
+      ...(allFrames ? { all_frames: true } : {}),
+      match_about_blank: true,
+      match_origin_as_fallback: true,
+      ...(world === 'MAIN' ? { world } : {}),
+    })),
     // activeTab + scripting: "Scan this page" from the popup, the annotator on enabled sites and in frames.
     // alarms + notifications: the watchlist's background refreshes and its change digests.
     permissions: [

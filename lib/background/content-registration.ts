@@ -1,10 +1,4 @@
-import {
-  ANNOTATOR_MATCHES,
-  ANNOTATOR_SCRIPT,
-  enabledSiteMatches,
-  FRAME_RELAY_SCRIPT,
-  FRAME_SENTINEL_SCRIPT,
-} from '../core/content-scripts';
+import { ANNOTATOR_MATCHES, enabledSiteMatches, PAGE_SCRIPTS } from '../core/content-scripts';
 import type { EffectiveSettings } from '../core/schemas/settings';
 
 /**
@@ -16,10 +10,12 @@ import type { EffectiveSettings } from '../core/schemas/settings';
  * access; the sites the manifest already covers are excluded so no page runs them twice.
  */
 
-export const ENABLED_SITES_SCRIPT_ID = 'annotator-enabled-sites';
-export const ENABLED_SITES_FRAME_RELAY_ID = 'frame-relay-enabled-sites';
-export const ENABLED_SITES_FRAME_SENTINEL_ID = 'frame-sentinel-enabled-sites';
-const SCRIPT_IDS = [ENABLED_SITES_SCRIPT_ID, ENABLED_SITES_FRAME_RELAY_ID, ENABLED_SITES_FRAME_SENTINEL_ID];
+/** The registration id of one of PAGE_SCRIPTS on enabled sites. */
+const registrationId = (name: (typeof PAGE_SCRIPTS)[number]['name']) => `${name}-enabled-sites`;
+export const ENABLED_SITES_SCRIPT_ID = registrationId('annotator');
+export const ENABLED_SITES_FRAME_RELAY_ID = registrationId('frame-relay');
+export const ENABLED_SITES_FRAME_SENTINEL_ID = registrationId('frame-sentinel');
+const SCRIPT_IDS = PAGE_SCRIPTS.map(({ name }) => registrationId(name));
 /** Registrations of earlier builds, removed wherever found (the browser keeps them across updates). */
 export const RETIRED_SCRIPT_IDS = ['frame-probe-enabled-sites'];
 
@@ -42,25 +38,21 @@ export interface ContentScriptingApi {
   unregisterContentScripts(filter?: { ids?: string[] }): Promise<void>;
 }
 
-/** As in the manifest (wxt.config.ts). */
+/** PAGE_SCRIPTS, as the manifest has them (wxt.config.ts), on the enabled sites. */
 function desiredScripts(matches: string[]): RegisteredScript[] {
   const common = {
     matches,
     excludeMatches: [...ANNOTATOR_MATCHES],
     runAt: 'document_idle',
   } satisfies Partial<RegisteredScript>;
-  return [
-    { id: ENABLED_SITES_SCRIPT_ID, ...common, js: [ANNOTATOR_SCRIPT], allFrames: false, matchOriginAsFallback: true },
-    { id: ENABLED_SITES_FRAME_RELAY_ID, ...common, js: [FRAME_RELAY_SCRIPT], allFrames: false, matchOriginAsFallback: true },
-    {
-      id: ENABLED_SITES_FRAME_SENTINEL_ID,
-      ...common,
-      js: [FRAME_SENTINEL_SCRIPT],
-      allFrames: true,
-      matchOriginAsFallback: true,
-      world: 'MAIN',
-    },
-  ];
+  return PAGE_SCRIPTS.map(({ name, js, allFrames, world }) => ({
+    id: registrationId(name),
+    ...common,
+    js: [js],
+    allFrames,
+    matchOriginAsFallback: true,
+    ...(world === 'MAIN' ? { world } : {}),
+  }));
 }
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>

@@ -14,6 +14,23 @@ export const FRAME_RELAY_SCRIPT = 'frame-relay.js';
 export const FRAME_SENTINEL_SCRIPT = 'frame-sentinel.js';
 
 /**
+ * The content scripts of a page the extension runs on, one entry each: the manifest's
+ * `content_scripts` (wxt.config.ts) and the runtime registrations for enabled sites
+ * (lib/background/content-registration.ts) are both made from this list. Each also runs in a window
+ * or frame without an address of its own that a matched page opened or wrote. The relay has an entry
+ * of its own, not a second file of the annotator's: in one entry the two cost 22 ms more script on
+ * the page of 20,000 anchors (docs/design-changes.md).
+ */
+export const PAGE_SCRIPTS = [
+  /** The top frame: the annotator (subframes get it from the background, where a share link is). */
+  { name: 'annotator', js: ANNOTATOR_SCRIPT, allFrames: false, world: 'ISOLATED' },
+  /** The top frame: the relay of the sentinels' signals. */
+  { name: 'frame-relay', js: FRAME_RELAY_SCRIPT, allFrames: false, world: 'ISOLATED' },
+  /** Every frame, in the page's own world (the top frame's exits at once). */
+  { name: 'frame-sentinel', js: FRAME_SENTINEL_SCRIPT, allFrames: true, world: 'MAIN' },
+] as const;
+
+/**
  * Hosts the annotator content script runs on by default. Other sites: optional permission + runtime
  * registration, or a one-off scan from the popup.
  */
