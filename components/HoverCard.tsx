@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from '@/lib/core/limits';
+import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/card-frame';
 import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 import { primaryButtonClass } from './styles';
 import { useI18n } from './i18n';
@@ -97,20 +98,22 @@ export function HoverCard({
   }, [onClose]);
 
   useEffect(() => {
-    let inside = false;
-    const enter = () => {
-      if (inside) return;
-      inside = true;
+    let saidAt = Number.NEGATIVE_INFINITY;
+    const inside = (event: PointerEvent) => {
+      if (event.timeStamp - saidAt < CARD_HOVER_REPEAT_MS) return;
+      saidAt = event.timeStamp;
       onHover(true);
     };
     const leave = () => {
-      inside = false;
+      saidAt = Number.NEGATIVE_INFINITY;
       onHover(false);
     };
-    document.addEventListener('pointerover', enter);
+    document.addEventListener('pointerover', inside);
+    document.addEventListener('pointermove', inside, { passive: true });
     document.documentElement.addEventListener('pointerleave', leave);
     return () => {
-      document.removeEventListener('pointerover', enter);
+      document.removeEventListener('pointerover', inside);
+      document.removeEventListener('pointermove', inside);
       document.documentElement.removeEventListener('pointerleave', leave);
     };
   }, [onHover]);

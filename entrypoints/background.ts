@@ -75,7 +75,7 @@ export default defineBackground(() => {
       hoverAllowance,
       linkFrames,
       linkFramesLocator,
-      tellCardReplaced: (tabId, frameId) => contentMessenger.sendMessage('cardReplaced', undefined, { tabId, frameId }),
+      tellFrame: (type, data, frame) => contentMessenger.sendMessage(type, data, frame),
       watchlist,
       getWatchSettings: () => watchSettings.get(),
       extensionOrigin: new URL(browser.runtime.getURL('/')).origin,

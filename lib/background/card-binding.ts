@@ -9,10 +9,15 @@ const bindingSchema = z.object({
   frameId: z.int(),
   nonce: z.string(),
   fetch: z.boolean(),
+  /** The top frame draws this card for the subframe `frameId` (default false: bindings stored before it existed). */
+  inTop: z.boolean().default(false),
   claimed: z.boolean(),
   at: z.number(),
 });
 type StoredBinding = z.infer<typeof bindingSchema>;
+
+/** A tab's card: the frame that opened it, its nonce, and whether the top frame draws it. */
+export type OpenCard = Pick<StoredBinding, 'frameId' | 'nonce' | 'inTop'>;
 
 export interface CardBindingDeps {
   /** storage.session: bindings survive a service-worker restart, not a browser restart. */
@@ -31,22 +36,24 @@ export interface CardClaim {
 
 export interface CardBindings {
   /**
-   * The content script in (`tabId`, `frameId`) opens its card for `request`; the card page it made
-   * claims it with `nonce`. One card per tab: returns the frame whose card this one replaces, if any.
+   * The content script in (`tabId`, `frameId`) opens its card for `request`; the card page made for it
+   * claims it with `nonce`. One card per tab: returns the card this one replaces, if any.
    */
   open(
     tabId: number,
     frameId: number,
-    binding: { request: SnapshotRequest; nonce: string; fetch: boolean },
-  ): Promise<number | null>;
+    binding: { request: SnapshotRequest; nonce: string; fetch: boolean; inTop: boolean },
+  ): Promise<OpenCard | null>;
+  /** The tab's card now, if any. */
+  current(tabId: number): Promise<OpenCard | null>;
   /**
    * The card page of `tabId` claims the link its content script bound to `nonce`, once. Any other
    * card page (one a page framed itself, or a second claim) gets null: it shows nothing and costs
    * no view (security finding 1).
    */
   claim(tabId: number, nonce: string): Promise<CardClaim | null>;
-  /** The card of `nonce` closed (a later card of the tab is left alone). */
-  close(tabId: number, nonce?: string): Promise<void>;
+  /** The card of `nonce` closed (a later card of the tab is left alone). Returns the card it forgot, if any. */
+  close(tabId: number, nonce?: string): Promise<OpenCard | null>;
 }
 
 /** Which link each tab's hover card shows, kept by the background (the card page never trusts its URL). */
@@ -61,8 +68,10 @@ export function createCardBindings(deps: CardBindingDeps): CardBindings {
     const binding = bindingSchema.safeParse((await deps.area.get([key]))[key]);
     return binding.success ? binding.data : null;
   }
+  const openCardOf = (binding: StoredBinding | null): OpenCard | null =>
+    binding && { frameId: binding.frameId, nonce: binding.nonce, inTop: binding.inTop };
   return {
-    open: (tabId, frameId, { request, nonce, fetch }) =>
+    open: (tabId, frameId, { request, nonce, fetch, inTop }) =>
       mutex.run(keyOf(tabId), async () => {
         const previous = await read(tabId);
         const binding: StoredBinding = {
@@ -71,12 +80,14 @@ export function createCardBindings(deps: CardBindingDeps): CardBindings {
           frameId,
           nonce,
           fetch,
+          inTop,
           claimed: false,
           at: now(),
         };
         await deps.area.set({ [keyOf(tabId)]: binding });
-        return previous !== null && previous.frameId !== frameId ? previous.frameId : null;
+        return openCardOf(previous);
       }),
+    current: (tabId) => mutex.run(keyOf(tabId), async () => openCardOf(await read(tabId))),
     claim: (tabId, nonce) =>
       mutex.run(keyOf(tabId), async () => {
         const binding = await read(tabId);
@@ -87,7 +98,9 @@ export function createCardBindings(deps: CardBindingDeps): CardBindings {
     close: (tabId, nonce) =>
       mutex.run(keyOf(tabId), async () => {
         const binding = await read(tabId);
-        if (binding && (nonce === undefined || binding.nonce === nonce)) await deps.area.remove([keyOf(tabId)]);
+        if (!binding || (nonce !== undefined && binding.nonce !== nonce)) return null;
+        await deps.area.remove([keyOf(tabId)]);
+        return openCardOf(binding);
       }),
   };
 }

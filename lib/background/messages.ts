@@ -1,11 +1,11 @@
-import type { ExtensionMessenger } from '@webext-core/messaging';
+import type { ExtensionMessenger, GetDataType } from '@webext-core/messaging';
 import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../core/schemas/results';
 import type { EffectiveSettings, PageSettings } from '../core/schemas/settings';
 import type { WatchSettings } from '../core/watchlist/schedule';
 import { cardProtocol, type CardProtocolMap } from '../protocol/card';
-import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from '../protocol/content';
+import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap, type ContentPushType } from '../protocol/content';
 import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
-import type { CardBindings } from './card-binding';
+import type { CardBindings, OpenCard } from './card-binding';
 import type { HoverAllowance } from './hover-allowance';
 import type { LinkFrames } from './link-frames';
 import type { LinkFramesLocator } from './link-frames-locator';
@@ -13,6 +13,7 @@ import {
   FROM_CONTENT_SCRIPT,
   FROM_EXTENSION_PAGE,
   FROM_EXTENSION_PAGE_IN_TAB,
+  ForbiddenSenderError,
   guardHandlers,
   registerHandlers,
   type GuardedHandlers,
@@ -33,13 +34,22 @@ export interface MessageHandlerDeps {
   linkFrames: LinkFrames;
   /** Finds the frames of a tab whose sentinel saw a share link, and starts the annotator there. */
   linkFramesLocator: LinkFramesLocator;
-  /** Tells a frame of a tab that another frame's card replaced its own (`cardReplaced`). */
-  tellCardReplaced(tabId: number, frameId: number): Promise<void>;
+  /** Sends one frame of a tab a message of `contentPushProtocol`; rejects when nothing there answers it. */
+  tellFrame<Type extends ContentPushType>(
+    type: Type,
+    data: PushInput<Type>,
+    frame: { tabId: number; frameId: number },
+  ): Promise<unknown>;
   watchlist: Watchlist;
   getWatchSettings(): Promise<WatchSettings>;
   /** `browser.runtime.getURL('')` without the trailing slash. */
   extensionOrigin: string;
 }
+
+export type PushInput<Type extends ContentPushType> = GetDataType<ContentProtocolMap[Type]>;
+
+/** The browser's id of a tab's top frame. */
+const TOP_FRAME = 0;
 
 /** The tab of a sender the content-script rule accepted (that rule requires one). */
 function tabOf(sender: { tabId?: number }): number {
@@ -54,6 +64,18 @@ function peekAll(service: SnapshotService, requests: SnapshotRequest[]): Promise
 
 /** Content script → background: badge-sized answers only. */
 export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers<typeof contentProtocol> {
+  const removeHostedCard = (tabId: number, nonce: string) =>
+    deps.tellFrame('removeHostedCard', { nonce }, { tabId, frameId: TOP_FRAME }).then(
+      () => undefined,
+      () => undefined,
+    );
+  /** One card per tab: the frame whose card was replaced closes it, and the top frame removes one it drew. */
+  async function endReplacedCard(tabId: number, replaced: OpenCard, byFrameId: number): Promise<void> {
+    if (replaced.frameId !== byFrameId) {
+      await deps.tellFrame('cardReplaced', undefined, { tabId, frameId: replaced.frameId }).catch(() => undefined);
+    }
+    if (replaced.inTop) await removeHostedCard(tabId, replaced.nonce);
+  }
   return guardHandlers(
     contentProtocol,
     {
@@ -66,19 +88,51 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
         return { services, hoverDelayMs, settled };
       },
       getBadgeText: () => deps.getBadgeText(),
-      async openCard({ origin, token, nonce, intent }, sender) {
+      async openCard({ origin, token, nonce, intent, inTopFrame }, sender) {
         const tabId = tabOf(sender);
+        const frameId = sender.frameId ?? TOP_FRAME;
         const request = { origin, token };
         // Resting the pointer fetches an uncached link only within the tab's allowance; a click or a
         // key on the badge always may, and a cached link costs nothing.
         const fetch =
           intent !== 'hover' || (await deps.service.peek(request)) !== null || (await deps.hoverAllowance.take(tabId));
-        const replaced = await deps.cardBindings.open(tabId, sender.frameId ?? 0, { request, nonce, fetch });
-        if (replaced !== null) await deps.tellCardReplaced(tabId, replaced).catch(() => undefined);
-        return { fetch };
+        const toTop = inTopFrame !== undefined && frameId !== TOP_FRAME;
+        const replaced = await deps.cardBindings.open(tabId, frameId, { request, nonce, fetch, inTop: toTop });
+        if (replaced) await endReplacedCard(tabId, replaced, frameId);
+        // A top frame without the relay (nothing answers) leaves the frame to draw its card itself.
+        const inTop =
+          toTop &&
+          (await deps
+            .tellFrame('showHostedCard', { ...inTopFrame, nonce, focus: intent === 'keyboard' }, { tabId, frameId: TOP_FRAME })
+            .then(
+              () => true,
+              () => false,
+            ));
+        return { fetch, inTop };
+      },
+      async moveCard({ nonce, rect }, sender) {
+        const tabId = tabOf(sender);
+        const card = await deps.cardBindings.current(tabId);
+        if (card?.inTop && card.nonce === nonce && card.frameId === sender.frameId) {
+          await deps.tellFrame('moveHostedCard', { nonce, rect }, { tabId, frameId: TOP_FRAME }).catch(() => undefined);
+        }
+        return { ok: true };
       },
       async closeCard({ nonce }, sender) {
-        await deps.cardBindings.close(tabOf(sender), nonce);
+        const tabId = tabOf(sender);
+        const closed = await deps.cardBindings.close(tabId, nonce);
+        if (closed?.inTop) await removeHostedCard(tabId, closed.nonce);
+        return { ok: true };
+      },
+      async hostedCardEvent(event, sender) {
+        if (sender.frameId !== TOP_FRAME) throw new ForbiddenSenderError('"hostedCardEvent" may only be sent from a top frame.');
+        const tabId = tabOf(sender);
+        const card = await deps.cardBindings.current(tabId);
+        if (!card?.inTop || card.nonce !== event.nonce) return { ok: true };
+        // The frame is gone (navigated, removed): its card goes with it.
+        await deps.tellFrame('cardEvent', event, { tabId, frameId: card.frameId }).catch(async () => {
+          if (await deps.cardBindings.close(tabId, card.nonce)) await removeHostedCard(tabId, card.nonce);
+        });
         return { ok: true };
       },
       async locateLinkFrames(_input, sender) {

@@ -1,29 +1,27 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { browser } from 'wxt/browser';
-import { CARD_MAX_WIDTH } from '../core/limits';
-import { parseCardFrameMessage } from '../protocol/card-frame';
+import type { FrameRect, HostedCardEvent, TopFrameCard } from '../protocol/content';
+import { newNonce, postCardAnchor } from './card-anchor';
+import { createCardView, watchViewports, type CardView } from './card-view';
 import { cardHostOf, toAncestorViewport, type CardHost } from './frame-geometry';
-import { placeCard } from './position';
-import type { ActivationSource, CardCloseReason, CardEvents, CardPresenter, SnapshotRequest } from './types';
+import type { ActivationSource, CardEvents, CardPresenter, SnapshotRequest } from './types';
 
-export const CARD_TAG = 'compliance-lens-card';
-
-// `!important` on the host: page styles cannot move or hide it. Position is set on the inner wrapper,
-// which page CSS cannot reach (inline styles on the host would lose to `all: initial !important`).
-const CARD_CSS = `
-:host{all:initial!important;position:fixed!important;top:0!important;left:0!important;width:0!important;height:0!important;
-overflow:visible!important;z-index:2147483647!important;display:block!important}
-.frame{position:fixed;top:0;left:0}
-iframe{display:block;border:0;border-radius:12px;width:${CARD_MAX_WIDTH}px;height:200px;background:transparent;
-box-shadow:0 10px 30px rgba(15,23,42,.22),0 2px 6px rgba(15,23,42,.12);color-scheme:normal}
-iframe.pending{visibility:hidden}`;
+export { CARD_TAG } from './card-view';
 
 export interface CardBindingClient {
-  /** Binds this tab's card to `request` for the card page that claims it with `nonce`; answers whether to fetch. */
-  open(binding: SnapshotRequest & { nonce: string; intent: ActivationSource }): Promise<boolean>;
+  /**
+   * Binds this tab's card to `request` for the card page that claims it with `nonce`; answers whether
+   * to fetch, and whether the top frame draws the card (asked with `inTopFrame`).
+   */
+  open(
+    binding: SnapshotRequest & { nonce: string; intent: ActivationSource; inTopFrame?: TopFrameCard },
+  ): Promise<{ fetch: boolean; inTop: boolean }>;
+  /** The badge of the card the top frame draws moved to `rect`. */
+  move(nonce: string, rect: FrameRect): Promise<unknown>;
   close(nonce: string): Promise<unknown>;
   /** Calls `listener` when another frame of the tab opened its card. */
   onReplaced(listener: () => void): void;
+  /** Calls `listener` with what happened to the card the top frame draws for this frame. */
+  onHostedEvent(listener: (event: HostedCardEvent) => void): void;
 }
 
 export interface CardFrameDeps {
@@ -35,118 +33,68 @@ export interface CardFrameDeps {
   window: Window;
 }
 
-/** 128 random bits as hex: `crypto.randomUUID` needs a secure context, and plain http pages are not. */
-function newNonce(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /**
- * The hover card: the extension page `card.html` in an iframe, inside a **closed** shadow root (the
- * page can neither restyle it nor read the frame's URL or name), fixed next to its badge, in the
- * topmost same-origin document (frame-geometry.ts). The frame's name is a one-time nonce the card page
- * claims its link with: a copy of card.html that a page frames itself gets nothing. Closed = removed.
+ * The annotator's hover card. The top frame draws it in its own document (card-view.ts). A subframe
+ * has the top frame draw it (card-host.ts, told through the background), so that the card is not cut
+ * off by a small frame, runs where a sandboxed frame would stop a card page, and goes away with a
+ * frame that goes away; the frame sends it where its badge went and hears what the card did. Only if
+ * the top frame cannot (nothing there answers) does a subframe draw the card in its own document.
+ * The card page claims its link with a one-time nonce: a copy of card.html that a page frames itself
+ * gets nothing.
  */
 export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPresenter {
-  const { ctx } = deps;
-  /** The card's elements in the host document, made at the first open. */
-  let built: { host: CardHost; element: HTMLElement; wrapper: HTMLElement } | null = null;
-  let iframe: HTMLIFrameElement | null = null;
-  let current: { request: SnapshotRequest; nonce: string } | null = null;
+  const { ctx, binding, window: win } = deps;
+  const inSubframe = win !== win.top;
+  let chain: CardHost | null = null;
+  let view: CardView | null = null;
+  let current: { request: SnapshotRequest; nonce: string; inTop: boolean } | null = null;
   let anchorElement: Element | null = null;
-  let size = { width: CARD_MAX_WIDTH, height: 200 };
   let openSequence = 0;
-  let cancelReveal: (() => void) | null = null;
-  let focusOnReveal = false;
   let listeners: AbortController | null = null;
 
-  deps.binding.onReplaced(() => {
+  binding.onReplaced(() => {
     if (current) events.onCloseRequested('replaced');
   });
+  binding.onHostedEvent(({ nonce, event }) => {
+    if (current?.nonce !== nonce) return;
+    if (event === 'outside') events.onCloseRequested(event);
+    // Dismissed from inside: as Escape, focus goes back to the badge.
+    else if (event === 'dismiss') events.onCloseRequested('escape');
+    else events.onCardHover(event === 'enter');
+  });
 
-  function build(): NonNullable<typeof built> {
-    if (built) return built;
-    const host = cardHostOf(deps.window);
-    const doc = host.document;
-    const element = doc.createElement(CARD_TAG);
-    const style = doc.createElement('style');
-    style.textContent = CARD_CSS;
-    const wrapper = doc.createElement('div');
-    wrapper.className = 'frame';
-    element.attachShadow({ mode: 'closed' }).append(style, wrapper);
-    ctx.onInvalidated(() => element.remove());
-    return (built = { host, element, wrapper });
+  /**
+   * How many same-origin parents up is the window the top frame places the card in, below the top:
+   * the highest this frame reaches (frame-geometry.ts), whose frame element the top frame finds.
+   */
+  function hopsUp(): { hops: number } & CardHost {
+    const reached = (chain ??= cardHostOf(win));
+    return { ...reached, hops: reached.windows.at(-1) === win.top ? reached.frames.length - 1 : reached.frames.length };
   }
 
-  function position(): void {
-    if (!anchorElement?.isConnected || !built || !iframe) return;
-    const { host, wrapper } = built;
-    const hostWindow = host.document.defaultView;
-    const rect = toAncestorViewport(anchorElement.getBoundingClientRect(), host.frames);
-    const placement = placeCard(rect, size, {
-      width: host.document.documentElement.clientWidth || (hostWindow?.innerWidth ?? 0),
-      height: hostWindow?.innerHeight ?? 0,
-    });
-    wrapper.style.left = `${placement.left}px`;
-    wrapper.style.top = `${placement.top}px`;
-    iframe.style.width = `${size.width}px`;
-    iframe.style.height = `${placement.height}px`;
+  /** The badge's box in that window's viewport. */
+  function rectOf(anchor: Element): FrameRect {
+    const { frames, hops } = hopsUp();
+    return toAncestorViewport(anchor.getBoundingClientRect(), frames.slice(0, hops));
   }
 
-  /** Shows the iframe once sized; a hidden iframe cannot take focus, so keyboard focus moves now. */
-  function reveal(): void {
-    cancelReveal?.();
-    cancelReveal = null;
-    iframe?.classList.remove('pending');
-    if (focusOnReveal) {
-      focusOnReveal = false;
-      iframe?.focus();
-    }
-  }
-
-  /** While open: the card's messages, and scrolling or resizing of any window between link and card. */
-  function listen({ host, element }: NonNullable<typeof built>): void {
-    listeners?.abort();
-    listeners = new AbortController();
-    const { signal } = listeners;
-    const hostWindow = host.document.defaultView;
-    hostWindow?.addEventListener(
-      'message',
-      (event: MessageEvent) => {
-        // A page can dispatch a MessageEvent naming any source and origin itself: only browser-delivered ones count.
-        if (!current || !event.isTrusted || event.source !== iframe?.contentWindow || event.origin !== deps.extensionOrigin)
-          return;
-        const message = parseCardFrameMessage(event.data);
-        if (!message) return;
-        if (message.kind === 'size') {
-          size = { width: Math.ceil(message.width), height: Math.ceil(message.height) };
-          position();
-          reveal();
-        } else if (message.kind === 'hover') {
-          events.onCardHover(message.inside);
-        } else {
-          events.onCloseRequested(message.reason);
-        }
-      },
-      { signal },
-    );
-    let frame = 0;
-    const onViewportChange = () => {
-      if (frame === 0) frame = requestAnimationFrame(() => ((frame = 0), presenter.reposition()));
+  function inTopFrame(anchor: Element): TopFrameCard | undefined {
+    if (!inSubframe) return undefined;
+    const { windows, hops } = hopsUp();
+    const target = windows[hops] ?? win;
+    return {
+      key: postCardAnchor(win),
+      hops,
+      rect: rectOf(anchor),
+      viewport: { width: target.innerWidth, height: target.innerHeight },
     };
-    for (const win of host.windows) {
-      win.addEventListener('scroll', onViewportChange, { capture: true, passive: true, signal });
-      win.addEventListener('resize', onViewportChange, { passive: true, signal });
-    }
-    // A card in an ancestor's document: a real press there, outside the card, is a press outside it.
-    if (host.document !== deps.window.document) {
-      host.document.addEventListener(
-        'pointerdown',
-        (event) => {
-          if (event.isTrusted && event.target !== element) events.onCloseRequested('outside');
-        },
-        { capture: true, passive: true, signal },
-      );
-    }
+  }
+
+  function viewOf(): CardView {
+    if (view) return view;
+    const created = createCardView({ document: win.document, extensionOrigin: deps.extensionOrigin }, events);
+    ctx.onInvalidated(() => created.remove());
+    return (view = created);
   }
 
   const presenter: CardPresenter = {
@@ -155,65 +103,56 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
     },
     async open(request, anchor, options) {
       anchorElement = anchor;
-      if (options.focus) focusOnReveal = true;
       if (current && current.request.origin === request.origin && current.request.token === request.token) {
-        position();
-        if (options.focus && built?.element.isConnected && iframe && !iframe.classList.contains('pending')) reveal();
-        return true;
+        // The same link again (a key after a hover, say): only the card the top frame draws must be asked anew for focus.
+        if (!(current.inTop && options.focus)) {
+          presenter.reposition();
+          if (options.focus) view?.focus();
+          return true;
+        }
       }
       const nonce = newNonce();
-      current = { request, nonce };
+      current = { request, nonce, inTop: false };
       const sequence = ++openSequence;
-      let fetch: boolean;
+      let answer: { fetch: boolean; inTop: boolean };
       try {
-        fetch = await deps.binding.open({ ...request, nonce, intent: options.intent });
+        answer = await binding.open({ ...request, nonce, intent: options.intent, inTopFrame: inTopFrame(anchor) });
       } catch {
         if (sequence === openSequence) presenter.close('stopped');
         return false;
       }
-      if (sequence !== openSequence || current?.nonce !== nonce || ctx.isInvalid) return fetch;
-      const { host, element, wrapper } = build();
-      if (!element.isConnected) host.document.documentElement.append(element);
-      // A new frame for each link: its name is this card's nonce, and a fresh frame loads the card page.
-      iframe?.remove();
-      iframe = host.document.createElement('iframe');
-      iframe.name = nonce;
-      iframe.title = 'Compliance snapshot';
-      iframe.className = 'pending';
-      iframe.src = browser.runtime.getURL('/card.html');
-      wrapper.append(iframe);
-      listen(build());
-      // A card page that never reports its size still shows, at the default size.
-      const timer = ctx.setTimeout(reveal, 1500);
-      cancelReveal = () => clearTimeout(timer);
-      position();
-      return fetch;
+      if (sequence !== openSequence || current?.nonce !== nonce || ctx.isInvalid) return answer.fetch;
+      current.inTop = answer.inTop;
+      listeners?.abort();
+      listeners = new AbortController();
+      // The windows whose scrolling moves the badge in the viewport the card is placed by.
+      watchViewports(
+        answer.inTop ? hopsUp().windows.slice(0, hopsUp().hops + 1) : [win],
+        () => presenter.reposition(),
+        listeners.signal,
+      );
+      if (answer.inTop) view?.remove();
+      else viewOf().show(nonce, () => (anchorElement ?? anchor).getBoundingClientRect(), options.focus);
+      return answer.fetch;
     },
-    close(_reason: CardCloseReason) {
+    close() {
       if (!current) return;
       const { nonce } = current;
       current = null;
       anchorElement = null;
-      focusOnReveal = false;
       openSequence += 1;
-      cancelReveal?.();
-      cancelReveal = null;
       listeners?.abort();
       listeners = null;
-      iframe?.remove();
-      iframe = null;
-      built?.element.remove();
-      void deps.binding.close(nonce).catch(() => undefined);
+      view?.remove();
+      void binding.close(nonce).catch(() => undefined);
     },
-    contains(node) {
-      return built !== null && built.element.contains(node);
-    },
-    hasFocus() {
-      return built !== null && built.element.ownerDocument.activeElement === built.element;
-    },
+    contains: (node) => view?.contains(node) ?? false,
+    hasFocus: () => view?.hasFocus() ?? false,
     reposition() {
-      if (current && anchorElement && !anchorElement.isConnected) presenter.close('replaced');
-      else position();
+      if (!current) return;
+      if (!anchorElement?.isConnected) presenter.close('replaced');
+      else if (current.inTop) void binding.move(current.nonce, rectOf(anchorElement)).catch(() => undefined);
+      else view?.place();
     },
   };
   return presenter;

@@ -1,9 +1,11 @@
-import type { ContentProtocolMap, ContentSettings } from '../protocol/content';
+import type { ContentProtocolMap, ContentSettings, HostedCardEvent } from '../protocol/content';
 import type { ServiceConfig } from '../core/services';
 import {
+  isCardNonce,
   isEpochMs,
   isErrorCode,
   isFiniteNumber,
+  isHostedCardEvent,
   isReadinessLabel,
   isRecord,
   isRiskBand,
@@ -85,15 +87,29 @@ export async function fetchContentSettings(options: { waitForPolicy?: boolean } 
   return toContentSettings(await messenger.send('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined));
 }
 
+/** What the background passes on from the card the top frame draws for this frame; null when malformed. */
+export function toHostedCardEvent(value: unknown): HostedCardEvent | null {
+  return isRecord(value) && isCardNonce(value.nonce) && isHostedCardEvent(value.event)
+    ? { nonce: value.nonce, event: value.event }
+    : null;
+}
+
 /** The card's binding in the background (lib/content/card-frame.ts `CardBindingClient`). */
 export const cardBinding: CardBindingClient = {
   open: async (binding) => {
     const answer: unknown = await messenger.send('openCard', binding);
-    return isRecord(answer) && answer.fetch === true;
+    return { fetch: isRecord(answer) && answer.fetch === true, inTop: isRecord(answer) && answer.inTop === true };
   },
+  move: (nonce, rect) => messenger.send('moveCard', { nonce, rect }),
   close: (nonce) => messenger.send('closeCard', { nonce }),
   onReplaced(listener) {
     messenger.answer('cardReplaced', () => listener());
+  },
+  onHostedEvent(listener) {
+    messenger.answer('cardEvent', (data) => {
+      const event = toHostedCardEvent(data);
+      if (event) listener(event);
+    });
   },
 };
 

@@ -74,6 +74,8 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
       },
       onCardHover(inside) {
         if (inside) {
+          // Not on the link any more: a frame is not always told when the pointer leaves it for the card.
+          pointerOnCardOwner = false;
           cancelIntent();
           cancelClose();
         } else if (!pointerOnCardOwner) {

@@ -15,8 +15,11 @@ export interface ContentMessenger<Map> {
     type: Type,
     ...data: Map[Type] extends (data: infer Data) => unknown ? [data?: Data] : []
   ): Promise<unknown>;
-  /** Answers `type` messages (one handler per type and context, as the library has it). */
-  answer<Type extends keyof Map & string>(type: Type, handler: (sender: unknown) => unknown): () => void;
+  /**
+   * Answers `type` messages (one handler per type and context, as the library has it). The handler
+   * gets the message's data unchecked: its guards check it.
+   */
+  answer<Type extends keyof Map & string>(type: Type, handler: (data: unknown) => unknown): () => void;
 }
 
 let nextId = Math.floor(Math.random() * 1e4);
@@ -35,7 +38,7 @@ interface ExtensionGlobals {
 export function extensionApi(): typeof Browser {
   const { browser, chrome } = globalThis as ExtensionGlobals;
   const api = browser?.runtime?.id ? browser : chrome;
-  if (!api) throw new Error('The extension API is not available here');
+  if (!api) throw new Error('no extension API here');
   return api;
 }
 
@@ -51,9 +54,9 @@ export function contentMessenger<Map>(): ContentMessenger<Map> {
       return reply.res;
     },
     answer(type, handler) {
-      const listener = (message: unknown, sender: unknown, respond: (answer: unknown) => void) => {
+      const listener = (message: unknown, _sender: unknown, respond: (answer: unknown) => void) => {
         if (!isRecord(message) || message.type !== type || typeof message.timestamp !== 'number') return false;
-        Promise.resolve(sender)
+        Promise.resolve(message.data)
           .then(handler)
           .then(
             (res) => respond({ res }),

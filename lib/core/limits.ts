@@ -38,6 +38,19 @@ export const ACTIVATION_SOURCES = ['hover', 'keyboard', 'click'] as const;
 export const CARD_NONCE_PATTERN = /^[0-9a-f]{32}$/;
 
 /**
+ * What a card the top frame draws for a subframe tells that frame: the pointer entered or left it; it
+ * was dismissed from inside (its button or Escape: focus goes back to the badge); a press elsewhere
+ * in the top document.
+ */
+export const HOSTED_CARD_EVENTS = ['enter', 'leave', 'dismiss', 'outside'] as const;
+
+/** Largest coordinate or length a frame may report for its card's place (CSS pixels, far beyond any screen). */
+export const MAX_CARD_COORDINATE = 1_000_000;
+
+/** Most same-origin parents a frame climbs to the document its card is placed in (real pages nest two or three). */
+export const MAX_FRAME_HOPS = 32;
+
+/**
  * Uncached links hovering may fetch per tab per minute (a click or a key on the badge always may): a
  * page that moves links under a still pointer cannot spend the request budget on tokens it chooses.
  */

@@ -64,14 +64,17 @@ export function forEachShadowRoot(root: ParentNode, found: (shadow: ShadowRoot) 
   return false;
 }
 
-/** Every anchor under `root`, in its open shadow roots too (nested). */
-export function anchorsDeep(root: ParentNode): Element[] {
-  const anchors = [...root.querySelectorAll(ANCHOR_SELECTOR)];
+/** Every element matching `selector` under `root`, in its open shadow roots too (nested). */
+export function queryDeep(root: ParentNode, selector: string): Element[] {
+  const found = [...root.querySelectorAll(selector)];
   forEachShadowRoot(root, (shadow) => {
-    anchors.push(...anchorsDeep(shadow));
+    found.push(...queryDeep(shadow, selector));
   });
-  return anchors;
+  return found;
 }
+
+/** Every anchor under `root`, in its open shadow roots too (nested). */
+export const anchorsDeep = (root: ParentNode): Element[] => queryDeep(root, ANCHOR_SELECTOR);
 
 /** A sandboxed frame whose scripts may not run (no `allow-scripts`): no script runs in its page world. */
 export const SCRIPTLESS_FRAME_SELECTOR = 'iframe[sandbox]:not([sandbox~="allow-scripts"])';

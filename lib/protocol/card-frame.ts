@@ -8,24 +8,38 @@ import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from '../core/limits';
  */
 export const CARD_MESSAGE_SOURCE = 'compliance-lens-card';
 
-export type CardFrameMessage =
-  | { source: typeof CARD_MESSAGE_SOURCE; kind: 'size'; width: number; height: number }
-  | { source: typeof CARD_MESSAGE_SOURCE; kind: 'close'; reason: 'escape' | 'button' }
-  /** The pointer entered or left the card (the parent page sees no events inside the iframe). */
-  | { source: typeof CARD_MESSAGE_SOURCE; kind: 'hover'; inside: boolean };
+/**
+ * While the pointer moves on the card, the card page says `hover inside` again at most this often. A
+ * frame is not always told when the pointer leaves it (Chromium sends it nothing when the pointer
+ * goes straight into its parent or another frame), so it cannot say when the pointer comes back:
+ * the repeats say it is on the card, and the frame's parent learns when it is gone from its own
+ * pointer events.
+ */
+export const CARD_HOVER_REPEAT_MS = 100;
+
+/** What a card page tells the content script that framed it. */
+export type CardFrameEvent =
+  | { kind: 'size'; width: number; height: number }
+  | { kind: 'close'; reason: 'escape' | 'button' }
+  /** The pointer is on the card (repeated while it moves there) or left it; the parent page sees no events inside the iframe. */
+  | { kind: 'hover'; inside: boolean };
+
+/** An event as posted: marked as the card's. */
+export type CardFrameMessage = CardFrameEvent & { source: typeof CARD_MESSAGE_SOURCE };
 
 const inRange = (value: unknown, max: number): value is number => isFiniteNumber(value) && value >= 1 && value <= max;
 
-export function parseCardFrameMessage(value: unknown): CardFrameMessage | null {
+/** The event a card page posted, or null for anything else (another sender's message, a bad shape). */
+export function parseCardFrameMessage(value: unknown): CardFrameEvent | null {
   if (!isRecord(value) || value.source !== CARD_MESSAGE_SOURCE) return null;
   if (value.kind === 'size' && inRange(value.width, CARD_MAX_WIDTH) && inRange(value.height, CARD_MAX_HEIGHT)) {
-    return { source: CARD_MESSAGE_SOURCE, kind: 'size', width: value.width, height: value.height };
+    return { kind: 'size', width: value.width, height: value.height };
   }
   if (value.kind === 'close' && (value.reason === 'escape' || value.reason === 'button')) {
-    return { source: CARD_MESSAGE_SOURCE, kind: 'close', reason: value.reason };
+    return { kind: 'close', reason: value.reason };
   }
   if (value.kind === 'hover' && typeof value.inside === 'boolean') {
-    return { source: CARD_MESSAGE_SOURCE, kind: 'hover', inside: value.inside };
+    return { kind: 'hover', inside: value.inside };
   }
   return null;
 }

@@ -4,7 +4,7 @@
  * card-frame protocol), everything else imports what it speaks.
  */
 export { cardClient, cardMessenger, cardProtocol, type CardProtocolMap } from './card';
-export { CARD_MESSAGE_SOURCE, parseCardFrameMessage, type CardFrameMessage } from './card-frame';
+export { CARD_MESSAGE_SOURCE, parseCardFrameMessage, type CardFrameEvent, type CardFrameMessage } from './card-frame';
 export { contentProtocol, type BadgeTextPayload, type ContentProtocolMap, type ContentSettings } from './content';
 export { listPageLinks, pageLinksProtocol, watchPageLinks, type PageLink, type PageLinksProtocolMap } from './page-links';
 export { backgroundClient, pagesMessenger, pagesProtocol, type PagesProtocolMap } from './pages';

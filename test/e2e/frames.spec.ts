@@ -157,6 +157,17 @@ test('hover in a frame: one card, in the top document next to the link (nested, 
   await mail.closeCardByLeaving();
   await mail.restOn('top');
   await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
+  await mail.closeCardByLeaving();
+
+  // A frame of another origin, 60 px tall: the top frame draws its card, next to the link, uncut.
+  const matchedCross = page.frameLocator('#matched-cross');
+  await matchedCross.locator('#in-cross').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
+  await expect(mail.card.host).toHaveCount(1);
+  await expectCardNextTo(mail, badgeIn(matchedCross, 'in-cross'));
+  expect((await mail.card.box()).height).toBeGreaterThan(160);
+  await page.screenshot({ path: artifactPath('frames-card-cross-origin.png') });
+  await mail.closeCardByLeaving();
   expect(await deals['Kobo Ledger Ltd'].views()).toBe(1);
   expect(await deals['Sahel Pay'].views()).toBe(1);
 });
@@ -431,6 +442,162 @@ test('sandboxed mail bodies: frames without scripts (same-origin or not) are bad
   await expect(mail.card.host).toHaveCount(1);
   await expectCardNextTo(mail, badgeIn(page.frameLocator('#same-origin'), 'share'));
   expect(await sameOrigin.views()).toBe(1);
+});
+
+/**
+ * Mail bodies in frames cut off from their parent's origin (`sandbox` without `allow-same-origin`),
+ * where a card page cannot run: one without scripts and one with, side by side under a link in the
+ * top page. The scripted body is taller than its frame, so it scrolls. Outlined, not bordered:
+ * Playwright's box of an element in such a frame leaves out the frame's border (the card's place
+ * itself counts it, as the bordered frames of frames.html show).
+ */
+async function openCutOffBodies(context: BrowserContext, baseUrl: string) {
+  const [opaque, scripted, top] = await createDeals(baseUrl, ['Sahel Pay', 'Zed Pay', 'Kobo Ledger Ltd']);
+  if (!opaque || !scripted || !top) throw new Error('deals not created');
+  const body = (url: string, after = '') =>
+    escapeHtml(`<p style='font:15px system-ui;margin:40px 8px'>Status: <a id='share' href='${url}'>snapshot</a></p>${after}`);
+  await context.route(`${PAGES_ORIGIN}/cut-off-bodies.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><title>Cut-off bodies</title><body style="margin:16px">
+        <p>Inbox: <a id="top" href="${escapeHtml(top.link.shareUrl)}">Kobo Ledger snapshot</a></p>
+        <iframe id="opaque" title="Message without scripts" sandbox style="width:420px;height:140px;border:0;outline:1px solid #cbd5e1" srcdoc="${body(opaque.link.shareUrl)}"></iframe>
+        <iframe id="scripted" title="Message with scripts" sandbox="allow-scripts" style="width:420px;height:140px;margin-left:30px;border:0;outline:1px solid #cbd5e1"
+          srcdoc="${body(scripted.link.shareUrl, "<div style='height:600px'></div>")}"></iframe>
+      </body></html>`,
+    }),
+  );
+  const mail = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/cut-off-bodies.html`, {
+    viewport: { width: 1100, height: 800 },
+  });
+  const { page } = mail;
+  const frames = { opaque: page.frameLocator('#opaque'), scripted: page.frameLocator('#scripted') };
+  for (const frame of Object.values(frames)) await expect(badgeIn(frame, 'share')).toHaveAttribute('data-state', 'idle');
+  return { mail, page, frames, deals: { opaque, scripted, top } };
+}
+
+test("a frame cut off from its parent's origin: the top frame draws its card next to the link (with or without scripts in the frame), one view; the pointer on the card keeps it, leaving closes it", async ({
+  context,
+  server,
+}) => {
+  const { mail, page, frames, deals } = await openCutOffBodies(context, server.baseUrl);
+  await waitLongerThanHoverDelay();
+  for (const deal of Object.values(deals)) expect(await deal.views()).toBe(0);
+
+  for (const [name, frame, deal] of [
+    ['opaque', frames.opaque, deals.opaque],
+    ['scripted', frames.scripted, deals.scripted],
+  ] as const) {
+    await page.mouse.move(1000, 700);
+    await frame.locator('#share').hover();
+    const card = await mail.card.opened();
+    await expect(card.companyName).toHaveText(deal.name);
+    await expect(card.disclaimer).toBeVisible();
+    await expect(mail.card.host).toHaveCount(1); // in the top document
+    await expectCardNextTo(mail, badgeIn(frame, 'share'));
+    await expect(badgeIn(frame, 'share')).toHaveAttribute('data-state', 'ready');
+    await page.screenshot({ path: artifactPath(`frames-card-cut-off-${name}.png`) });
+    expect(await deal.views()).toBe(1);
+
+    // Onto the card (out of the frame, whose document no longer sees the pointer): it stays.
+    const box = await mail.card.box();
+    await page.mouse.move(box.x + box.width / 2, box.y + 20, { steps: 4 });
+    await waitLongerThanHoverDelay();
+    await expect(mail.card.host).toHaveCount(1);
+    // Back into the frame for a moment (away from the link), then onto the card again: it stays.
+    const frameBox = await page.locator(`#${name}`).boundingBox();
+    if (!frameBox) throw new Error('frame not laid out');
+    await page.mouse.move(frameBox.x + 4, frameBox.y + 4);
+    await page.mouse.move(box.x + box.width / 2, box.y + 40, { steps: 2 });
+    await waitLongerThanHoverDelay();
+    await expect(mail.card.host).toHaveCount(1);
+    await mail.closeCardByLeaving();
+    expect(await deal.views()).toBe(1);
+  }
+});
+
+test("keyboard in a frame cut off from its parent's origin: Enter on the badge opens the card in the top document with focus in it; Escape closes it and focus returns to the badge", async ({
+  context,
+  server,
+}) => {
+  const { mail, page, frames, deals } = await openCutOffBodies(context, server.baseUrl);
+  const topFocus = () => page.evaluate(() => document.activeElement?.localName ?? null);
+  for (const [frame, deal] of [
+    [frames.opaque, deals.opaque],
+    [frames.scripted, deals.scripted],
+  ] as const) {
+    await frame.locator('#share').focus();
+    await page.keyboard.press('Tab');
+    await expect(badgeIn(frame, 'share')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect((await mail.card.opened()).companyName).toHaveText(deal.name);
+    await expect.poll(topFocus).toBe('compliance-lens-card');
+    await page.keyboard.press('Escape');
+    await mail.card.expectClosed();
+    await expect(badgeIn(frame, 'share')).toBeFocused();
+    expect(await deal.views()).toBe(1);
+  }
+});
+
+test("a frame cut off from its parent's origin: its card follows the link as the frame scrolls, gives way to another frame's card, and goes with its frame", async ({
+  context,
+  server,
+}) => {
+  const { mail, page, frames, deals } = await openCutOffBodies(context, server.baseUrl);
+  // Opened by a click on the badge: it stays while the pointer moves on.
+  await badgeIn(frames.scripted, 'share').click();
+  await expect((await mail.card.opened()).companyName).toHaveText(deals.scripted.name);
+  await expectCardNextTo(mail, badgeIn(frames.scripted, 'share'));
+  const before = await mail.card.box();
+  const frameBox = await page.locator('#scripted').boundingBox();
+  if (!frameBox) throw new Error('frame not laid out');
+  await page.mouse.move(frameBox.x + 10, frameBox.y + 120); // over the frame, left of the card
+  await page.mouse.wheel(0, 30);
+  await expect.poll(async () => (await mail.card.box()).y).toBeLessThan(before.y - 20);
+  await expectCardNextTo(mail, badgeIn(frames.scripted, 'share'));
+
+  // One card per tab: the top page's link takes over.
+  await mail.restOn('top');
+  // The first card's frame may go while it is read: read again.
+  await expect.poll(async () => (await mail.card.opened()).companyName.textContent().catch(() => null)).toBe(deals.top.name);
+  await expect(mail.card.host).toHaveCount(1);
+  await mail.closeCardByLeaving();
+
+  // The frame goes while its card is open: so does the card.
+  await badgeIn(frames.opaque, 'share').click();
+  await expect((await mail.card.opened()).companyName).toHaveText(deals.opaque.name);
+  await page.evaluate(() => document.getElementById('opaque')?.remove());
+  await mail.card.expectClosed();
+});
+
+test("a page that copies and floods the anchor messages of a frame's card: the card still opens next to the link, for its own link, at one view", async ({
+  context,
+  server,
+}) => {
+  const { mail, page, frames, deals } = await openCutOffBodies(context, server.baseUrl);
+  await page.evaluate(() => {
+    // A frame of the page's own, to post from; a copy of every message the page sees, from there and
+    // from the top window; and a stream of made-up keys.
+    const decoy = document.createElement('iframe');
+    decoy.srcdoc = '<p>decoy</p>';
+    document.body.prepend(decoy);
+    window.addEventListener('message', (event) => {
+      const data: unknown = event.data;
+      // Not its own copies (nor the stream below): the frames' messages only.
+      if (event.source === window || event.source === decoy.contentWindow) return;
+      if (typeof data !== 'object' || data === null || !('key' in data)) return;
+      decoy.contentWindow?.postMessage(data, '*');
+      decoy.contentWindow?.parent.postMessage(data, '*');
+      window.postMessage(data, '*');
+    });
+    const hex = () => Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+    setInterval(() => window.postMessage({ source: 'compliance-lens-card-anchor', key: hex() }, '*'), 1);
+  });
+  await frames.opaque.locator('#share').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText(deals.opaque.name);
+  await expectCardNextTo(mail, badgeIn(frames.opaque, 'share'));
+  expect(await deals.opaque.views()).toBe(1);
+  expect(await deals.scripted.views()).toBe(0);
 });
 
 test('many mail bodies at once, watched by the page from the top document: every frame with a share link is badged, also those added after load; nothing is fetched', async ({

@@ -15,6 +15,13 @@ import { snapshotResultSchema, type SnapshotResult } from '@/lib/core/schemas/re
 import { buildSnapshot, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
 import { unusedWatchlist } from './watchlist/stubs';
 
+interface Push {
+  type: string;
+  data: unknown;
+  tabId: number;
+  frameId: number;
+}
+
 describe('card binding in the background', () => {
   function memoryArea(): StorageAreaAdapter & { data: Record<string, unknown> } {
     const data: Record<string, unknown> = {};
@@ -40,6 +47,8 @@ describe('card binding in the background', () => {
   function handlers(
     peek: SnapshotService['peek'] = async () => null,
     binding: { claimWithinMs?: number; now?: () => number } = {},
+    /** Frames of the tab where nothing answers a push (no content script there, or the frame is gone). */
+    silentFrames: number[] = [],
   ) {
     const unused = () => Promise.reject(new Error('not used by these tests'));
     const service: SnapshotService = {
@@ -50,7 +59,7 @@ describe('card binding in the background', () => {
       listCached: unused,
       clearCache: unused,
     };
-    const replaced: { tabId: number; frameId: number }[] = [];
+    const pushes: Push[] = [];
     const area = memoryArea();
     const deps: MessageHandlerDeps = {
       service,
@@ -61,12 +70,18 @@ describe('card binding in the background', () => {
       hoverAllowance: createHoverAllowance({ area, ...(binding.now ? { now: binding.now } : {}) }),
       linkFrames: createLinkFrames(area),
       linkFramesLocator: { locate: unused },
-      tellCardReplaced: async (tabId, frameId) => void replaced.push({ tabId, frameId }),
+      async tellFrame(type, data, frame) {
+        pushes.push({ type, data, ...frame });
+        if (silentFrames.includes(frame.frameId))
+          throw new Error('Could not establish connection. Receiving end does not exist.');
+      },
       watchlist: unusedWatchlist(),
       getWatchSettings: unused,
       extensionOrigin,
     };
-    return { ...createContentHandlers(deps), ...createPagesHandlers(deps), ...createCardHandlers(deps), replaced };
+    const replaced = () =>
+      pushes.filter((push) => push.type === 'cardReplaced').map(({ tabId, frameId }) => ({ tabId, frameId }));
+    return { ...createContentHandlers(deps), ...createPagesHandlers(deps), ...createCardHandlers(deps), pushes, replaced };
   }
   const readySnapshot = () => ({
     status: 'ready',
@@ -81,7 +96,7 @@ describe('card binding in the background', () => {
 
   it('answers the card page that claims with the nonce of its own tab, once; nothing for other tabs or nonces', async () => {
     const background = handlers();
-    expect(await background.openCard(open(), contentScript(5))).toEqual({ fetch: true });
+    expect(await background.openCard(open(), contentScript(5))).toEqual({ fetch: true, inTop: false });
     expect(await background.claimCard({ nonce: NONCE }, cardPage(6))).toBeNull(); // another tab
     expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toBeNull(); // a guess
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toEqual({ request, fetch: true });
@@ -113,7 +128,7 @@ describe('card binding in the background', () => {
     await background.openCard(open(NONCE), { ...contentScript(5), frameId: 0 });
     await background.openCard(open(OTHER_NONCE), { ...contentScript(5), frameId: 3 });
     await background.openCard(open(NONCE), { ...contentScript(5), frameId: 3 }); // the same frame again: nobody to tell
-    expect(background.replaced).toEqual([{ tabId: 5, frameId: 0 }]);
+    expect(background.replaced()).toEqual([{ tabId: 5, frameId: 0 }]);
   });
 
   it("hover fetches an uncached link only within the tab's allowance; keys, clicks and cached links always (finding 6)", async () => {
@@ -124,11 +139,11 @@ describe('card binding in the background', () => {
       hovers.push((await background.openCard(open(NONCE, 'hover'), contentScript(5))).fetch);
     expect(hovers.filter(Boolean)).toHaveLength(HOVER_FETCHES_PER_MINUTE);
     expect(hovers.slice(-2)).toEqual([false, false]);
-    expect(await background.openCard(open(NONCE, 'hover'), contentScript(6))).toEqual({ fetch: true }); // another tab
-    expect(await background.openCard(open(NONCE, 'click'), contentScript(5))).toEqual({ fetch: true });
-    expect(await background.openCard(open(NONCE, 'keyboard'), contentScript(5))).toEqual({ fetch: true });
+    expect(await background.openCard(open(NONCE, 'hover'), contentScript(6))).toEqual({ fetch: true, inTop: false }); // another tab
+    expect(await background.openCard(open(NONCE, 'click'), contentScript(5))).toEqual({ fetch: true, inTop: false });
+    expect(await background.openCard(open(NONCE, 'keyboard'), contentScript(5))).toEqual({ fetch: true, inTop: false });
     cached = true;
-    expect(await background.openCard(open(NONCE, 'hover'), contentScript(5))).toEqual({ fetch: true });
+    expect(await background.openCard(open(NONCE, 'hover'), contentScript(5))).toEqual({ fetch: true, inTop: false });
     // The card page learns it too.
     cached = false;
     await background.openCard(open(OTHER_NONCE, 'hover'), contentScript(5));
@@ -149,9 +164,9 @@ describe('card binding in the background', () => {
     let now = 0;
     const background = handlers(async () => null, { now: () => now });
     for (let i = 0; i < HOVER_FETCHES_PER_MINUTE; i += 1) await background.openCard(open(NONCE, 'hover'), contentScript(5));
-    expect(await background.openCard(open(NONCE, 'hover'), contentScript(5))).toEqual({ fetch: false });
+    expect(await background.openCard(open(NONCE, 'hover'), contentScript(5))).toEqual({ fetch: false, inTop: false });
     now = 60_001;
-    expect(await background.openCard(open(NONCE, 'hover'), contentScript(5))).toEqual({ fetch: true });
+    expect(await background.openCard(open(NONCE, 'hover'), contentScript(5))).toEqual({ fetch: true, inTop: false });
   });
 
   it('refuses openCard from extension pages and claimCard from content scripts', async () => {
@@ -205,5 +220,117 @@ describe('card binding in the background', () => {
     await background.openCard(open(), contentScript(5));
     now = 2000;
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+  });
+  describe('a card the top frame draws for a subframe', () => {
+    const KEY = 'c'.repeat(32);
+    const inTopFrame = {
+      key: KEY,
+      hops: 0,
+      rect: { left: 10, top: 20, right: 30, bottom: 36 },
+      viewport: { width: 300, height: 150 },
+    };
+    const fromFrame = (frameId: number, tabId = 5) => ({ ...contentScript(tabId), frameId });
+    const openInTop = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'click') => ({
+      ...open(nonce, intent),
+      inTopFrame,
+    });
+    const pushesOf = (background: ReturnType<typeof handlers>, type: string) =>
+      background.pushes.filter((push) => push.type === type);
+
+    it('a subframe asking for it: the top frame is told to draw it (focus for a key), and its card page claims the link', async () => {
+      const background = handlers();
+      expect(await background.openCard(openInTop(NONCE, 'keyboard'), fromFrame(3))).toEqual({ fetch: true, inTop: true });
+      expect(pushesOf(background, 'showHostedCard')).toEqual([
+        { type: 'showHostedCard', data: { ...inTopFrame, nonce: NONCE, focus: true }, tabId: 5, frameId: 0 },
+      ]);
+      expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toEqual({ request, fetch: true });
+      await background.openCard(openInTop(OTHER_NONCE, 'hover'), fromFrame(3));
+      expect(pushesOf(background, 'showHostedCard')[1]?.data).toMatchObject({ nonce: OTHER_NONCE, focus: false });
+    });
+
+    it('the top frame draws its own card: its request to be drawn in the top frame is not passed on', async () => {
+      const background = handlers();
+      expect(await background.openCard(openInTop(), fromFrame(0))).toEqual({ fetch: true, inTop: false });
+      expect(background.pushes).toEqual([]);
+    });
+
+    it('a top frame without the relay (nothing answers): the frame draws the card itself', async () => {
+      const background = handlers(async () => null, {}, [0]);
+      expect(await background.openCard(openInTop(), fromFrame(3))).toEqual({ fetch: true, inTop: false });
+      expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toEqual({ request, fetch: true });
+    });
+
+    it('moves reach the top frame only from the frame whose card it is, for that card', async () => {
+      const background = handlers();
+      await background.openCard(openInTop(), fromFrame(3));
+      const rect = { left: 1, top: 2, right: 3, bottom: 4 };
+      await background.moveCard({ nonce: NONCE, rect }, fromFrame(3));
+      await background.moveCard({ nonce: NONCE, rect }, fromFrame(4)); // another frame
+      await background.moveCard({ nonce: OTHER_NONCE, rect }, fromFrame(3)); // not the card drawn
+      await background.moveCard({ nonce: NONCE, rect }, fromFrame(3, 6)); // another tab
+      expect(pushesOf(background, 'moveHostedCard')).toEqual([
+        { type: 'moveHostedCard', data: { nonce: NONCE, rect }, tabId: 5, frameId: 0 },
+      ]);
+      await expect(
+        background.moveCard({ nonce: NONCE, rect: { ...rect, left: Number.POSITIVE_INFINITY } }, fromFrame(3)),
+      ).rejects.toThrow(/Malformed/);
+      await expect(background.moveCard({ nonce: NONCE, rect: { ...rect, left: 2e6 } }, fromFrame(3))).rejects.toThrow(
+        /Malformed/,
+      );
+    });
+
+    it('what the card does goes to its frame, only from the top frame and for the card drawn now', async () => {
+      const background = handlers();
+      await background.openCard(openInTop(), fromFrame(3));
+      await background.hostedCardEvent({ nonce: NONCE, event: 'enter' }, fromFrame(0));
+      await background.hostedCardEvent({ nonce: OTHER_NONCE, event: 'dismiss' }, fromFrame(0));
+      await expect(background.hostedCardEvent({ nonce: NONCE, event: 'dismiss' }, fromFrame(3))).rejects.toThrow(/top frame/);
+      await expect(background.hostedCardEvent({ nonce: NONCE, event: 'open' }, fromFrame(0))).rejects.toThrow(/Malformed/);
+      expect(pushesOf(background, 'cardEvent')).toEqual([
+        { type: 'cardEvent', data: { nonce: NONCE, event: 'enter' }, tabId: 5, frameId: 3 },
+      ]);
+    });
+
+    it('a card whose frame is gone is forgotten, and the top frame removes it', async () => {
+      const background = handlers(async () => null, {}, [3]);
+      await background.openCard(openInTop(), fromFrame(3));
+      await background.hostedCardEvent({ nonce: NONCE, event: 'leave' }, fromFrame(0));
+      expect(pushesOf(background, 'removeHostedCard')).toEqual([
+        { type: 'removeHostedCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 },
+      ]);
+      expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    });
+
+    it('closing it, or another card replacing it, has the top frame remove it', async () => {
+      const background = handlers();
+      await background.openCard(openInTop(NONCE), fromFrame(3));
+      await background.closeCard({ nonce: NONCE }, fromFrame(3));
+      await background.openCard(openInTop(OTHER_NONCE), fromFrame(3));
+      await background.openCard(open(NONCE), fromFrame(0)); // the top frame's own card
+      await background.closeCard({ nonce: OTHER_NONCE }, fromFrame(3)); // late: nothing more to remove
+      expect(pushesOf(background, 'removeHostedCard').map((push) => push.data)).toEqual([
+        { nonce: NONCE },
+        { nonce: OTHER_NONCE },
+      ]);
+      expect(background.replaced()).toEqual([{ tabId: 5, frameId: 3 }]);
+    });
+
+    it('rejects a request to be drawn in the top frame that is malformed', async () => {
+      const background = handlers();
+      const bad = (change: object) => ({ ...open(), inTopFrame: { ...inTopFrame, ...change } });
+      for (const change of [
+        { key: 'x' },
+        { hops: -1 },
+        { hops: 1.5 },
+        { hops: 33 },
+        { rect: { left: 0, top: 0, right: 0 } },
+        { viewport: { width: -1, height: 1 } },
+        { viewport: { width: 1, height: 1, name: 'body' } },
+        { focus: true },
+      ]) {
+        await expect(background.openCard(bad(change), fromFrame(3)), JSON.stringify(change)).rejects.toThrow(/Malformed/);
+      }
+      expect(background.pushes).toEqual([]);
+    });
   });
 });

@@ -38,7 +38,7 @@ function setup(language: 'en' | 'fr' = 'fr') {
     hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session, now: harness.clock.now }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId) },
-    tellCardReplaced: async () => undefined,
+    tellFrame: async () => undefined,
     watchlist: unusedWatchlist(),
     getWatchSettings: async () => DEFAULT_WATCH_SETTINGS,
     extensionOrigin: EXTENSION_ORIGIN,

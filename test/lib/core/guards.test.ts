@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toBadgeResult, toContentSettings } from '@/lib/content/client';
+import { toHostedCard } from '@/lib/content/card-host';
+import { toBadgeResult, toContentSettings, toHostedCardEvent } from '@/lib/content/client';
+import { HOSTED_CARD_EVENTS, MAX_CARD_COORDINATE, MAX_FRAME_HOPS } from '@/lib/core/limits';
+import { contentPushProtocol } from '@/lib/protocol/content';
 import { parseCardFrameMessage } from '@/lib/protocol/card-frame';
 import { READINESS_LABELS, RISK_BANDS } from '@/lib/core/labels';
 import { SNAPSHOT_ERROR_CODES, badgeSummarySchema } from '@/lib/core/schemas/results';
@@ -143,6 +146,75 @@ describe('content-script guards agree with zod (properties)', () => {
         }
       }),
       { numRuns: 2_000 },
+    );
+  });
+});
+
+const hex32 = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 });
+const coordinate = fc.double({ min: -MAX_CARD_COORDINATE, max: MAX_CARD_COORDINATE, noNaN: true });
+const length = fc.double({ min: 0, max: MAX_CARD_COORDINATE, noNaN: true });
+const hostedCard = fc.record({
+  nonce: hex32,
+  key: hex32,
+  hops: fc.integer({ min: 0, max: MAX_FRAME_HOPS }),
+  rect: fc.record({ left: coordinate, top: coordinate, right: coordinate, bottom: coordinate }),
+  viewport: fc.record({ width: length, height: length }),
+  focus: fc.boolean(),
+});
+const HOSTED_CARD_PATHS = [
+  ['nonce'],
+  ['key'],
+  ['hops'],
+  ['rect'],
+  ['rect', 'left'],
+  ['rect', 'bottom'],
+  ['viewport'],
+  ['viewport', 'width'],
+  ['viewport', 'height'],
+  ['focus'],
+] as const;
+const hostedCardEvent = fc.record({ nonce: hex32, event: fc.constantFrom(...HOSTED_CARD_EVENTS) });
+const HOSTED_CARD_EVENT_PATHS = [['nonce'], ['event']] as const;
+const outOfRange = fc.constantFrom<unknown>(-1, MAX_FRAME_HOPS + 1, MAX_CARD_COORDINATE * 2, -MAX_CARD_COORDINATE * 2, 'open');
+
+describe('the guards of the card the top frame draws for a subframe agree with zod (properties)', () => {
+  it('toHostedCard (the top frame reads showHostedCard) accepts exactly what the protocol schema accepts', () => {
+    const schema = contentPushProtocol.showHostedCard.input;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          hostedCard,
+          fc
+            .tuple(hostedCard, fc.constantFrom(...HOSTED_CARD_PATHS), fc.oneof(hostile, outOfRange), fc.boolean())
+            .map(([v, p, h, r]) => mutate(v, p, h, r)),
+          hostile,
+        ),
+        (value) => {
+          const parsed = schema.safeParse(value);
+          expect(toHostedCard(value)).toEqual(parsed.success ? parsed.data : null);
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('toHostedCardEvent (the frame reads cardEvent) accepts exactly what the protocol schema accepts', () => {
+    const schema = contentPushProtocol.cardEvent.input;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          hostedCardEvent,
+          fc
+            .tuple(hostedCardEvent, fc.constantFrom(...HOSTED_CARD_EVENT_PATHS), fc.oneof(hostile, outOfRange), fc.boolean())
+            .map(([v, p, h, r]) => mutate(v, p, h, r)),
+          hostile,
+        ),
+        (value) => {
+          const parsed = schema.safeParse(value);
+          expect(toHostedCardEvent(value)).toEqual(parsed.success ? parsed.data : null);
+        },
+      ),
+      { numRuns: 3_000 },
     );
   });
 });

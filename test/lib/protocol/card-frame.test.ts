@@ -4,7 +4,6 @@ import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/protocol/card-
 describe('card frame messages', () => {
   it('accepts size and close messages of the card page only in their exact shapes', () => {
     expect(parseCardFrameMessage({ source: CARD_MESSAGE_SOURCE, kind: 'size', width: 360, height: 420 })).toEqual({
-      source: CARD_MESSAGE_SOURCE,
       kind: 'size',
       width: 360,
       height: 420,

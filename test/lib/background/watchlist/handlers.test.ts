@@ -28,7 +28,7 @@ beforeEach(async () => {
     hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: () => Promise.reject(new Error('unused')) },
-    tellCardReplaced: () => Promise.reject(new Error('unused')),
+    tellFrame: () => Promise.reject(new Error('unused')),
     watchlist: h.watchlist,
     getWatchSettings: async () => h.settings,
     extensionOrigin: EXTENSION_ORIGIN,

@@ -1,0 +1,246 @@
+import { isCardNonce, isCoordinate, isFrameRect, isRecord } from '../core/guards';
+import { MAX_FRAME_HOPS, type HOSTED_CARD_EVENTS } from '../core/limits';
+import { CARD_HOVER_REPEAT_MS } from '../protocol/card-frame';
+import type { ContentProtocolMap, HostedCard } from '../protocol/content';
+import { queryDeep } from '../dom';
+import { parseCardAnchor } from './card-anchor';
+import { createCardView, watchViewports } from './card-view';
+import { cardHostOf, toAncestorViewport } from './frame-geometry';
+import type { ContentMessenger } from './messaging';
+import type { Rect } from './position';
+
+/** Anchor keys remembered at once: any window may post some, and a card is asked for right after its own. */
+const MAX_ANCHORS = 16;
+
+/**
+ * How often an open card checks that its frame is still there: nothing tells a document that a frame
+ * below it went away (removed, or a parent of it removed), and the frame's own scripts go with it.
+ */
+const FRAME_CHECK_MS = 400;
+
+export interface FrameCardHostDeps {
+  /** The top window. */
+  window: Window;
+  /** `browser.runtime.getURL('')` origin: the only origin card messages may come from. */
+  extensionOrigin: string;
+  messenger: ContentMessenger<ContentProtocolMap>;
+}
+
+/** What the background sends with `showHostedCard`, checked (lib/protocol/content.ts has its schema). */
+export function toHostedCard(value: unknown): HostedCard | null {
+  if (!isRecord(value) || !isCardNonce(value.nonce) || !isCardNonce(value.key) || !isFrameRect(value.rect)) return null;
+  const { hops, viewport, focus } = value;
+  if (!Number.isInteger(hops) || typeof hops !== 'number' || hops < 0 || hops > MAX_FRAME_HOPS) return null;
+  if (typeof focus !== 'boolean' || !isRecord(viewport)) return null;
+  const { width, height } = viewport;
+  if (!isCoordinate(width, 0) || !isCoordinate(height, 0)) return null;
+  const { left, top, right, bottom } = value.rect;
+  return { nonce: value.nonce, key: value.key, hops, rect: { left, top, right, bottom }, viewport: { width, height }, focus };
+}
+
+/** A window (of any origin: these two are readable across origins), not a message port or a worker. */
+const isWindow = (source: MessageEventSource | null): source is Window =>
+  source !== null && 'parent' in source && 'closed' in source;
+
+/** Where a frame's card goes: its frame element, whose box the card sits by (`exact`: at the badge's box inside it). */
+interface Located {
+  element: HTMLElement;
+  /** The frame elements from the element's document up to the top document, innermost first. */
+  above: readonly HTMLElement[];
+  /** The windows from the element's up to the top one (their scrolling moves the card). */
+  windows: readonly Window[];
+  exact: boolean;
+}
+
+/** The frame element in `doc` (or its open shadow roots) whose window is `win`; with `viewport`, those of its size are tried first. */
+function frameElementIn(doc: Document, win: unknown, viewport?: HostedCard['viewport']): HTMLElement | null {
+  const frames = queryDeep(doc, 'iframe,frame') as HTMLElement[];
+  // Reading a frame's window from this world builds this world in it (for a sandboxed frame, in
+  // Chromium): the frames that look like the one asked about are tried first, and usually only they.
+  const looksLike = (frame: HTMLElement) =>
+    viewport !== undefined && frame.clientWidth === viewport.width && frame.clientHeight === viewport.height;
+  const windowOf = (frame: HTMLElement) => (frame as HTMLIFrameElement).contentWindow;
+  return (
+    frames.find((frame) => looksLike(frame) && windowOf(frame) === win) ?? frames.find((frame) => windowOf(frame) === win) ?? null
+  );
+}
+
+/**
+ * The frame element of the window `hops` parents above `source`, in a document whose frames up to the
+ * top are all same-origin (so the card can be placed at the badge's box inside it). A frame below
+ * another origin's frame cannot be found that way: the card then sits by the outermost frame around
+ * it that can.
+ */
+function locate(top: Window, source: Window, card: HostedCard): Located | null {
+  let win = source;
+  for (let hop = 0; hop < card.hops && win.parent !== win; hop += 1) win = win.parent;
+  let exact = true;
+  while (win !== top && win.parent !== win) {
+    const parent = win.parent;
+    let doc: Document | null = null;
+    try {
+      doc = parent.document; // throws when the parent is on another origin than the top
+    } catch {
+      doc = null;
+    }
+    const chain = doc && cardHostOf(parent);
+    if (doc && chain?.document === top.document) {
+      const element = frameElementIn(doc, win, exact ? card.viewport : undefined);
+      return element && { element, above: chain.frames, windows: chain.windows, exact };
+    }
+    win = parent;
+    exact = false;
+  }
+  return null;
+}
+
+/**
+ * The top frame's host for the cards of subframes that cannot draw their own where the reader sees
+ * it (card-frame.ts): a sandboxed mail body, or a frame of another origin. The background passes on
+ * the frame's `openCard` as `showHostedCard`; the frame's anchor message (card-anchor.ts) names its
+ * window, whose frame element the card is placed by. What the card does (the pointer entering or
+ * leaving it, Escape, its button, a press elsewhere) goes back to the frame through the background,
+ * which decides when it closes. One card at a time. Returns a function that stops hosting.
+ */
+export function hostFrameCards(deps: FrameCardHostDeps): () => void {
+  const { window: top, messenger } = deps;
+  const anchors = new Map<string, Window>();
+  let card: HostedCard | null = null;
+  let located: Located | null = null;
+  let listeners: AbortController | null = null;
+  /** Whether the pointer is on the card, and when the frame was last told so. */
+  let pointerInside = false;
+  let enterToldAt = 0;
+  const hover = (inside: boolean) => {
+    const now = performance.now();
+    if (inside) {
+      // Told again now and then while it stays: the pointer may have gone into the frame and come
+      // back, which this document cannot see (the frame then waits to close the card).
+      if (pointerInside && now - enterToldAt < 2 * CARD_HOVER_REPEAT_MS) return;
+      enterToldAt = now;
+    } else if (!pointerInside) return;
+    pointerInside = inside;
+    report(inside ? 'enter' : 'leave');
+  };
+
+  function report(event: (typeof HOSTED_CARD_EVENTS)[number]): void {
+    if (!card) return;
+    // The extension went away (updated, disabled): nothing will close this card but itself.
+    void messenger.send('hostedCardEvent', { nonce: card.nonce, event }).catch(() => end());
+  }
+
+  const view = createCardView(
+    { document: top.document, extensionOrigin: deps.extensionOrigin },
+    {
+      onCardHover: hover,
+      onCloseRequested() {
+        // Focus goes into the frame first, whose badge then takes it back (a frame cannot take it from the top's card).
+        if (view.hasFocus()) located?.element.focus();
+        report('dismiss');
+        end();
+      },
+    },
+  );
+
+  /**
+   * The frame does not see this document: a real press in it outside the card closes the card, and
+   * the pointer moving in it outside the card has left the card. (`pointermove`, not `pointerover`:
+   * coming out of a frame, Chromium sends this document no `pointerover`.)
+   */
+  function watchTopDocument(signal: AbortSignal): void {
+    const outside = (event: Event) => event.isTrusted && event.target !== view.element;
+    const options = { capture: true, passive: true, signal };
+    top.document.addEventListener(
+      'pointerdown',
+      (event) => {
+        if (!outside(event)) return;
+        report('outside');
+        end();
+      },
+      options,
+    );
+    top.document.addEventListener('pointermove', (event) => outside(event) && hover(false), options);
+  }
+
+  /** The badge's box in the top viewport; until the frame is found (or if it cannot be), the top right corner. */
+  function anchorRect(): Rect {
+    if (!card || !located?.element.isConnected) {
+      const right = top.document.documentElement.clientWidth || top.innerWidth;
+      return { left: right, top: 0, right, bottom: 0 };
+    }
+    const { element, above, exact } = located;
+    return exact
+      ? toAncestorViewport(card.rect, [element, ...above])
+      : toAncestorViewport(element.getBoundingClientRect(), above);
+  }
+
+  /** Finds where the card goes once both the card and its anchor message are here, and watches what moves it. */
+  function settle(): void {
+    const source = card && !located ? anchors.get(card.key) : undefined;
+    if (!card || !source || !listeners) return;
+    const { signal } = listeners;
+    const timer = setInterval(() => {
+      // The frame is gone, and its scripts with it: the background forgets the card when the frame cannot be told.
+      if (!source.closed) return;
+      report('outside');
+      end();
+    }, FRAME_CHECK_MS);
+    signal.addEventListener('abort', () => clearInterval(timer));
+    located = locate(top, source, card);
+    if (located) watchViewports(located.windows, () => view.place(), signal);
+    view.place();
+  }
+
+  function end(): void {
+    card = null;
+    located = null;
+    pointerInside = false;
+    listeners?.abort();
+    listeners = null;
+    view.remove();
+  }
+
+  const onMessage = (event: MessageEvent) => {
+    // The key first: reading `event.source` of another frame's message builds this world in that frame.
+    const key = event.isTrusted ? parseCardAnchor(event.data) : null;
+    // The first to post a key names its window: a page that sees the message and posts it again
+    // (from this window, which never asks, or from a frame of its own) comes second.
+    if (!key || anchors.has(key) || !isWindow(event.source) || event.source === top) return;
+    anchors.set(key, event.source);
+    for (const old of anchors.keys()) if (anchors.size > MAX_ANCHORS) anchors.delete(old);
+    settle();
+  };
+  top.addEventListener('message', onMessage);
+
+  const stopAnswering = [
+    messenger.answer('showHostedCard', (data) => {
+      const next = toHostedCard(data);
+      if (!next) throw new Error('showHostedCard: malformed');
+      end();
+      card = next;
+      listeners = new AbortController();
+      watchTopDocument(listeners.signal);
+      view.show(next.nonce, anchorRect, next.focus);
+      settle();
+      return { ok: true };
+    }),
+    messenger.answer('moveHostedCard', (data) => {
+      if (card && isRecord(data) && data.nonce === card.nonce && isFrameRect(data.rect)) {
+        const { left, top: y, right, bottom } = data.rect;
+        card.rect = { left, top: y, right, bottom };
+        view.place();
+      }
+      return { ok: true };
+    }),
+    messenger.answer('removeHostedCard', (data) => {
+      if (card && isRecord(data) && data.nonce === card.nonce) end();
+      return { ok: true };
+    }),
+  ];
+
+  return () => {
+    top.removeEventListener('message', onMessage);
+    for (const stop of stopAnswering) stop();
+    end();
+  };
+}

@@ -1,0 +1,177 @@
+import { browser } from 'wxt/browser';
+import { CARD_MAX_WIDTH } from '../core/limits';
+import { parseCardFrameMessage } from '../protocol/card-frame';
+import { placeCard, type Rect } from './position';
+
+export const CARD_TAG = 'compliance-lens-card';
+
+// `!important` on the host: page styles cannot move or hide it. Position is set on the inner wrapper,
+// which page CSS cannot reach (inline styles on the host would lose to `all: initial !important`).
+const CARD_CSS = `
+:host{all:initial!important;position:fixed!important;top:0!important;left:0!important;width:0!important;height:0!important;
+overflow:visible!important;z-index:2147483647!important;display:block!important}
+.frame{position:fixed;top:0;left:0}
+iframe{display:block;border:0;border-radius:12px;width:${CARD_MAX_WIDTH}px;height:200px;background:transparent;
+box-shadow:0 10px 30px rgba(15,23,42,.22),0 2px 6px rgba(15,23,42,.12);color-scheme:normal}
+iframe.pending{visibility:hidden}`;
+
+/** A card page that never reports its size still shows after this long, at the default size. */
+const REVEAL_AFTER_MS = 1500;
+
+export interface CardViewDeps {
+  /** The document the card is drawn in. */
+  document: Document;
+  /** `browser.runtime.getURL('')` origin: the only origin card messages may come from. */
+  extensionOrigin: string;
+}
+
+export interface CardViewEvents {
+  onCloseRequested(reason: 'escape' | 'button'): void;
+  /**
+   * The card page says the pointer entered or left it (the document sees no events inside the
+   * iframe; and a card page is not always told when the pointer leaves its frame).
+   */
+  onCardHover(inside: boolean): void;
+}
+
+export interface CardView {
+  /**
+   * Shows a fresh card page for `nonce` (its frame's name: the page claims its link with it), placed
+   * next to the box `anchor` gives in the document's viewport. Hidden until the page reports its
+   * size; with `focus`, keyboard focus moves into it then.
+   */
+  show(nonce: string, anchor: () => Rect, focus: boolean): void;
+  /** Places the card again, at its anchor's box now. */
+  place(): void;
+  /** Moves keyboard focus into the card (once it shows). */
+  focus(): void;
+  /** Removes the card. */
+  remove(): void;
+  /** The card's element in the document (events elsewhere in the document have other targets). */
+  readonly element: HTMLElement;
+  /** True for the card's own element (the pointer on the card keeps it open). */
+  contains(node: Node): boolean;
+  /** Whether keyboard focus is in the card. */
+  hasFocus(): boolean;
+}
+
+/**
+ * The hover card as drawn in a document: the extension page `card.html` in an iframe, inside a
+ * **closed** shadow root (the page can neither restyle it nor read the frame's URL or name), fixed
+ * next to its anchor. Used by the annotator for its own links and by the top frame for a subframe's
+ * card (card-host.ts). Removed when closed.
+ */
+export function createCardView(deps: CardViewDeps, events: CardViewEvents): CardView {
+  const doc = deps.document;
+  const element = doc.createElement(CARD_TAG);
+  const style = doc.createElement('style');
+  style.textContent = CARD_CSS;
+  const wrapper = doc.createElement('div');
+  wrapper.className = 'frame';
+  element.attachShadow({ mode: 'closed' }).append(style, wrapper);
+  let iframe: HTMLIFrameElement | null = null;
+  let anchor: () => Rect;
+  let size = { width: CARD_MAX_WIDTH, height: 200 };
+  let focusOnReveal = false;
+  let listeners: AbortController | null = null;
+
+  const isPending = () => iframe?.classList.contains('pending') ?? true;
+
+  function place(): void {
+    if (!iframe) return;
+    const viewport = {
+      width: doc.documentElement.clientWidth || (doc.defaultView?.innerWidth ?? 0),
+      height: doc.defaultView?.innerHeight ?? 0,
+    };
+    const placement = placeCard(anchor(), size, viewport);
+    wrapper.style.left = `${placement.left}px`;
+    wrapper.style.top = `${placement.top}px`;
+    iframe.style.width = `${size.width}px`;
+    iframe.style.height = `${placement.height}px`;
+  }
+
+  /** Shows the iframe once sized; a hidden iframe cannot take focus, so keyboard focus moves now. */
+  function reveal(): void {
+    iframe?.classList.remove('pending');
+    if (focusOnReveal) {
+      focusOnReveal = false;
+      iframe?.focus();
+    }
+  }
+
+  function remove(): void {
+    listeners?.abort();
+    listeners = null;
+    focusOnReveal = false;
+    iframe?.remove();
+    iframe = null;
+    element.remove();
+  }
+
+  return {
+    show(nonce, anchorOf, focus) {
+      remove();
+      anchor = anchorOf;
+      focusOnReveal = focus;
+      listeners = new AbortController();
+      const { signal } = listeners;
+      if (!element.isConnected) doc.documentElement.append(element);
+      // A new frame for each card: its name is this card's nonce, and a fresh frame loads the card page.
+      const frame = (iframe = doc.createElement('iframe'));
+      frame.name = nonce;
+      frame.title = 'Compliance snapshot';
+      frame.className = 'pending';
+      frame.src = browser.runtime.getURL('/card.html');
+      wrapper.append(frame);
+      doc.defaultView?.addEventListener(
+        'message',
+        (event: MessageEvent) => {
+          // A page can dispatch a MessageEvent naming any source and origin itself: only browser-delivered ones count.
+          if (!event.isTrusted || event.source !== frame.contentWindow || event.origin !== deps.extensionOrigin) return;
+          const message = parseCardFrameMessage(event.data);
+          if (!message) return;
+          if (message.kind === 'size') {
+            size = { width: Math.ceil(message.width), height: Math.ceil(message.height) };
+            place();
+            reveal();
+          } else if (message.kind === 'hover') {
+            events.onCardHover(message.inside);
+          } else {
+            events.onCloseRequested(message.reason);
+          }
+        },
+        { signal },
+      );
+      // A plain timer: after the card is removed (or the script stopped, which removes it) it does nothing.
+      setTimeout(() => {
+        if (iframe === frame) reveal();
+      }, REVEAL_AFTER_MS);
+      place();
+    },
+    place,
+    focus() {
+      if (!iframe) return;
+      if (isPending()) focusOnReveal = true;
+      else iframe.focus();
+    },
+    remove,
+    element,
+    contains: (node) => element.contains(node),
+    hasFocus: () => doc.activeElement === element,
+  };
+}
+
+/**
+ * Calls `changed` at most once per animation frame while any of `windows` (those between a link and
+ * its card) scrolls or resizes, until `signal` aborts.
+ */
+export function watchViewports(windows: readonly Window[], changed: () => void, signal: AbortSignal): void {
+  let frame = 0;
+  const onChange = () => {
+    if (frame === 0) frame = requestAnimationFrame(() => ((frame = 0), changed()));
+  };
+  for (const win of windows) {
+    win.addEventListener('scroll', onChange, { capture: true, passive: true, signal });
+    win.addEventListener('resize', onChange, { passive: true, signal });
+  }
+}

@@ -1,0 +1,121 @@
+// @vitest-environment happy-dom
+/**
+ * The top frame's host for a subframe's card (lib/content/card-host.ts): what it does with the
+ * background's messages. Finding the frame element and placing the card next to the badge need real
+ * frames and trusted events: test/e2e/frames.spec.ts covers those in Chromium.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { hostFrameCards } from '@/lib/content/card-host';
+import type { ContentMessenger } from '@/lib/content/messaging';
+import type { ContentProtocolMap } from '@/lib/protocol/content';
+
+const NONCE = 'a'.repeat(32);
+const OTHER_NONCE = 'b'.repeat(32);
+const card = (nonce = NONCE) => ({
+  nonce,
+  key: 'c'.repeat(32),
+  hops: 0,
+  rect: { left: 10, top: 20, right: 30, bottom: 36 },
+  viewport: { width: 300, height: 150 },
+  focus: false,
+});
+
+/** A messenger whose answers the test calls as the background would. */
+function fakeMessenger() {
+  const handlers = new Map<string, (data: unknown) => unknown>();
+  const sent: { type: string; data: unknown }[] = [];
+  const messenger: ContentMessenger<ContentProtocolMap> = {
+    async send(type, ...data) {
+      sent.push({ type, data: data[0] });
+      return { ok: true };
+    },
+    answer(type, handler) {
+      handlers.set(type, handler);
+      return () => handlers.delete(type);
+    },
+  };
+  const push = (type: string, data: unknown) => {
+    const handler = handlers.get(type);
+    if (!handler) throw new Error(`nothing answers ${type}`);
+    return handler(data);
+  };
+  return { messenger, handlers, sent, push };
+}
+
+/** The card's closed shadow root, caught as it is made (the page cannot reach it; the test can). */
+let shadows: ShadowRoot[] = [];
+beforeEach(() => {
+  shadows = [];
+  const prototype = Element.prototype;
+  const attach = Object.getOwnPropertyDescriptor(prototype, 'attachShadow')?.value as typeof prototype.attachShadow;
+  vi.spyOn(prototype, 'attachShadow').mockImplementation(function (this: Element, init: ShadowRootInit) {
+    const root = attach.call(this, init);
+    shadows.push(root);
+    return root;
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  document.documentElement.querySelectorAll('compliance-lens-card').forEach((element) => element.remove());
+});
+
+const cardFrame = () => shadows.at(-1)?.querySelector('iframe') ?? null;
+const cards = () => document.querySelectorAll('compliance-lens-card');
+
+describe('hostFrameCards', () => {
+  it('draws the card it is asked for, named by its nonce, one at a time', () => {
+    const { messenger, push } = fakeMessenger();
+    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    expect(push('showHostedCard', card())).toEqual({ ok: true });
+    expect(cards()).toHaveLength(1);
+    expect(cardFrame()?.name).toBe(NONCE);
+    expect(cardFrame()?.src).toMatch(/\/card\.html$/);
+    push('showHostedCard', card(OTHER_NONCE));
+    expect(cards()).toHaveLength(1);
+    expect(cardFrame()?.name).toBe(OTHER_NONCE);
+    stop();
+  });
+
+  it('refuses a malformed request and draws nothing', () => {
+    const { messenger, push } = fakeMessenger();
+    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    expect(() => push('showHostedCard', { ...card(), nonce: 'x' })).toThrow(/malformed/);
+    expect(() => push('showHostedCard', { ...card(), hops: -1 })).toThrow(/malformed/);
+    expect(() => push('showHostedCard', { ...card(), rect: { left: 0 } })).toThrow(/malformed/);
+    expect(cards()).toHaveLength(0);
+    stop();
+  });
+
+  it('until the asking frame is found the card sits at the top right corner; moves of another card change nothing', () => {
+    const { messenger, push } = fakeMessenger();
+    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    push('showHostedCard', card());
+    const wrapper = shadows.at(-1)?.querySelector<HTMLElement>('.frame');
+    const corner = { left: wrapper?.style.left, top: wrapper?.style.top };
+    expect(corner.top).toBe('8px'); // the viewport margin
+    push('moveHostedCard', { nonce: OTHER_NONCE, rect: { left: 500, top: 500, right: 520, bottom: 516 } });
+    push('moveHostedCard', { nonce: NONCE, rect: { left: 'x' } });
+    expect({ left: wrapper?.style.left, top: wrapper?.style.top }).toEqual(corner);
+    stop();
+  });
+
+  it('removes the card of the nonce it is told, not a newer one', () => {
+    const { messenger, push } = fakeMessenger();
+    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    push('showHostedCard', card(NONCE));
+    push('removeHostedCard', { nonce: OTHER_NONCE });
+    expect(cards()).toHaveLength(1);
+    push('removeHostedCard', { nonce: NONCE });
+    expect(cards()).toHaveLength(0);
+    stop();
+  });
+
+  it('stopping removes the card and stops answering', () => {
+    const { messenger, handlers, push } = fakeMessenger();
+    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    push('showHostedCard', card());
+    stop();
+    expect(cards()).toHaveLength(0);
+    expect([...handlers.keys()]).toEqual([]);
+  });
+});
