@@ -10,7 +10,7 @@ export default defineUnlistedScript(() => {
   relayFrameSignals(window, locateLinkFrames);
   hostFrameCards({
     window,
-    extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
+    extensionOrigin: () => new URL(browser.runtime.getURL('/')).origin,
     messenger: contentMessenger(),
   });
 });

@@ -4,8 +4,8 @@ import { CARD_HOVER_REPEAT_MS } from '../protocol/card-frame';
 import type { ContentProtocolMap, HostedCard } from '../protocol/content';
 import { queryDeep } from '../dom';
 import { parseCardAnchor } from './card-anchor';
-import { createCardView, watchViewports } from './card-view';
-import { cardHostOf, toAncestorViewport } from './frame-geometry';
+import { createCardView, watchViewports, type CardView } from './card-view';
+import { sameOriginChainOf, toAncestorViewport } from './frame-geometry';
 import type { ContentMessenger } from './messaging';
 import type { Rect } from './position';
 
@@ -21,8 +21,8 @@ const FRAME_CHECK_MS = 400;
 export interface FrameCardHostDeps {
   /** The top window. */
   window: Window;
-  /** `browser.runtime.getURL('')` origin: the only origin card messages may come from. */
-  extensionOrigin: string;
+  /** `browser.runtime.getURL('')` origin: the only origin card messages may come from (asked at the first card). */
+  extensionOrigin(): string;
   messenger: ContentMessenger<ContentProtocolMap>;
 }
 
@@ -83,7 +83,7 @@ function locate(top: Window, source: Window, card: HostedCard): Located | null {
     } catch {
       doc = null;
     }
-    const chain = doc && cardHostOf(parent);
+    const chain = doc && sameOriginChainOf(parent);
     if (doc && chain?.document === top.document) {
       const element = frameElementIn(doc, win, exact ? card.viewport : undefined);
       return element && { element, above: chain.frames, windows: chain.windows, exact };
@@ -129,18 +129,21 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
     void messenger.send('hostedCardEvent', { nonce: card.nonce, event }).catch(() => end());
   }
 
-  const view = createCardView(
-    { document: top.document, extensionOrigin: deps.extensionOrigin },
-    {
-      onCardHover: hover,
-      onCloseRequested() {
-        // Focus goes into the frame first, whose badge then takes it back (a frame cannot take it from the top's card).
-        if (view.hasFocus()) located?.element.focus();
-        report('dismiss');
-        end();
+  /** Made at the first card: a page where no frame asks for one pays nothing for it. */
+  let view: CardView | null = null;
+  const viewOf = (): CardView =>
+    (view ??= createCardView(
+      { document: top.document, extensionOrigin: deps.extensionOrigin() },
+      {
+        onCardHover: hover,
+        onCloseRequested() {
+          // Focus goes into the frame first, whose badge then takes it back (a frame cannot take it from the top's card).
+          if (view?.hasFocus()) located?.element.focus();
+          report('dismiss');
+          end();
+        },
       },
-    },
-  );
+    ));
 
   /**
    * The frame does not see this document: a real press in it outside the card closes the card, and
@@ -148,7 +151,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
    * coming out of a frame, Chromium sends this document no `pointerover`.)
    */
   function watchTopDocument(signal: AbortSignal): void {
-    const outside = (event: Event) => event.isTrusted && event.target !== view.element;
+    const outside = (event: Event) => event.isTrusted && event.target !== view?.element;
     const options = { capture: true, passive: true, signal };
     top.document.addEventListener(
       'pointerdown',
@@ -187,8 +190,8 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
     }, FRAME_CHECK_MS);
     signal.addEventListener('abort', () => clearInterval(timer));
     located = locate(top, source, card);
-    if (located) watchViewports(located.windows, () => view.place(), signal);
-    view.place();
+    if (located) watchViewports(located.windows, () => view?.place(), signal);
+    view?.place();
   }
 
   function end(): void {
@@ -197,7 +200,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
     pointerInside = false;
     listeners?.abort();
     listeners = null;
-    view.remove();
+    view?.remove();
   }
 
   const onMessage = (event: MessageEvent) => {
@@ -220,7 +223,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
       card = next;
       listeners = new AbortController();
       watchTopDocument(listeners.signal);
-      view.show(next.nonce, anchorRect, next.focus);
+      viewOf().show(next.nonce, anchorRect, next.focus);
       settle();
       return { ok: true };
     }),
@@ -228,7 +231,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
       if (card && isRecord(data) && data.nonce === card.nonce && isFrameRect(data.rect)) {
         const { left, top: y, right, bottom } = data.rect;
         card.rect = { left, top: y, right, bottom };
-        view.place();
+        view?.place();
       }
       return { ok: true };
     }),

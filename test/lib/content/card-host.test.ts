@@ -65,7 +65,7 @@ const cards = () => document.querySelectorAll('compliance-lens-card');
 describe('hostFrameCards', () => {
   it('draws the card it is asked for, named by its nonce, one at a time', () => {
     const { messenger, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
     expect(push('showHostedCard', card())).toEqual({ ok: true });
     expect(cards()).toHaveLength(1);
     expect(cardFrame()?.name).toBe(NONCE);
@@ -78,7 +78,7 @@ describe('hostFrameCards', () => {
 
   it('refuses a malformed request and draws nothing', () => {
     const { messenger, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
     expect(() => push('showHostedCard', { ...card(), nonce: 'x' })).toThrow(/malformed/);
     expect(() => push('showHostedCard', { ...card(), hops: -1 })).toThrow(/malformed/);
     expect(() => push('showHostedCard', { ...card(), rect: { left: 0 } })).toThrow(/malformed/);
@@ -88,7 +88,7 @@ describe('hostFrameCards', () => {
 
   it('until the asking frame is found the card sits at the top right corner; moves of another card change nothing', () => {
     const { messenger, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
     push('showHostedCard', card());
     const wrapper = shadows.at(-1)?.querySelector<HTMLElement>('.frame');
     const corner = { left: wrapper?.style.left, top: wrapper?.style.top };
@@ -101,7 +101,7 @@ describe('hostFrameCards', () => {
 
   it('removes the card of the nonce it is told, not a newer one', () => {
     const { messenger, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
     push('showHostedCard', card(NONCE));
     push('removeHostedCard', { nonce: OTHER_NONCE });
     expect(cards()).toHaveLength(1);
@@ -112,7 +112,7 @@ describe('hostFrameCards', () => {
 
   it('stopping removes the card and stops answering', () => {
     const { messenger, handlers, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: 'chrome-extension://id', messenger });
+    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
     push('showHostedCard', card());
     stop();
     expect(cards()).toHaveLength(0);
