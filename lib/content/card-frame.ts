@@ -2,7 +2,7 @@ import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import type { FrameRect, HostedCardEvent, TopFrameCard } from '../protocol/content';
 import { newNonce, postCardAnchor } from './card-anchor';
 import { createCardView, watchViewports, type CardView } from './card-view';
-import { cardHostOf, toAncestorViewport, type CardHost } from './frame-geometry';
+import { sameOriginChainOf, toAncestorViewport, type SameOriginChain } from './frame-geometry';
 import type { ActivationSource, CardEvents, CardPresenter, SnapshotRequest } from './types';
 
 export { CARD_TAG } from './card-view';
@@ -45,7 +45,7 @@ export interface CardFrameDeps {
 export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPresenter {
   const { ctx, binding, window: win } = deps;
   const inSubframe = win !== win.top;
-  let chain: CardHost | null = null;
+  let chain: SameOriginChain | null = null;
   let view: CardView | null = null;
   let current: { request: SnapshotRequest; nonce: string; inTop: boolean } | null = null;
   let anchorElement: Element | null = null;
@@ -67,8 +67,8 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
    * How many same-origin parents up is the window the top frame places the card in, below the top:
    * the highest this frame reaches (frame-geometry.ts), whose frame element the top frame finds.
    */
-  function hopsUp(): { hops: number } & CardHost {
-    const reached = (chain ??= cardHostOf(win));
+  function hopsUp(): { hops: number } & SameOriginChain {
+    const reached = (chain ??= sameOriginChainOf(win));
     return { ...reached, hops: reached.windows.at(-1) === win.top ? reached.frames.length - 1 : reached.frames.length };
   }
 

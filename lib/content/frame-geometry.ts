@@ -1,13 +1,13 @@
 import type { Rect } from './position';
 
 /**
- * Where the card goes for a link in a frame. A mail body or a CRM record is often a small frame: a
- * card inside it would be cut off at its edges, so the card goes into the topmost document this
- * frame can reach through same-origin parents (a `srcdoc` or script-written `about:blank` frame, a
- * same-origin frame, nested). A frame whose parent is on another origin keeps its card to itself.
+ * The documents a frame reaches through same-origin parents (a `srcdoc` or script-written
+ * `about:blank` frame, a same-origin frame, nested), up to the topmost: a subframe measures its
+ * badge's box through them for the top frame, which draws its card (card-frame.ts), and the top
+ * frame places the card through the frames between it and the frame it found (card-host.ts).
  */
-export interface CardHost {
-  /** The document the card is put in. */
+export interface SameOriginChain {
+  /** The topmost document reached. */
   readonly document: Document;
   /** The frame elements from the link's document up to that document, innermost first. */
   readonly frames: readonly HTMLElement[];
@@ -15,7 +15,7 @@ export interface CardHost {
   readonly windows: readonly Window[];
 }
 
-export function cardHostOf(win: Window): CardHost {
+export function sameOriginChainOf(win: Window): SameOriginChain {
   const frames: HTMLElement[] = [];
   const windows: Window[] = [win];
   let current = win;
