@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { toHostedCard } from '@/lib/content/card-host';
 import { toBadgeResult, toContentSettings, toHostedCardEvent } from '@/lib/content/client';
@@ -177,44 +178,41 @@ const hostedCardEvent = fc.record({ nonce: hex32, event: fc.constantFrom(...HOST
 const HOSTED_CARD_EVENT_PATHS = [['nonce'], ['event']] as const;
 const outOfRange = fc.constantFrom<unknown>(-1, MAX_FRAME_HOPS + 1, MAX_CARD_COORDINATE * 2, -MAX_CARD_COORDINATE * 2, 'open');
 
+/**
+ * Holds `guard` to `schema`: on valid values, on valid values with one field made hostile or out of
+ * range (or removed), and on hostile values, it answers what zod parses, or null where zod refuses.
+ */
+function expectAgreement<Value extends Record<string, unknown>>(
+  guard: (value: unknown) => unknown,
+  schema: z.ZodType,
+  valid: fc.Arbitrary<Value>,
+  paths: readonly (readonly string[])[],
+  numRuns: number,
+): void {
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        valid,
+        fc
+          .tuple(valid, fc.constantFrom(...paths), fc.oneof(hostile, outOfRange), fc.boolean())
+          .map(([v, p, h, r]) => mutate(v, p, h, r)),
+        hostile,
+      ),
+      (value) => {
+        const parsed = schema.safeParse(value);
+        expect(guard(value)).toEqual(parsed.success ? parsed.data : null);
+      },
+    ),
+    { numRuns },
+  );
+}
+
 describe('the guards of the card the top frame draws for a subframe agree with zod (properties)', () => {
   it('toHostedCard (the top frame reads showHostedCard) accepts exactly what the protocol schema accepts', () => {
-    const schema = contentPushProtocol.showHostedCard.input;
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          hostedCard,
-          fc
-            .tuple(hostedCard, fc.constantFrom(...HOSTED_CARD_PATHS), fc.oneof(hostile, outOfRange), fc.boolean())
-            .map(([v, p, h, r]) => mutate(v, p, h, r)),
-          hostile,
-        ),
-        (value) => {
-          const parsed = schema.safeParse(value);
-          expect(toHostedCard(value)).toEqual(parsed.success ? parsed.data : null);
-        },
-      ),
-      { numRuns: 5_000 },
-    );
+    expectAgreement(toHostedCard, contentPushProtocol.showHostedCard.input, hostedCard, HOSTED_CARD_PATHS, 5_000);
   });
 
   it('toHostedCardEvent (the frame reads cardEvent) accepts exactly what the protocol schema accepts', () => {
-    const schema = contentPushProtocol.cardEvent.input;
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          hostedCardEvent,
-          fc
-            .tuple(hostedCardEvent, fc.constantFrom(...HOSTED_CARD_EVENT_PATHS), fc.oneof(hostile, outOfRange), fc.boolean())
-            .map(([v, p, h, r]) => mutate(v, p, h, r)),
-          hostile,
-        ),
-        (value) => {
-          const parsed = schema.safeParse(value);
-          expect(toHostedCardEvent(value)).toEqual(parsed.success ? parsed.data : null);
-        },
-      ),
-      { numRuns: 3_000 },
-    );
+    expectAgreement(toHostedCardEvent, contentPushProtocol.cardEvent.input, hostedCardEvent, HOSTED_CARD_EVENT_PATHS, 3_000);
   });
 });
