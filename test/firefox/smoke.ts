@@ -134,9 +134,17 @@ function mailPage(link: { shareUrl: string; apiUrl: string; token: string }): st
 </div></body></html>`;
 }
 
-/** A CRM-like page whose record sits in a frame with an address of its own (same origin). */
-const CRM_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deals</title></head><body>
-<h1>Deals</h1><iframe id="record" src="/record.html" style="width:640px;height:160px"></iframe></body></html>`;
+/**
+ * A CRM-like page whose record sits in a frame with an address of its own (same origin), and a mail
+ * body in a frame sandboxed without `allow-same-origin` (cut off from the page's origin: the card
+ * page could not run inside it).
+ */
+function crmPage(sealedLink: { shareUrl: string }): string {
+  const body = `<p style="font:16px system-ui;margin:24px">Forwarded: <a id="share" href="${escapeHtml(sealedLink.shareUrl)}">snapshot</a></p>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deals</title></head><body>
+<h1>Deals</h1><iframe id="record" src="/record.html" style="width:640px;height:160px"></iframe>
+<iframe id="sealed" sandbox="allow-scripts" srcdoc="${escapeHtml(body)}" style="width:640px;height:120px"></iframe></body></html>`;
+}
 
 function recordPage(link: { shareUrl: string }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kobo Ledger</title></head><body>
@@ -227,11 +235,20 @@ async function badgeState(page: Page, target: string | LinkTarget) {
   });
 }
 
+/** Where a window's viewport starts on the screen (Firefox's `mozInnerScreenX/Y`), in CSS pixels. */
+function screenOrigin(): { x: number; y: number; width: number; height: number } {
+  const x: unknown = Reflect.get(window, 'mozInnerScreenX');
+  const y: unknown = Reflect.get(window, 'mozInnerScreenY');
+  if (typeof x !== 'number' || typeof y !== 'number') throw new Error('no mozInnerScreenX/Y (not Firefox?)');
+  return { x, y, width: innerWidth, height: innerHeight };
+}
+
 /**
  * Moves the real (BiDi) pointer onto the link and leaves it there: hover intent once the hover
  * delay is over (callers wait for its outcome). Aims at the middle of the link's first line box
  * (a link that wraps onto two lines has a bounding box whose centre may be off the text), in the top
- * viewport's coordinates when the link is in a frame.
+ * viewport's coordinates when the link is in a frame (from the two viewports' places on the screen,
+ * which also holds for a frame whose parent is on another origin).
  */
 async function restOn(page: Page, target: string | LinkTarget): Promise<void> {
   const handle = await linkHandle(page, target);
@@ -239,20 +256,18 @@ async function restOn(page: Page, target: string | LinkTarget): Promise<void> {
     el.scrollIntoView({ block: 'center' });
     const rect = el.getClientRects()[0];
     if (!rect) throw new Error('the link is not laid out');
-    let x = rect.left + Math.min(rect.width / 2, 60);
-    let y = rect.top + rect.height / 2;
+    const x = rect.left + Math.min(rect.width / 2, 60);
+    const y = rect.top + rect.height / 2;
     const root = el.getRootNode();
     const hit = root instanceof Document || root instanceof ShadowRoot ? root.elementFromPoint(x, y) : null;
     const onTarget = !!hit && (hit === el || el.contains(hit));
-    for (let win: Window | null = el.ownerDocument.defaultView; win?.frameElement; win = win.parent) {
-      const frameRect = win.frameElement.getBoundingClientRect();
-      x += frameRect.left + win.frameElement.clientLeft;
-      y += frameRect.top + win.frameElement.clientTop;
-    }
     return { x, y, onTarget, hit: hit ? hit.localName : null };
   });
   assert(point.onTarget, `${at(target).selector}: the point (${point.x}, ${point.y}) is on <${point.hit}>, not on the link`);
-  await page.mouse.move(point.x, point.y, { steps: 4 });
+  const { frame } = at(target);
+  const [inner, top] = frame ? await Promise.all([frame.evaluate(screenOrigin), page.evaluate(screenOrigin)]) : [null, null];
+  const offset = inner && top ? { x: inner.x - top.x, y: inner.y - top.y } : { x: 0, y: 0 };
+  await page.mouse.move(point.x + offset.x, point.y + offset.y, { steps: 4 });
 }
 
 /** Moves the pointer away (top-left corner) and waits for the open card to close. */
@@ -287,12 +302,6 @@ interface CardState {
  * frame, still waiting for its size, is not hit).
  */
 async function cardState(page: Page): Promise<CardState> {
-  const screenOrigin = () => {
-    const x: unknown = Reflect.get(window, 'mozInnerScreenX');
-    const y: unknown = Reflect.get(window, 'mozInnerScreenY');
-    if (typeof x !== 'number' || typeof y !== 'number') throw new Error('no mozInnerScreenX/Y (not Firefox?)');
-    return { x, y, width: innerWidth, height: innerHeight };
-  };
   const hosts = await page.$$eval('compliance-lens-card', (els) => els.length);
   const frame = hosts > 0 ? await findExtensionFrame(page, '/card.html') : null;
   if (!frame) return { hosts, visible: false, box: null };
@@ -426,14 +435,27 @@ async function main(): Promise<number> {
 
     const founder = await FounderClient.signUp(baseUrl, 'Kobo Ledger Ltd');
     const link = await founder.createShareLink();
+    const sealedFounder = await FounderClient.signUp(baseUrl, 'Sahel Pay');
+    const sealedLink = await sealedFounder.createShareLink();
     fixtures = await startFixtureServer({
       '/blank.html': BLANK_PAGE,
       '/mail.html': mailPage(link),
-      '/crm.html': CRM_PAGE,
+      '/crm.html': crmPage(sealedLink),
       '/record.html': recordPage(link),
     });
 
     const b = browser;
+    /** A new tab at `url`, whose page errors count against the run, for `use`; closed after. */
+    const inNewTab = async (url: string, use: (tab: Page) => Promise<void>) => {
+      const tab = await b.newPage();
+      tab.on('pageerror', (error) => pageErrors.push(String(error)));
+      try {
+        await tab.goto(url);
+        await use(tab);
+      } finally {
+        await tab.close();
+      }
+    };
     await check('installs as a temporary add-on (WebDriver BiDi webExtension.install)', async () => {
       const id = await b.installExtension(extensionPath);
       assert(id === EXTENSION_ID, `installed id ${id}, expected ${EXTENSION_ID}`);
@@ -543,26 +565,39 @@ async function main(): Promise<number> {
     );
 
     await check('a record in a frame with an address of its own (same origin): its link is badged, at no view', async () => {
-      const crm = await b.newPage();
-      crm.on('pageerror', (error) => pageErrors.push(String(error)));
-      try {
-        await crm.goto(`${fixtures!.origin}/crm.html`);
+      await inNewTab(`${fixtures!.origin}/crm.html`, async (crm) => {
         const record = await (await crm.$('iframe#record'))?.contentFrame();
         assert(record, 'no record frame');
         await waitForBadge(crm, { selector: '#share', frame: record }, 'idle');
         assert((await founder.viewCount(link.id)) === 0, 'a view was counted for a badge');
-      } finally {
-        await crm.close();
-      }
+      });
     });
+
+    await check(
+      'a mail body sandboxed without allow-same-origin: its link is badged; resting opens the card in the top document, at one view',
+      async () => {
+        await inNewTab(`${fixtures!.origin}/crm.html`, async (crm) => {
+          const sealed = await (await crm.$('iframe#sealed'))?.contentFrame();
+          assert(sealed, 'no sealed frame');
+          const target = { selector: '#share', frame: sealed };
+          await waitForBadge(crm, target, 'idle');
+          assert((await sealedFounder.viewCount(sealedLink.id)) === 0, 'a view was counted for a badge');
+          const text = await openCardByResting(crm, target);
+          assert(text['company-name'] === 'Sahel Pay', `the card shows ${text['company-name']}`);
+          assert((text['disclaimer'] ?? '').length > 40, `disclaimer looks truncated: ${text['disclaimer']}`);
+          assert((await cardState(crm)).hosts === 1, 'no card in the top document');
+          await waitForStableCard(crm);
+          await crm.screenshot({ path: path.join(outDir, 'sealed-frame-card.png') });
+          assert((await sealedFounder.viewCount(sealedLink.id)) === 1, 'resting did not cost exactly one view');
+          await closeCardByLeaving(crm);
+        });
+      },
+    );
 
     await check(
       'own link on another origin: pass-over costs nothing; rest = ready + card + exactly 1 view; cached after',
       async () => {
-        const mail = await b.newPage();
-        mail.on('pageerror', (error) => pageErrors.push(String(error)));
-        try {
-          await mail.goto(`${fixtures!.origin}/mail.html`);
+        await inNewTab(`${fixtures!.origin}/mail.html`, async (mail) => {
           await waitForBadge(mail, '#share', 'idle');
           await waitForBadge(mail, '#api', 'idle');
           assert((await badgeState(mail, '#lookalike')) === null, 'the look-alike got a badge');
@@ -593,19 +628,14 @@ async function main(): Promise<number> {
           await waitLongerThanHoverDelay();
           const after = await founder.viewCount(link.id);
           assert(after === 1, `view count ${after} after a cached hover, expected still 1`);
-        } finally {
-          await mail.close();
-        }
+        });
       },
     );
 
     await check(
       'watchlist: watched from the card (no view); the founder changes the score; "Refresh all" costs exactly one view and records it',
       async () => {
-        const mail = await b.newPage();
-        mail.on('pageerror', (error) => pageErrors.push(String(error)));
-        try {
-          await mail.goto(`${fixtures!.origin}/mail.html`);
+        await inNewTab(`${fixtures!.origin}/mail.html`, async (mail) => {
           await waitForBadge(mail, '#share', 'ready');
           await openCardByResting(mail, '#share');
           const card = await waitFor(
@@ -643,9 +673,7 @@ async function main(): Promise<number> {
           const listed = JSON.stringify(await send('listWatches'));
           assert(listed.includes('"readinessScore":84') && listed.includes('"pointCount":2'), `listWatches answered ${listed}`);
           await mail.screenshot({ path: path.join(outDir, 'card-watching.png') });
-        } finally {
-          await mail.close();
-        }
+        });
       },
     );
 
