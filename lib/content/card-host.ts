@@ -52,16 +52,21 @@ interface Located {
   exact: boolean;
 }
 
+/** An `iframe` or `frame` element (by name: the page's elements may come from another realm). */
+const isFrameElement = (element: Element): element is HTMLIFrameElement | HTMLFrameElement =>
+  element.localName === 'iframe' || element.localName === 'frame';
+
 /** The frame element in `doc` (or its open shadow roots) whose window is `win`; with `viewport`, those of its size are tried first. */
-function frameElementIn(doc: Document, win: unknown, viewport?: HostedCard['viewport']): HTMLElement | null {
-  const frames = queryDeep(doc, 'iframe,frame') as HTMLElement[];
+function frameElementIn(doc: Document, win: Window, viewport?: HostedCard['viewport']): HTMLElement | null {
+  const frames = queryDeep(doc, 'iframe,frame').filter(isFrameElement);
   // Reading a frame's window from this world builds this world in it (for a sandboxed frame, in
   // Chromium): the frames that look like the one asked about are tried first, and usually only they.
   const looksLike = (frame: HTMLElement) =>
     viewport !== undefined && frame.clientWidth === viewport.width && frame.clientHeight === viewport.height;
-  const windowOf = (frame: HTMLElement) => (frame as HTMLIFrameElement).contentWindow;
   return (
-    frames.find((frame) => looksLike(frame) && windowOf(frame) === win) ?? frames.find((frame) => windowOf(frame) === win) ?? null
+    frames.find((frame) => looksLike(frame) && frame.contentWindow === win) ??
+    frames.find((frame) => frame.contentWindow === win) ??
+    null
   );
 }
 
@@ -95,12 +100,13 @@ function locate(top: Window, source: Window, card: HostedCard): Located | null {
 }
 
 /**
- * The top frame's host for the cards of subframes that cannot draw their own where the reader sees
- * it (card-frame.ts): a sandboxed mail body, or a frame of another origin. The background passes on
- * the frame's `openCard` as `showHostedCard`; the frame's anchor message (card-anchor.ts) names its
- * window, whose frame element the card is placed by. What the card does (the pointer entering or
- * leaving it, Escape, its button, a press elsewhere) goes back to the frame through the background,
- * which decides when it closes. One card at a time. Returns a function that stops hosting.
+ * The top frame's host for the cards of its subframes (card-frame.ts says why they do not draw their
+ * own). The background passes on a frame's `openCard` as `showHostedCard`; the frame's anchor message
+ * (card-anchor.ts) names its window, whose frame element the card is placed by. What the card does
+ * (the pointer entering or leaving it, a dismissal, a press elsewhere) goes back to the frame through
+ * the background, and the frame decides when the card closes; the host closes it itself on a
+ * dismissal, a press elsewhere, or when the frame goes. One card at a time. Returns a function that
+ * stops hosting.
  */
 export function hostFrameCards(deps: FrameCardHostDeps): () => void {
   const { window: top, messenger } = deps;

@@ -100,6 +100,23 @@ describe('hover intent', () => {
     expect(card.isOpen).toBe(false);
   });
 
+  it('a card in another document: the pointer on it is off the link, even when this document never saw it leave', async () => {
+    over(byId('a'));
+    vi.advanceTimersByTime(400);
+    await h.settle();
+    const card = h.card();
+    // The pointer crosses the badge on its way out of a frame into the card the top frame draws, and
+    // the frame is told nothing when it leaves (no pointerout): only the card says where it is.
+    over(byId('a').nextElementSibling!);
+    card.events.onCardHover(true);
+    vi.advanceTimersByTime(1000);
+    expect(card.isOpen).toBe(true);
+    card.events.onCardHover(false);
+    vi.advanceTimersByTime(300);
+    expect(card.isOpen).toBe(false);
+    expect(card.closed).toEqual(['pointer-left']);
+  });
+
   it('shows a loading state while fetching, then the result on every badge of that link', async () => {
     let resolve!: (value: { state: 'error'; code: string }) => void;
     h.get.mockImplementationOnce(() => new Promise((r) => (resolve = r)));

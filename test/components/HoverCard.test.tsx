@@ -1,0 +1,61 @@
+// @vitest-environment happy-dom
+/**
+ * What the card page tells its parent about the pointer (components/HoverCard.tsx): a frame is not
+ * always told when the pointer leaves it, so it says "inside" again while the pointer moves on it,
+ * at most every CARD_HOVER_REPEAT_MS, and "left" when the browser does tell it.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HoverCard } from '@/components/HoverCard';
+import { I18nProvider } from '@/components/i18n';
+import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/card-frame';
+
+afterEach(() => cleanup());
+
+function renderCard() {
+  const onHover = vi.fn<(inside: boolean) => void>();
+  const never = () => new Promise<never>(() => undefined);
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <I18nProvider language="en" locale="en-GB">
+        <HoverCard
+          claimBinding={async () => null}
+          getSnapshot={never}
+          peekSnapshot={never}
+          refreshSnapshot={never}
+          onClose={() => undefined}
+          onResize={() => undefined}
+          onHover={onHover}
+        />
+      </I18nProvider>
+    </QueryClientProvider>,
+  );
+  return onHover;
+}
+
+/** A pointer event at `timeStamp` ms (the card compares the events' own times). */
+function pointer(type: string, timeStamp: number, target: EventTarget = document.body): void {
+  const event = new PointerEvent(type, { bubbles: true });
+  Object.defineProperty(event, 'timeStamp', { value: timeStamp });
+  target.dispatchEvent(event);
+}
+
+describe('HoverCard: where the pointer is', () => {
+  it('says "inside" when the pointer comes in, again at most every CARD_HOVER_REPEAT_MS while it moves, and "left" when it leaves', () => {
+    const onHover = renderCard();
+    pointer('pointerover', 1000);
+    pointer('pointermove', 1010);
+    pointer('pointermove', 1000 + CARD_HOVER_REPEAT_MS - 1);
+    expect(onHover.mock.calls).toEqual([[true]]);
+    pointer('pointermove', 1000 + CARD_HOVER_REPEAT_MS);
+    expect(onHover.mock.calls).toEqual([[true], [true]]);
+
+    pointer('pointerleave', 1000 + CARD_HOVER_REPEAT_MS + 5, document.documentElement);
+    expect(onHover.mock.calls.at(-1)).toEqual([false]);
+    // Back in at once: said at once, whatever the last repeat.
+    pointer('pointerover', 1000 + CARD_HOVER_REPEAT_MS + 10);
+    expect(onHover.mock.calls.at(-1)).toEqual([true]);
+    expect(onHover).toHaveBeenCalledTimes(4);
+  });
+});
