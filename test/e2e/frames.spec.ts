@@ -570,6 +570,46 @@ test("a frame cut off from its parent's origin: its card follows the link as the
   await mail.card.expectClosed();
 });
 
+test('a sandboxed body inside a frame of another origin: the card opens in the top document next to that outer frame (the top page cannot see inside it), at one view', async ({
+  context,
+  server,
+}) => {
+  const [deal] = await createDeals(server.baseUrl, ['Sahel Pay']);
+  if (!deal) throw new Error('deal not created');
+  const body = escapeHtml(`<p style='margin:30px 8px'>Status: <a id='share' href='${deal.link.shareUrl}'>snapshot</a></p>`);
+  await context.route(`${DEALS_ORIGIN}/reader.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><title>Reader</title><body style="margin:0">
+        <iframe id="sealed" sandbox style="width:380px;height:100px;border:0" srcdoc="${body}"></iframe></body></html>`,
+    }),
+  );
+  await context.route(`${PAGES_ORIGIN}/outer.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><title>Portal</title><body style="margin:16px">
+        <p>Messages from the reader app:</p>
+        <iframe id="reader" src="${DEALS_ORIGIN}/reader.html" style="width:400px;height:120px;border:0"></iframe></body></html>`,
+    }),
+  );
+  const mail = await AnnotatedPage.open(context, `${PAGES_ORIGIN}/outer.html`, { viewport: { width: 1100, height: 800 } });
+  const { page } = mail;
+  const sealed = page.frameLocator('#reader').frameLocator('#sealed');
+  await expect(badgeIn(sealed, 'share')).toHaveAttribute('data-state', 'idle');
+  await sealed.locator('#share').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Sahel Pay');
+  await expect(mail.card.host).toHaveCount(1);
+  await mail.card.expectRevealed();
+  const outer = await page.locator('#reader').boundingBox();
+  if (!outer) throw new Error('outer frame not laid out');
+  const card = await mail.card.box();
+  expect(card.x).toBeLessThanOrEqual(outer.x + 1);
+  const below = Math.abs(card.y - (outer.y + outer.height + 6)) <= 3;
+  const above = Math.abs(card.y + card.height - (outer.y - 6)) <= 3;
+  expect(below || above, JSON.stringify({ card, outer })).toBe(true);
+  expect(await deal.views()).toBe(1);
+});
+
 test("a page that copies and floods the anchor messages of a frame's card: the card still opens next to the link, for its own link, at one view", async ({
   context,
   server,
