@@ -516,7 +516,7 @@ test("a frame cut off from its parent's origin: the top frame draws its card nex
   }
 });
 
-test("keyboard in a frame cut off from its parent's origin: Enter on the badge opens the card in the top document with focus in it; Escape closes it and focus returns to the badge", async ({
+test("keyboard in a frame cut off from its parent's origin: Enter on the badge opens the card in the top document with focus in it; Escape or its Close button closes it and focus returns to the badge", async ({
   context,
   server,
 }) => {
@@ -533,6 +533,11 @@ test("keyboard in a frame cut off from its parent's origin: Enter on the badge o
     await expect((await mail.card.opened()).companyName).toHaveText(deal.name);
     await expect.poll(topFocus).toBe('compliance-lens-card');
     await page.keyboard.press('Escape');
+    await mail.card.expectClosed();
+    await expect(badgeIn(frame, 'share')).toBeFocused();
+    // Again, closed with the card's own button this time: focus returns to the badge too.
+    await page.keyboard.press('Enter');
+    await (await mail.card.frame()).getByRole('button', { name: 'Close' }).click();
     await mail.card.expectClosed();
     await expect(badgeIn(frame, 'share')).toBeFocused();
     expect(await deal.views()).toBe(1);
