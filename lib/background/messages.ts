@@ -19,6 +19,7 @@ import {
   type GuardedHandlers,
 } from './serve';
 import type { SnapshotService } from './snapshot-service/service';
+import { KeyedMutex } from './snapshot-service/storage-area';
 import type { Watchlist } from './watchlist/watchlist';
 
 export interface MessageHandlerDeps {
@@ -69,6 +70,11 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       () => undefined,
       () => undefined,
     );
+  /**
+   * A tab's cards are bound and passed to its top frame one at a time, so that the top frame draws
+   * them in the order they were bound (a late `showHostedCard` would put back a replaced card).
+   */
+  const cardOrder = new KeyedMutex();
   /** One card per tab: the frame whose card was replaced closes it, and the top frame removes one it drew. */
   async function endReplacedCard(tabId: number, replaced: OpenCard, byFrameId: number): Promise<void> {
     if (replaced.frameId !== byFrameId) {
@@ -97,18 +103,20 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
         const fetch =
           intent !== 'hover' || (await deps.service.peek(request)) !== null || (await deps.hoverAllowance.take(tabId));
         const toTop = inTopFrame !== undefined && frameId !== TOP_FRAME;
-        const replaced = await deps.cardBindings.open(tabId, frameId, { request, nonce, fetch, inTop: toTop });
-        if (replaced) await endReplacedCard(tabId, replaced, frameId);
-        // A top frame without the relay (nothing answers) leaves the frame to draw its card itself.
-        const inTop =
-          toTop &&
-          (await deps
-            .tellFrame('showHostedCard', { ...inTopFrame, nonce, focus: intent === 'keyboard' }, { tabId, frameId: TOP_FRAME })
-            .then(
-              () => true,
-              () => false,
-            ));
-        return { fetch, inTop };
+        return cardOrder.run(String(tabId), async () => {
+          const replaced = await deps.cardBindings.open(tabId, frameId, { request, nonce, fetch, inTop: toTop });
+          if (replaced) await endReplacedCard(tabId, replaced, frameId);
+          // A top frame without the relay (nothing answers) leaves the frame to draw its card itself.
+          const inTop =
+            toTop &&
+            (await deps
+              .tellFrame('showHostedCard', { ...inTopFrame, nonce, focus: intent === 'keyboard' }, { tabId, frameId: TOP_FRAME })
+              .then(
+                () => true,
+                () => false,
+              ));
+          return { fetch, inTop };
+        });
       },
       async moveCard({ nonce, rect }, sender) {
         const tabId = tabOf(sender);

@@ -11,6 +11,7 @@ import {
 import type { SnapshotService } from '@/lib/background/snapshot-service';
 import type { StorageAreaAdapter } from '@/lib/background/snapshot-service/storage-area';
 import { HOVER_FETCHES_PER_MINUTE, MAX_PEEK_BATCH } from '@/lib/core/limits';
+import { isRecord } from '@/lib/core/guards';
 import { snapshotResultSchema, type SnapshotResult } from '@/lib/core/schemas/results';
 import { buildSnapshot, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
 import { unusedWatchlist } from './watchlist/stubs';
@@ -49,6 +50,8 @@ describe('card binding in the background', () => {
     binding: { claimWithinMs?: number; now?: () => number } = {},
     /** Frames of the tab where nothing answers a push (no content script there, or the frame is gone). */
     silentFrames: number[] = [],
+    /** How long a push takes to arrive (resolves when it has). */
+    transit: (push: Push) => Promise<void> = async () => undefined,
   ) {
     const unused = () => Promise.reject(new Error('not used by these tests'));
     const service: SnapshotService = {
@@ -71,6 +74,7 @@ describe('card binding in the background', () => {
       linkFrames: createLinkFrames(area),
       linkFramesLocator: { locate: unused },
       async tellFrame(type, data, frame) {
+        await transit({ type, data, ...frame });
         pushes.push({ type, data, ...frame });
         if (silentFrames.includes(frame.frameId))
           throw new Error('Could not establish connection. Receiving end does not exist.');
@@ -246,6 +250,27 @@ describe('card binding in the background', () => {
       expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toEqual({ request, fetch: true });
       await background.openCard(openInTop(OTHER_NONCE, 'hover'), fromFrame(3));
       expect(pushesOf(background, 'showHostedCard')[1]?.data).toMatchObject({ nonce: OTHER_NONCE, focus: false });
+    });
+
+    it('cards bound one after the other reach the top frame in that order, however long each push takes', async () => {
+      let arrive = () => {};
+      const slow = new Promise<void>((resolve) => (arrive = resolve));
+      const background = handlers(
+        async () => null,
+        {},
+        [],
+        (push) => (push.type === 'showHostedCard' && isRecord(push.data) && push.data.nonce === NONCE ? slow : Promise.resolve()),
+      );
+      const first = background.openCard(openInTop(NONCE), fromFrame(3));
+      const second = background.openCard(openInTop(OTHER_NONCE), fromFrame(4));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      arrive();
+      await Promise.all([first, second]);
+      expect(pushesOf(background, 'showHostedCard').map((push) => isRecord(push.data) && push.data.nonce)).toEqual([
+        NONCE,
+        OTHER_NONCE,
+      ]);
+      expect(pushesOf(background, 'removeHostedCard').map((push) => push.data)).toEqual([{ nonce: NONCE }]);
     });
 
     it('the top frame draws its own card: its request to be drawn in the top frame is not passed on', async () => {
