@@ -1,4 +1,4 @@
-import { isCardNonce, isCoordinate, isFrameRect, isRecord } from '../core/guards';
+import { isCardNonce, isCoordinate, isRecord, toFrameRect } from '../core/guards';
 import { MAX_FRAME_HOPS, type HOSTED_CARD_EVENTS } from '../core/limits';
 import { CARD_HOVER_REPEAT_MS } from '../protocol/card-frame';
 import type { ContentProtocolMap, HostedCard } from '../protocol/content';
@@ -28,14 +28,15 @@ export interface FrameCardHostDeps {
 
 /** What the background sends with `showHostedCard`, checked (lib/protocol/content.ts has its schema). */
 export function toHostedCard(value: unknown): HostedCard | null {
-  if (!isRecord(value) || !isCardNonce(value.nonce) || !isCardNonce(value.key) || !isFrameRect(value.rect)) return null;
+  if (!isRecord(value)) return null;
+  const rect = toFrameRect(value.rect);
+  if (!rect || !isCardNonce(value.nonce) || !isCardNonce(value.key)) return null;
   const { hops, viewport, focus } = value;
   if (!Number.isInteger(hops) || typeof hops !== 'number' || hops < 0 || hops > MAX_FRAME_HOPS) return null;
   if (typeof focus !== 'boolean' || !isRecord(viewport)) return null;
   const { width, height } = viewport;
   if (!isCoordinate(width, 0) || !isCoordinate(height, 0)) return null;
-  const { left, top, right, bottom } = value.rect;
-  return { nonce: value.nonce, key: value.key, hops, rect: { left, top, right, bottom }, viewport: { width, height }, focus };
+  return { nonce: value.nonce, key: value.key, hops, rect, viewport: { width, height }, focus };
 }
 
 /** A window (of any origin: these two are readable across origins), not a message port or a worker. */
@@ -234,9 +235,10 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
       return { ok: true };
     }),
     messenger.answer('moveHostedCard', (data) => {
-      if (card && isRecord(data) && data.nonce === card.nonce && isFrameRect(data.rect)) {
-        const { left, top: y, right, bottom } = data.rect;
-        card.rect = { left, top: y, right, bottom };
+      if (!card || !isRecord(data) || data.nonce !== card.nonce) return { ok: true };
+      const rect = toFrameRect(data.rect);
+      if (rect) {
+        card.rect = rect;
         view?.place();
       }
       return { ok: true };

@@ -62,15 +62,13 @@ export function isCoordinate(value: Json, min = -MAX_CARD_COORDINATE): value is 
   return isFiniteNumber(value) && value >= min && value <= MAX_CARD_COORDINATE;
 }
 
-/** What `frameRectSchema` accepts (extra keys aside): a box in a frame's viewport. */
-export function isFrameRect(value: Json): value is { left: number; top: number; right: number; bottom: number } {
-  return (
-    isRecord(value) &&
-    isCoordinate(value.left) &&
-    isCoordinate(value.top) &&
-    isCoordinate(value.right) &&
-    isCoordinate(value.bottom)
-  );
+/** What `frameRectSchema` accepts, as a copy of its four coordinates (extra keys dropped); null for anything else. */
+export function toFrameRect(value: Json): { left: number; top: number; right: number; bottom: number } | null {
+  if (!isRecord(value)) return null;
+  const { left, top, right, bottom } = value;
+  return isCoordinate(left) && isCoordinate(top) && isCoordinate(right) && isCoordinate(bottom)
+    ? { left, top, right, bottom }
+    : null;
 }
 
 export function isCardNonce(value: Json): value is string {
