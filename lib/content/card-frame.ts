@@ -2,7 +2,7 @@ import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import type { FrameRect, HostedCardEvent, TopFrameCard } from '../protocol/content';
 import { newNonce, postCardAnchor } from './card-anchor';
 import { createCardView, watchViewports, type CardView } from './card-view';
-import { sameOriginChainOf, toAncestorViewport, type SameOriginChain } from './frame-geometry';
+import { sameOriginChainOf, toAncestorViewport } from './frame-geometry';
 import type { ActivationSource, CardEvents, CardPresenter, SnapshotRequest } from './types';
 
 export { CARD_TAG } from './card-view';
@@ -45,7 +45,7 @@ export interface CardFrameDeps {
 export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPresenter {
   const { ctx, binding, window: win } = deps;
   const inSubframe = win !== win.top;
-  let chain: SameOriginChain | null = null;
+  let placement: { hops: number; frames: readonly HTMLElement[]; windows: readonly Window[] } | null = null;
   let view: CardView | null = null;
   let current: { request: SnapshotRequest; nonce: string; inTop: boolean } | null = null;
   let anchorElement: Element | null = null;
@@ -64,23 +64,24 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
   });
 
   /**
-   * How many same-origin parents up is the window the top frame places the card in, below the top:
-   * the highest this frame reaches (frame-geometry.ts), whose frame element the top frame finds.
+   * Where the top frame places the card: by the window `hops` same-origin parents up, the highest
+   * below the top that this frame reaches (frame-geometry.ts), whose frame element the top frame
+   * finds. The badge's box is measured through the frames on the way, and the windows on the way
+   * scroll it.
    */
-  function hopsUp(): { hops: number } & SameOriginChain {
-    const reached = (chain ??= sameOriginChainOf(win));
-    return { ...reached, hops: reached.windows.at(-1) === win.top ? reached.frames.length - 1 : reached.frames.length };
+  function placementOf(): NonNullable<typeof placement> {
+    if (placement) return placement;
+    const { frames, windows } = sameOriginChainOf(win);
+    const hops = windows.at(-1) === win.top ? frames.length - 1 : frames.length;
+    return (placement = { hops, frames: frames.slice(0, hops), windows: windows.slice(0, hops + 1) });
   }
 
   /** The badge's box in that window's viewport. */
-  function rectOf(anchor: Element): FrameRect {
-    const { frames, hops } = hopsUp();
-    return toAncestorViewport(anchor.getBoundingClientRect(), frames.slice(0, hops));
-  }
+  const rectOf = (anchor: Element): FrameRect => toAncestorViewport(anchor.getBoundingClientRect(), placementOf().frames);
 
   function inTopFrame(anchor: Element): TopFrameCard | undefined {
     if (!inSubframe) return undefined;
-    const { windows, hops } = hopsUp();
+    const { windows, hops } = placementOf();
     const target = windows[hops] ?? win;
     return {
       key: postCardAnchor(win),
@@ -126,11 +127,7 @@ export function createCardFrame(deps: CardFrameDeps, events: CardEvents): CardPr
       listeners?.abort();
       listeners = new AbortController();
       // The windows whose scrolling moves the badge in the viewport the card is placed by.
-      watchViewports(
-        answer.inTop ? hopsUp().windows.slice(0, hopsUp().hops + 1) : [win],
-        () => presenter.reposition(),
-        listeners.signal,
-      );
+      watchViewports(answer.inTop ? placementOf().windows : [win], () => presenter.reposition(), listeners.signal);
       if (answer.inTop) view?.remove();
       else viewOf().show(nonce, () => (anchorElement ?? anchor).getBoundingClientRect(), options.focus);
       return answer.fetch;
