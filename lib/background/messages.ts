@@ -65,11 +65,9 @@ function peekAll(service: SnapshotService, requests: SnapshotRequest[]): Promise
 
 /** Content script → background: badge-sized answers only. */
 export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers<typeof contentProtocol> {
-  const removeHostedCard = (tabId: number, nonce: string) =>
-    deps.tellFrame('removeHostedCard', { nonce }, { tabId, frameId: TOP_FRAME }).then(
-      () => undefined,
-      () => undefined,
-    );
+  const removeHostedCard = async (tabId: number, nonce: string): Promise<void> => {
+    await deps.tellFrame('removeHostedCard', { nonce }, { tabId, frameId: TOP_FRAME }).catch(() => undefined);
+  };
   /**
    * A tab's cards are bound and passed to its top frame one at a time, so that the top frame draws
    * them in the order they were bound (a late `showHostedCard` would put back a replaced card).
