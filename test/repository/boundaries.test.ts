@@ -83,7 +83,7 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
       'components/New.tsx',
       "import { registerMessageHandlers } from '@/lib/background';",
     ],
-    ['components never import the content script', 'components/New.tsx', "import { startAnnotator } from '@/lib/content';"],
+    ['components never import the content script', 'components/New.tsx', "import { startAnnotator } from '@/lib/content/annotator';"],
     [
       'the background never imports React components',
       'lib/background/new.ts',

@@ -16,23 +16,17 @@
 import type { ServiceConfig } from '../services';
 import { TOKEN_PATTERN_BODY } from '../token';
 import { authorityEnd, httpSchemeEnd, splitAuthority } from './raw-url';
-import { compileService, linkTo, tokenFromPath, type CompiledService, type CompiledTemplate } from './templates';
+import {
+  compileService,
+  linkTo,
+  tokenFromPath,
+  type CompiledService,
+  type CompiledTemplate,
+  type RecognizedLink,
+} from './templates';
+
+export type { LinkKind, RecognizedLink } from './templates';
 import { isWrapperHost, MAX_UNWRAP_LENGTH, unwrapUrlTrace } from './unwrap';
-
-export type LinkKind = 'api' | 'share';
-
-export interface RecognizedLink {
-  readonly service: ServiceConfig;
-  /** The configured origin (scheme, host, port), e.g. `https://comply.example`. */
-  readonly origin: string;
-  readonly token: string;
-  /** Which form the link came in. */
-  readonly kind: LinkKind;
-  /** The JSON API URL for this token, built from the service's origin and API path template. */
-  readonly apiUrl: string;
-  /** One cache key per (origin, token), whichever form or wrapper the link came in. */
-  readonly canonicalKey: string;
-}
 
 export interface LinkAttributes {
   readonly 'data-saferedirecturl'?: string | null | undefined;

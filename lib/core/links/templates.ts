@@ -1,6 +1,20 @@
 import type { ServiceConfig } from '../services';
 import { isValidTokenShape } from '../token';
-import type { LinkKind, RecognizedLink } from './recognize';
+
+export type LinkKind = 'api' | 'share';
+
+export interface RecognizedLink {
+  readonly service: ServiceConfig;
+  /** The configured origin (scheme, host, port), e.g. `https://comply.example`. */
+  readonly origin: string;
+  readonly token: string;
+  /** Which form the link came in. */
+  readonly kind: LinkKind;
+  /** The JSON API URL for this token, built from the service's origin and API path template. */
+  readonly apiUrl: string;
+  /** One cache key per (origin, token), whichever form or wrapper the link came in. */
+  readonly canonicalKey: string;
+}
 
 /** A service's configured path templates, compiled once, and the token a path fills them with. */
 

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FrameOfTab } from '@/lib/background/frame-start';
 import { createLinkFramesLocator, type ReportWorld } from '@/lib/background/link-frames-locator';
 import { createLinkRecognizer } from '@/lib/core/links';
-import { SERVICE, shareUrl } from '../content/helpers';
+import { SERVICE, shareUrl } from '../content/annotator/helpers';
 
 const SHARE = shareUrl(1);
 /** The same path on a host that only begins like the service's. */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { toHostedCard } from '@/lib/content/card-host';
-import { toBadgeResult, toContentSettings, toHostedCardEvent } from '@/lib/content/client';
+import { toHostedCard } from '@/lib/content/top-frame/card-host';
+import { toBadgeResult, toContentSettings, toHostedCardEvent } from '@/lib/content/annotator/client';
 import { HOSTED_CARD_EVENTS, MAX_CARD_COORDINATE, MAX_FRAME_HOPS } from '@/lib/core/limits';
 import { contentPushProtocol } from '@/lib/protocol/content';
 import { parseCardFrameMessage } from '@/lib/protocol/card-frame';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeCard } from '@/lib/content/position';
+import { placeCard } from '@/lib/content/shared/placement';
 
 describe('placeCard', () => {
   const viewport = { width: 1280, height: 800 };

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
-import { createBadge } from '@/lib/content/badge';
-import { describeBadge, type BadgeView } from '@/lib/content/badge-view';
+import { createBadge } from '@/lib/content/annotator/badge';
+import { describeBadge, type BadgeView } from '@/lib/content/annotator/badge-view';
 import { EN_TEXT, FR_TEXT } from './badge-text';
 
 const describeEn = (view: BadgeView, now: number) => describeBadge(view, now, EN_TEXT);

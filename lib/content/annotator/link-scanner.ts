@@ -1,5 +1,5 @@
 import { BADGE_TAG, type Badge } from './badge';
-import { ANCHOR_SELECTOR, anchorsDeep, forEachShadowRoot, isAnchor, isElement } from '../dom';
+import { ANCHOR_SELECTOR, anchorsDeep, forEachShadowRoot, isAnchor, isElement } from '../../dom';
 import type { Annotation, LinkStates } from './link-states';
 import type { AnchorRecognizer, AnnotatableLink, EngineConfig } from './types';
 import type { VisibilityWatcher } from './visibility';

@@ -1,7 +1,15 @@
-import type { ReadinessLabel } from '../core/labels';
-import type { badgeEn } from '../core/i18n/en/badge';
-import { interpolate } from '../core/i18n/translator';
-import type { BadgeResult } from './types';
+import type { ReadinessLabel, RiskBand } from '../../core/labels';
+import type { badgeEn } from '../../core/i18n/en/badge';
+import { interpolate } from '../../core/i18n/translator';
+
+/**
+ * The little the badge may show: score, label and band, or the error. The rest of a snapshot never
+ * reaches page DOM (it lives in the card iframe). As the background sends it (a badge summary), and
+ * as the badge shows it: the guards check it into this type where it enters the content script.
+ */
+export type BadgeResult =
+  | { state: 'ready'; score: number; label: ReadinessLabel; band: RiskBand }
+  | { state: 'error'; code: string; retryAt?: number | undefined; expiredAt?: string | undefined };
 
 export type BadgeState = 'idle' | 'loading' | 'ready' | 'error';
 

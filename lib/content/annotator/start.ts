@@ -1,10 +1,10 @@
 import { browser } from 'wxt/browser';
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import { LANGUAGE_ITEM_KEY } from '../core/i18n/language';
-import { changesPageSettings } from '../core/storage-keys';
-import { createLinkRecognizer } from '../core/links/recognize';
+import { LANGUAGE_ITEM_KEY } from '../../core/i18n/language';
+import { changesPageSettings } from '../../core/storage-keys';
+import { createLinkRecognizer } from '../../core/links/recognize';
 import { createAnnotator, type Annotator } from './annotator';
-import { createCardFrame } from './card-frame';
+import { createCardFrame } from './card';
 import type { BadgeText } from './badge-view';
 import { cardBinding, fetchBadgeText, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
 import type { BadgeSnapshotClient, Scheduler } from './types';

@@ -5,7 +5,7 @@
  * share links pays for the few on screen.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { VisibilityWatcher, VisibilityWatcherFactory } from '@/lib/content/visibility';
+import type { VisibilityWatcher, VisibilityWatcherFactory } from '@/lib/content/annotator/visibility';
 import { FR_TEXT } from './badge-text';
 import { badges, READY, shareUrl, startHarness, type Harness } from './helpers';
 

@@ -7,9 +7,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ContentScriptContext } from 'wxt/utils/content-script-context';
-import type { ContentSettings } from '@/lib/content/client';
-import { startAnnotator } from '@/lib/content/start';
-import type { BadgeSnapshotClient } from '@/lib/content/types';
+import type { ContentSettings } from '@/lib/content/annotator/client';
+import { startAnnotator } from '@/lib/content/annotator/start';
+import type { BadgeSnapshotClient } from '@/lib/content/annotator/types';
 import type { ServiceConfig } from '@/lib/core/services';
 import { EN_TEXT } from './badge-text';
 import { badges, SERVICE, shareUrl } from './helpers';

@@ -1,11 +1,11 @@
 import type { ContentScriptContext } from 'wxt/utils/content-script-context';
-import type { FrameRect, HostedCardEvent, TopFrameCard } from '../protocol/content';
-import { newNonce, postCardAnchor } from './card-anchor';
-import { createCardView, watchViewports, type CardView } from './card-view';
-import { sameOriginChainOf, toAncestorViewport } from './frame-geometry';
+import type { FrameRect, HostedCardEvent, TopFrameCard } from '../../protocol/content';
+import { newNonce, postCardAnchor } from '../shared/card-anchor';
+import { createCardView, watchViewports, type CardView } from '../shared/card-view';
+import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
 import type { ActivationSource, CardEvents, CardPresenter, SnapshotRequest } from './types';
 
-export { CARD_TAG } from './card-view';
+export { CARD_TAG } from '../shared/card-view';
 
 export interface CardBindingClient {
   /**

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
-import { CARD_MAX_WIDTH } from '../core/limits';
-import { parseCardFrameMessage } from '../protocol/card-frame';
-import { placeCard, type Rect } from './position';
+import { CARD_MAX_WIDTH } from '../../core/limits';
+import { parseCardFrameMessage } from '../../protocol/card-frame';
+import { placeCard, type Rect } from './placement';
 
 export const CARD_TAG = 'compliance-lens-card';
 

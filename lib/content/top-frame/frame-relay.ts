@@ -1,8 +1,8 @@
-import { coalesce } from '../core/coalesce';
-import { FRAME_LINKS_SIGNAL } from '../core/frame-signals';
-import type { ContentProtocolMap } from '../protocol/content';
-import { watchScriptlessFrames } from '../dom';
-import { contentMessenger } from './messaging';
+import { coalesce } from '../../core/coalesce';
+import { FRAME_LINKS_SIGNAL } from '../../core/frame-signals';
+import type { ContentProtocolMap } from '../../protocol/content';
+import { watchScriptlessFrames } from '../../dom';
+import { contentMessenger } from '../shared/messaging';
 
 /**
  * The top frame's side of the frame sentinels (lib/page-world/frame-sentinel.ts), which run in the

@@ -5,8 +5,8 @@
  * frames and trusted events: test/e2e/frames.spec.ts covers those in Chromium.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hostFrameCards } from '@/lib/content/card-host';
-import type { ContentMessenger } from '@/lib/content/messaging';
+import { hostFrameCards } from '@/lib/content/top-frame/card-host';
+import type { ContentMessenger } from '@/lib/content/shared/messaging';
 import type { ContentProtocolMap } from '@/lib/protocol/content';
 
 const NONCE = 'a'.repeat(32);

@@ -1,4 +1,4 @@
-import { isCardNonce, isRecord } from '../core/guards';
+import { isCardNonce, isRecord } from '../../core/guards';
 
 /**
  * The message a frame posts to the top window just before it asks the background to have its card

@@ -5,7 +5,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { contentMessenger } from '@/lib/content/messaging';
+import { contentMessenger } from '@/lib/content/shared/messaging';
 
 interface TestProtocol {
   echo(data: { text: string }): { text: string; from: unknown };

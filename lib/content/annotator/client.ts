@@ -1,5 +1,5 @@
-import type { ContentProtocolMap, ContentSettings, HostedCardEvent } from '../protocol/content';
-import type { ServiceConfig } from '../core/services';
+import type { ContentProtocolMap, ContentSettings, HostedCardEvent } from '../../protocol/content';
+import type { ServiceConfig } from '../../core/services';
 import {
   isCardNonce,
   isEpochMs,
@@ -13,12 +13,13 @@ import {
   isString,
   isStringArray,
   isTimestamp,
-} from '../core/guards';
-import { HOVER_DELAY_MS, MAX_BADGE_STRING } from '../core/limits';
+} from '../../core/guards';
+import { HOVER_DELAY_MS, MAX_BADGE_STRING } from '../../core/limits';
 import type { BadgeText } from './badge-view';
-import type { CardBindingClient } from './card-frame';
-import { contentMessenger } from './messaging';
-import type { BadgeResult, BadgeSnapshotClient } from './types';
+import type { CardBindingClient } from './card';
+import { contentMessenger } from '../shared/messaging';
+import type { BadgeResult } from './badge-view';
+import type { BadgeSnapshotClient } from './types';
 
 /**
  * The content script's side of lib/protocol/content.ts. The background answers it with badge

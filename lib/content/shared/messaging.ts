@@ -1,6 +1,6 @@
 import type { Browser } from 'wxt/browser';
-import { isRecord, isString } from '../core/guards';
-import { messageOf } from '../core/thrown';
+import { isRecord, isString } from '../../core/guards';
+import { messageOf } from '../../core/thrown';
 
 /**
  * The content script's side of @webext-core/messaging, in that library's wire format: a message is

@@ -1,6 +1,6 @@
-import { MAX_PAGE_LINKS } from '../core/limits';
-import type { PageLink, PageLinksProtocolMap } from '../protocol/page-links';
-import { contentMessenger, type ContentMessenger } from './messaging';
+import { MAX_PAGE_LINKS } from '../../core/limits';
+import type { PageLink, PageLinksProtocolMap } from '../../protocol/page-links';
+import { contentMessenger, type ContentMessenger } from '../shared/messaging';
 
 /**
  * The content script's side of lib/protocol/page-links.ts: answers `listPageLinks` for the popup and

@@ -1,4 +1,4 @@
-import type { Rect } from './position';
+import type { Rect } from './placement';
 
 /**
  * The documents a frame reaches through same-origin parents (a `srcdoc` or script-written

@@ -1,4 +1,4 @@
-import { MAX_PEEK_BATCH } from '../core/limits';
+import { MAX_PEEK_BATCH } from '../../core/limits';
 import type { LinkState, LinkStates } from './link-states';
 import type { EngineConfig } from './types';
 

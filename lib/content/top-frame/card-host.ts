@@ -1,13 +1,13 @@
-import { isCardNonce, isCoordinate, isRecord, toFrameRect } from '../core/guards';
-import { MAX_FRAME_HOPS, type HOSTED_CARD_EVENTS } from '../core/limits';
-import { CARD_HOVER_REPEAT_MS } from '../protocol/card-frame';
-import type { ContentProtocolMap, HostedCard } from '../protocol/content';
-import { queryDeep } from '../dom';
-import { parseCardAnchor } from './card-anchor';
-import { createCardView, watchViewports, type CardView } from './card-view';
-import { sameOriginChainOf, toAncestorViewport } from './frame-geometry';
-import type { ContentMessenger } from './messaging';
-import type { Rect } from './position';
+import { isCardNonce, isCoordinate, isRecord, toFrameRect } from '../../core/guards';
+import { MAX_FRAME_HOPS, type HOSTED_CARD_EVENTS } from '../../core/limits';
+import { CARD_HOVER_REPEAT_MS } from '../../protocol/card-frame';
+import type { ContentProtocolMap, HostedCard } from '../../protocol/content';
+import { queryDeep } from '../../dom';
+import { parseCardAnchor } from '../shared/card-anchor';
+import { createCardView, watchViewports, type CardView } from '../shared/card-view';
+import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
+import type { ContentMessenger } from '../shared/messaging';
+import type { Rect } from '../shared/placement';
 
 /** Anchor keys remembered at once: any window may post some, and a card is asked for right after its own. */
 const MAX_ANCHORS = 16;

@@ -1,7 +1,8 @@
 import { vi } from 'vitest';
-import { createBadge, type Badge } from '@/lib/content/badge';
-import { createAnnotator, type Annotator, type AnnotatorOptions } from '@/lib/content/annotator';
-import type { BadgeResult, CardEvents, CardPresenter, Scheduler, SnapshotRequest } from '@/lib/content/types';
+import { createBadge, type Badge } from '@/lib/content/annotator/badge';
+import { createAnnotator, type Annotator, type AnnotatorOptions } from '@/lib/content/annotator/annotator';
+import type { BadgeResult } from '@/lib/content/annotator/badge-view';
+import type { CardEvents, CardPresenter, Scheduler, SnapshotRequest } from '@/lib/content/annotator/types';
 import { createLinkRecognizer } from '@/lib/core/links';
 import type { ServiceConfig } from '@/lib/core/services';
 import { fixtureToken } from '@/test/fixtures/snapshot';

@@ -1,4 +1,4 @@
-import type { BadgeText } from '@/lib/content/badge-view';
+import type { BadgeText } from '@/lib/content/annotator/badge-view';
 import { badgeEn } from '@/lib/core/i18n/en/badge';
 import { badgeFr } from '@/lib/core/i18n/fr/badge';
 

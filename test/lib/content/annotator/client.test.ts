@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBadgeResult, toBadgeText, toContentSettings } from '@/lib/content/client';
+import { toBadgeResult, toBadgeText, toContentSettings } from '@/lib/content/annotator/client';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { snapshotResultSchema, toBadgeSummary, type SnapshotResult } from '@/lib/core/schemas/results';
 import { buildSnapshot } from '@/test/fixtures/snapshot';

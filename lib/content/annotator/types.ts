@@ -1,7 +1,6 @@
-import type { ReadinessLabel, RiskBand } from '../core/labels';
-import type { ACTIVATION_SOURCES } from '../core/limits';
+import type { ACTIVATION_SOURCES } from '../../core/limits';
 import type { Badge, BadgeCallbacks, DescribeBadge } from './badge';
-import type { BadgeText } from './badge-view';
+import type { BadgeResult, BadgeText } from './badge-view';
 import type { VisibilityWatcherFactory } from './visibility';
 
 /**
@@ -31,15 +30,6 @@ export interface AnchorRecognizer {
    */
   candidateSelector?(baseURI: string): string | null;
 }
-
-/**
- * The little the badge may show: score, label and band, or the error. The rest of a snapshot never
- * reaches page DOM (it lives in the card iframe). As the background sends it (a badge summary), and
- * as the badge shows it: the guards check it into this type where it enters the content script.
- */
-export type BadgeResult =
-  | { state: 'ready'; score: number; label: ReadinessLabel; band: RiskBand }
-  | { state: 'error'; code: string; retryAt?: number | undefined; expiredAt?: string | undefined };
 
 export interface SnapshotRequest {
   origin: string;

@@ -6,7 +6,7 @@
  */
 import { Window as HappyWindow } from 'happy-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { relayFrameSignals } from '@/lib/content/frame-relay';
+import { relayFrameSignals } from '@/lib/content/top-frame/frame-relay';
 import { FRAME_LINKS_SIGNAL } from '@/lib/core/frame-signals';
 
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

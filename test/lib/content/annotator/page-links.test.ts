@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ContentMessenger } from '@/lib/content/messaging';
-import { servePageLinks, type PageLinksSource } from '@/lib/content/page-links';
+import type { ContentMessenger } from '@/lib/content/shared/messaging';
+import { servePageLinks, type PageLinksSource } from '@/lib/content/annotator/page-links';
 import type { PageLinksProtocolMap } from '@/lib/protocol/page-links';
 
 /** Records handlers and sent messages; `ask` calls the registered handler as the browser would. */
