@@ -31,7 +31,7 @@ const PACKAGES = {
   messaging: {
     group: ['@webext-core/*'],
     message:
-      "The content script speaks @webext-core/messaging's wire format itself (lib/content/messaging.ts): the library does not fit its 15 KB budget.",
+      "The content script speaks @webext-core/messaging's wire format itself (lib/content/shared/messaging.ts): the library does not fit its 15 KB budget.",
   },
 };
 /**
@@ -67,12 +67,44 @@ const FOLDERS = {
 /** The extension's own folders, which code that runs elsewhere (the server, the page, the shared core) may not import. */
 const EXTENSION_FOLDERS = [FOLDERS.content, FOLDERS.background, FOLDERS.extension, FOLDERS.protocol, FOLDERS.components];
 
-/** The content script may import a protocol module's types (erased), and the zod-free card-frame protocol at runtime. */
+/**
+ * A protocol module other than lib/protocol/guarded (the zod-free wire formats and their guards). A
+ * regex: a folder pattern would keep gitignore-style negation from letting `guarded` through.
+ */
+const PROTOCOL_BUT_GUARDED = '(^|/)protocol(/(?!guarded(/|$)).*)?$';
+
+/** The content script may import a protocol module's types (erased), and lib/protocol/guarded at runtime. */
 const PROTOCOL_TYPES_ONLY = {
-  // A regex: a folder pattern would keep gitignore-style negation from letting card-frame through.
-  regex: '(^|/)protocol(/(?!card-frame$).*)?$',
+  regex: PROTOCOL_BUT_GUARDED,
   allowTypeImports: true,
-  message: 'The content script imports protocol modules for their types only (they hold zod schemas).',
+  message:
+    'The content script imports protocol modules for their types only (they hold zod schemas); at runtime, only lib/protocol/guarded.',
+};
+
+/** What no content-script bundle imports: it runs inside untrusted pages under a byte budget. */
+const CONTENT_SCRIPT = [
+  PACKAGES.zod,
+  PACKAGES.react,
+  PACKAGES.node,
+  PACKAGES.messaging,
+  FOLDERS.background,
+  FOLDERS.extension,
+  FOLDERS.components,
+  FOLDERS.coreSchemas,
+  FOLDERS.pageWorld,
+  PROTOCOL_TYPES_ONLY,
+];
+
+/** The two bundles of lib/content stay apart: the top frame's relay has a budget of its own, and the annotator its own. */
+const CONTENT_BUNDLES = {
+  annotator: {
+    regex: '(^|/)annotator(/|$)',
+    message: "lib/content/annotator is the annotator bundle: the top frame's relay and lib/content/shared do not import it.",
+  },
+  topFrame: {
+    regex: '(^|/)top-frame(/|$)',
+    message: "lib/content/top-frame is the frame relay's bundle: the annotator and lib/content/shared do not import it.",
+  },
 };
 
 /** @param {string[]} files @param {Array<{group?: string[], regex?: string, message: string, allowTypeImports?: boolean}>} patterns */
@@ -115,41 +147,41 @@ export const BOUNDARIES = [
       PACKAGES.react,
       PACKAGES.node,
       { ...PACKAGES.browser, message: "The page's own world has no extension API." },
-      ...EXTENSION_FOLDERS,
-      FOLDERS.coreSchemas,
-    ],
-  ),
-  boundary(
-    ['lib/content/**', 'entrypoints/*.content/**'],
-    [
-      PACKAGES.zod,
-      PACKAGES.react,
-      PACKAGES.node,
-      PACKAGES.messaging,
+      FOLDERS.content,
       FOLDERS.background,
       FOLDERS.extension,
       FOLDERS.components,
+      { regex: PROTOCOL_BUT_GUARDED, message: 'The page world reads only the zod-free formats of lib/protocol/guarded.' },
       FOLDERS.coreSchemas,
-      FOLDERS.pageWorld,
-      PROTOCOL_TYPES_ONLY,
     ],
   ),
+  // One rule per bundle (ESLint keeps only the last matching options of a rule, so each lists all of its own).
+  boundary(['lib/content/annotator/**', 'entrypoints/*.content/**'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.topFrame]),
+  boundary(['lib/content/top-frame/**', 'entrypoints/frame-relay.ts'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.annotator]),
+  boundary(['lib/content/shared/**'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.annotator, CONTENT_BUNDLES.topFrame]),
+  boundary(['lib/content/*.ts'], CONTENT_SCRIPT),
   boundary(
     ['lib/protocol/**'],
     [PACKAGES.react, PACKAGES.node, FOLDERS.content, FOLDERS.background, FOLDERS.extension, FOLDERS.components],
   ),
   boundary(
-    ['lib/protocol/card-frame.ts'],
+    ['lib/protocol/guarded/**'],
     [
-      PACKAGES.zod,
+      { ...PACKAGES.zod, message: 'lib/protocol/guarded is read by the content script and the page world: no zod.' },
       PACKAGES.react,
       PACKAGES.node,
-      FOLDERS.content,
+      PACKAGES.browser,
+      // lib/content, two folders up (one folder up is lib/protocol/content, whose types it reads).
+      { regex: '^(\\.\\./){2}content(/|$)|(^|/)lib/content(/|$)', message: FOLDERS.content.message },
       FOLDERS.background,
       FOLDERS.extension,
       FOLDERS.components,
-      FOLDERS.coreSchemas,
-      FOLDERS.protocol,
+      { ...FOLDERS.coreSchemas, allowTypeImports: true },
+      {
+        regex: '^\\.\\./(?!\\.)',
+        allowTypeImports: true,
+        message: 'lib/protocol/guarded takes only the types of the other protocol modules (they hold zod schemas).',
+      },
     ],
   ),
   boundary(
@@ -166,7 +198,13 @@ export const BOUNDARIES = [
   ),
   boundary(
     ['server/**'],
-    [PACKAGES.react, PACKAGES.browser, ...EXTENSION_FOLDERS, FOLDERS.dom, FOLDERS.pageWorld, FOLDERS.alias],
+    [
+      PACKAGES.react,
+      PACKAGES.browser,
+      FOLDERS.components,
+      FOLDERS.alias,
+      { regex: '(^|/)lib/(?!core(/|$))', message: 'The server imports only lib/core (everything there is written for it too).' },
+    ],
   ),
 ];
 

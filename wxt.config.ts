@@ -1,7 +1,7 @@
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
 import { compileOut } from './scripts/build/compile-out';
-import { ANNOTATOR_MATCHES, CARD_PAGE, PAGE_SCRIPTS } from './lib/core/content-scripts';
+import { ANNOTATOR_MATCHES, CARD_PAGE, PAGE_SCRIPTS } from './lib/extension/content-scripts';
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({

@@ -1,26 +1,21 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from '@/lib/core/limits';
-import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/card-frame';
-import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
+import type { CardClaim } from '@/lib/protocol/card';
+import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from '@/lib/protocol/guarded/card';
+import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/guarded/card-frame';
 import { primaryButtonClass } from './styles';
-import { useI18n } from './i18n';
+import { I18nProvider, useI18n } from './i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
 import { CardWatchToggle } from './watchlist/WatchToggle';
 
-/** What the card page claims from the background: its link, and whether it may fetch it. */
-export interface CardClaim {
-  request: SnapshotRequest;
-  /** false: a hover beyond the tab's allowance; show the link only if cached, else offer to load it. */
-  fetch: boolean;
-}
-
 export interface HoverCardProps {
-  /** Claims, once, the link the content script bound to this card (never read from the URL). */
-  claimBinding: () => Promise<CardClaim | null>;
-  getSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
-  peekSnapshot: (request: SnapshotRequest) => Promise<PeekResult>;
+  /**
+   * Claims, once, the card the content script opened for this frame (never read from the URL): its
+   * link, what to show and the reader's language. Null: nothing to show.
+   */
+  claim: () => Promise<CardClaim | null>;
   refreshSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
   onClose: (reason: 'escape' | 'button') => void;
   onResize: (size: { width: number; height: number }) => void;
@@ -28,57 +23,141 @@ export interface HoverCardProps {
   onHover: (inside: boolean) => void;
 }
 
-const bindingKey = ['card', 'binding'] as const;
-const snapshotKey = (request: SnapshotRequest | null | undefined) => ['snapshot', request?.origin, request?.token] as const;
+/**
+ * A card whose claim is still unanswered after this long (a slow network fetch) shows that it is
+ * loading; a cached or fast one shows its snapshot at once, without a loading flash.
+ */
+export const LOADING_SHOWN_AFTER_MS = 250;
+
+type Claimed = { state: 'pending' } | { state: 'done'; claim: CardClaim | null };
 
 /** The hover card's page content: the shared SnapshotCard / SnapshotError with close and refresh. */
-export function HoverCard({
-  claimBinding,
-  getSnapshot,
-  peekSnapshot,
-  refreshSnapshot,
-  onClose,
-  onResize,
-  onHover,
-}: HoverCardProps) {
-  const queryClient = useQueryClient();
+export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover }: HoverCardProps) {
+  const [claimed, setClaimed] = useState<Claimed>({ state: 'pending' });
+  const [loadingShown, setLoadingShown] = useState(false);
+  useEffect(() => {
+    let active = true;
+    const timer = setTimeout(() => setLoadingShown(true), LOADING_SHOWN_AFTER_MS);
+    void claim()
+      .catch(() => null)
+      .then((answer) => {
+        if (active) setClaimed({ state: 'done', claim: answer });
+      });
+    return () => {
+      active = false;
+      clearTimeout(timer);
+    };
+  }, [claim]);
+  const ready = claimed.state === 'done' || loadingShown;
+  const body = (
+    <CardFrame onClose={onClose} onResize={ready ? onResize : null} onHover={onHover}>
+      {claimed.state === 'pending' ? (
+        <Loading />
+      ) : claimed.claim === null ? (
+        <NoCard />
+      ) : (
+        <ClaimedCard claim={claimed.claim} refreshSnapshot={refreshSnapshot} />
+      )}
+    </CardFrame>
+  );
+  // The card speaks the language the background sent with its snapshot (no storage read first).
+  return claimed.state === 'done' && claimed.claim ? <I18nProvider language={claimed.claim.language}>{body}</I18nProvider> : body;
+}
+
+function Loading() {
+  const { t } = useI18n();
+  return (
+    <p role="status" className="py-6 text-center text-xs text-slate-500 dark:text-slate-400">
+      {t('snapshot.card.loading')}
+    </p>
+  );
+}
+
+function NoCard() {
+  const { t } = useI18n();
+  return (
+    <p data-testid="error-message" role="alert" className="py-4 text-center text-xs text-slate-600 dark:text-slate-300">
+      {t('snapshot.card.noBinding')}
+    </p>
+  );
+}
+
+function ClaimedCard({ claim, refreshSnapshot }: { claim: CardClaim; refreshSnapshot: HoverCardProps['refreshSnapshot'] }) {
+  const { t } = useI18n();
+  const { request } = claim;
+  const [result, setResult] = useState(claim.result);
+  const refresh = useMutation({ mutationFn: () => refreshSnapshot(request), onSuccess: setResult });
+  if (result === null) {
+    return (
+      <div data-testid="not-loaded" className="flex flex-col items-start gap-2 py-2">
+        <p className="text-sm font-semibold text-slate-900 dark:text-white">{t('snapshot.card.notLoaded.title')}</p>
+        <p className="text-xs text-slate-600 dark:text-slate-300">{t('snapshot.card.notLoaded.detail')}</p>
+        <button type="button" className={primaryButtonClass} onClick={() => refresh.mutate()} disabled={refresh.isPending}>
+          {t('snapshot.card.load')}
+        </button>
+      </div>
+    );
+  }
+  if (result.status !== 'ready') {
+    return (
+      <SnapshotError
+        code={result.code}
+        message={result.message}
+        retryAt={result.retryAt}
+        expiredAt={result.expiredAt}
+        onRetry={() => refresh.mutate()}
+      />
+    );
+  }
+  return (
+    <>
+      <CardWatchToggle request={request} />
+      <SnapshotCard
+        snapshot={result.snapshot}
+        serviceOrigin={request.origin}
+        meta={result.meta}
+        fetchedAt={result.fetchedAt}
+        fromCache={result.fromCache}
+        apiVersionWarning={result.apiVersionWarning}
+        onRefresh={() => refresh.mutate()}
+        refreshing={refresh.isPending}
+      />
+    </>
+  );
+}
+
+interface CardFrameProps {
+  onClose: HoverCardProps['onClose'];
+  /** null until the card has something to show: the content script keeps the frame hidden until it is told a size. */
+  onResize: HoverCardProps['onResize'] | null;
+  onHover: HoverCardProps['onHover'];
+  children: React.ReactNode;
+}
+
+/** The card's box: its close button, its size told to the framing page, Escape, focus and the pointer. */
+function CardFrame({ onClose, onResize, onHover, children }: CardFrameProps) {
   const { t } = useI18n();
   const root = useRef<HTMLElement>(null);
-  // No retry: a claim succeeds once, a second one gets nothing.
-  const binding = useQuery({ queryKey: bindingKey, queryFn: () => claimBinding(), staleTime: Infinity, retry: false });
-  const request = binding.data?.request ?? null;
-  const mayFetch = binding.data?.fetch ?? false;
-  const snapshot = useQuery({
-    queryKey: snapshotKey(request),
-    queryFn: () => (mayFetch ? getSnapshot(request!) : peekSnapshot(request!)),
-    enabled: request !== null,
-    staleTime: Infinity,
-    retry: false,
-  });
-  const refresh = useMutation({
-    mutationFn: () => refreshSnapshot(request!),
-    onSuccess: (result) => queryClient.setQueryData(snapshotKey(request), result),
-  });
 
-  const result = snapshot.data;
   useEffect(() => {
     const element = root.current;
-    if (!element) return;
+    if (!element || !onResize) return;
     // The frame may be given less height than the card wants (little room above and below the link):
     // the card then fits the frame (max-height 100vh) and only its body scrolls, so the disclaimer
     // stays in view. What it asks for is its natural height: the body's full height, not the part shown.
-    const scroll = element.querySelector<HTMLElement>('[data-card-scroll]');
-    const body = element.querySelector<HTMLElement>('[data-card-body]');
     const report = () => {
+      const scroll = element.querySelector<HTMLElement>('[data-card-scroll]');
+      const body = element.querySelector<HTMLElement>('[data-card-body]');
       const hidden = scroll && body ? Math.max(0, body.offsetHeight - scroll.clientHeight) : 0;
       onResize({ width: element.offsetWidth, height: Math.min(element.offsetHeight + hidden, CARD_MAX_HEIGHT) });
     };
     const observer = new ResizeObserver(report);
     observer.observe(element);
+    const body = element.querySelector<HTMLElement>('[data-card-body]');
     if (body) observer.observe(body);
     report();
     return () => observer.disconnect();
-  }, [onResize, result]);
+  }, [onResize, children]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -142,47 +221,7 @@ export function HoverCard({
           </svg>
         </button>
       </div>
-      {binding.isPending || (request !== null && snapshot.isPending) ? (
-        <p role="status" className="py-6 text-center text-xs text-slate-500 dark:text-slate-400">
-          {t('snapshot.card.loading')}
-        </p>
-      ) : request === null ? (
-        <p data-testid="error-message" role="alert" className="py-4 text-center text-xs text-slate-600 dark:text-slate-300">
-          {t('snapshot.card.noBinding')}
-        </p>
-      ) : result === null ? (
-        <div data-testid="not-loaded" className="flex flex-col items-start gap-2 py-2">
-          <p className="text-sm font-semibold text-slate-900 dark:text-white">{t('snapshot.card.notLoaded.title')}</p>
-          <p className="text-xs text-slate-600 dark:text-slate-300">{t('snapshot.card.notLoaded.detail')}</p>
-          <button type="button" className={primaryButtonClass} onClick={() => refresh.mutate()} disabled={refresh.isPending}>
-            {t('snapshot.card.load')}
-          </button>
-        </div>
-      ) : !result ? (
-        <SnapshotError code="NETWORK" onRetry={() => void snapshot.refetch()} />
-      ) : result.status === 'ready' ? (
-        <>
-          <CardWatchToggle request={request} />
-          <SnapshotCard
-            snapshot={result.snapshot}
-            serviceOrigin={request.origin}
-            meta={result.meta}
-            fetchedAt={result.fetchedAt}
-            fromCache={result.fromCache}
-            apiVersionWarning={result.apiVersionWarning}
-            onRefresh={() => refresh.mutate()}
-            refreshing={refresh.isPending}
-          />
-        </>
-      ) : (
-        <SnapshotError
-          code={result.code}
-          message={result.message}
-          retryAt={result.retryAt}
-          expiredAt={result.expiredAt}
-          onRetry={() => refresh.mutate()}
-        />
-      )}
+      {children}
     </main>
   );
 }

@@ -1,16 +1,18 @@
 import { browser } from 'wxt/browser';
+import { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
-// The modules themselves, not lib/content's index: this bundle must not carry the annotator's modules.
-import { hostFrameCards } from '@/lib/content/card-host';
-import { locateLinkFrames, relayFrameSignals } from '@/lib/content/frame-relay';
-import { contentMessenger } from '@/lib/content/messaging';
+import { hostFrameCards, locateLinkFrames, relayFrameSignals } from '@/lib/content/top-frame';
+import { contentMessenger } from '@/lib/content/shared/messaging';
 
 // The top frame of a matched page, beside the annotator (manifest and runtime registration): wiring only.
 export default defineUnlistedScript(() => {
-  relayFrameSignals(window, locateLinkFrames);
+  // Stops when the extension goes (updated, disabled) or a newer relay starts in this document.
+  const { signal } = new ContentScriptContext('frame-relay', { noScriptStartedPostMessage: true });
+  relayFrameSignals(window, locateLinkFrames, signal);
   hostFrameCards({
     window,
     extensionOrigin: () => new URL(browser.runtime.getURL('/')).origin,
     messenger: contentMessenger(),
+    signal,
   });
 });

@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 import { listPageLinks, watchPageLinks, type PageLink } from '@/lib/protocol/page-links';
 import { backgroundClient } from '@/lib/protocol/pages';
-import { ANNOTATOR_SCRIPT, siteMatchPattern } from '@/lib/core/content-scripts';
+import { ANNOTATOR_SCRIPT, siteMatchPattern } from '@/lib/extension/content-scripts';
 import { createSettingsStore, type SettingsStore } from '@/lib/extension/settings';
 import { type EffectiveSettings } from '@/lib/core/schemas/settings';
 import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';

@@ -1,11 +1,13 @@
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { servePageLinks, startAnnotator } from '@/lib/content';
+import { servePageLinks, startAnnotator } from '@/lib/content/annotator';
 
-// Wiring only: the engine and the page-links answers live in lib/content.
+// Wiring only: the engine and the page-links answers live in lib/content/annotator.
 export default defineContentScript({
   // Declared in the manifest by wxt.config.ts (the top frame; the background injects it into a
   // subframe once that frame holds a share link), so the match list is not in this bundle.
   registration: 'runtime',
+  // WXT would announce each start to the page with a window message naming the extension's id.
+  noScriptStartedPostMessage: true,
   main(ctx) {
     const annotator = startAnnotator(ctx);
     void annotator.catch((error: unknown) => {
@@ -13,6 +15,6 @@ export default defineContentScript({
       if (ctx.isValid) console.debug('[Compliance Lens] annotator not started:', error);
     });
     // The popup and side panel list what was found here (`listPageLinks`, `pageLinksChanged`).
-    ctx.onInvalidated(servePageLinks({ source: annotator.catch(() => null) }));
+    servePageLinks({ source: annotator.catch(() => null), signal: ctx.signal });
   },
 });

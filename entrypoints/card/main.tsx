@@ -2,14 +2,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HoverCard } from '@/components/HoverCard';
-import { StoredLanguageProvider } from '@/components/i18n';
-import { CARD_NONCE_PATTERN } from '@/lib/core/limits';
-import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/card-frame';
 import { cardClient } from '@/lib/protocol/card';
+import { CARD_NONCE_PATTERN } from '@/lib/protocol/guarded/card';
+import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/guarded/card-frame';
 import { backgroundClient } from '@/lib/protocol/pages';
 import '@/assets/tailwind.css';
 
-// Wiring only. The link comes from the background, claimed once with the nonce the content script
+// Wiring only. The card comes from the background, claimed once with the nonce the content script
 // gave this frame as its name (never from this page's URL).
 
 /** The framing page's origin when the browser tells us (Chrome); size and close carry no data. */
@@ -17,8 +16,8 @@ const parentOrigin = location.ancestorOrigins?.[0] ?? '*';
 const post = (message: CardFrameMessage) => window.parent.postMessage(message, parentOrigin);
 const onClose = (reason: 'escape' | 'button') => post({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason });
 const onResize = (size: { width: number; height: number }) => post({ source: CARD_MESSAGE_SOURCE, kind: 'size', ...size });
-
 const onHover = (inside: boolean) => post({ source: CARD_MESSAGE_SOURCE, kind: 'hover', inside });
+const claim = async () => (CARD_NONCE_PATTERN.test(window.name) ? cardClient.claimCard({ nonce: window.name }) : null);
 
 const queryClient = new QueryClient();
 const container = document.getElementById('root');
@@ -26,19 +25,13 @@ if (container) {
   createRoot(container).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <StoredLanguageProvider>
-          <HoverCard
-            claimBinding={async () =>
-              CARD_NONCE_PATTERN.test(window.name) ? cardClient.claimCard({ nonce: window.name }) : null
-            }
-            getSnapshot={backgroundClient.getSnapshot}
-            peekSnapshot={async (request) => (await backgroundClient.peekSnapshots([request]))[0] ?? null}
-            refreshSnapshot={backgroundClient.refreshSnapshot}
-            onClose={onClose}
-            onResize={onResize}
-            onHover={onHover}
-          />
-        </StoredLanguageProvider>
+        <HoverCard
+          claim={claim}
+          refreshSnapshot={backgroundClient.refreshSnapshot}
+          onClose={onClose}
+          onResize={onResize}
+          onHover={onHover}
+        />
       </QueryClientProvider>
     </StrictMode>,
   );

@@ -1,4 +1,4 @@
-import { ANNOTATOR_MATCHES, enabledSiteMatches, PAGE_SCRIPTS } from '../core/content-scripts';
+import { ANNOTATOR_MATCHES, enabledSiteMatches, PAGE_SCRIPTS } from '../extension/content-scripts';
 import type { EffectiveSettings } from '../core/schemas/settings';
 
 /**

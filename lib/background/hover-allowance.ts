@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { HOVER_FETCHES_PER_MINUTE } from '../core/limits';
-import { KeyedMutex, type StorageAreaAdapter } from './snapshot-service/storage-area';
+import { KeyedMutex } from './common/keyed-mutex';
+import type { StorageAreaAdapter } from './common/storage-area';
+
+/**
+ * Uncached links hovering may fetch per tab per minute (a click or a key on the badge always may): a
+ * page that moves links under a still pointer cannot spend the request budget on tokens it chooses.
+ */
+export const HOVER_FETCHES_PER_MINUTE = 10;
 
 const KEY_PREFIX = 'hoverFetches:';
 const WINDOW_MS = 60_000;

@@ -1,10 +1,11 @@
 import type { browser } from 'wxt/browser';
 import { z } from 'zod';
 import { coalesce } from '../core/coalesce';
-import { FRAME_ANNOTATED_MARK, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '../core/frame-signals';
-import { MAX_REPORTED_HREF_LENGTH, MAX_REPORTED_HREFS } from '../core/limits';
 import type { LinkRecognizer } from '../core/links';
-import { markFrameAnnotated, reportFrameLinks, type FrameLinkReportOptions } from '../page-world/link-report';
+import { markFrameAnnotated, reportFrameLinks } from '../page-world/link-report';
+import { frameLinkReportSchema } from '../protocol/guarded-schemas';
+import { FRAME_ANNOTATED_MARK, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '../protocol/guarded/frame-signals';
+import { MAX_REPORTED_HREF_LENGTH, MAX_REPORTED_HREFS, type FrameLinkReportOptions } from '../protocol/guarded/link-report';
 import { targetOf, type FrameOfTab } from './frame-start';
 
 /** Where a report or a mark runs: the page's own world, or the extension's isolated world. */
@@ -42,12 +43,6 @@ const frameReportsSchema = z.array(
 );
 
 type FrameResult = z.infer<typeof frameReportsSchema>[number];
-
-const frameLinkReportSchema = z.object({
-  hrefs: z.array(z.string().max(MAX_REPORTED_HREF_LENGTH)).max(MAX_REPORTED_HREFS),
-  more: z.boolean(),
-  shadowRoots: z.boolean(),
-});
 
 const reportOptions = (changedMark?: string): FrameLinkReportOptions => ({
   ...(changedMark === undefined ? {} : { changedMark }),

@@ -1,12 +1,11 @@
-import type { ExtensionMessenger, GetDataType } from '@webext-core/messaging';
+import type { ExtensionMessenger } from '@webext-core/messaging';
 import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../core/schemas/results';
 import type { EffectiveSettings, PageSettings } from '../core/schemas/settings';
 import type { WatchSettings } from '../core/watchlist/schedule';
 import { cardProtocol, type CardProtocolMap } from '../protocol/card';
-import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap, type ContentPushType } from '../protocol/content';
+import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from '../protocol/content';
 import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
-import type { CardBindings, OpenCard } from './card-binding';
-import type { HoverAllowance } from './hover-allowance';
+import { TOP_FRAME, type CardRoutes } from './cards/card-routes';
 import type { LinkFrames } from './link-frames';
 import type { LinkFramesLocator } from './link-frames-locator';
 import {
@@ -18,8 +17,8 @@ import {
   registerHandlers,
   type GuardedHandlers,
 } from './serve';
+import type { SenderContext } from './sender';
 import type { SnapshotService } from './snapshot-service/service';
-import { KeyedMutex } from './snapshot-service/storage-area';
 import type { Watchlist } from './watchlist/watchlist';
 
 export interface MessageHandlerDeps {
@@ -30,27 +29,16 @@ export interface MessageHandlerDeps {
   getPageSettings(): Promise<PageSettings>;
   /** The badge strings of the reader's language (lib/core/i18n/badge.ts `badgeTextFor`). */
   getBadgeText(): Promise<BadgeTextPayload>;
-  cardBindings: CardBindings;
-  hoverAllowance: HoverAllowance;
+  /** The life of every tab's hover card (open, claim, move, relay, close). */
+  cards: CardRoutes;
   linkFrames: LinkFrames;
   /** Finds the frames of a tab whose sentinel saw a share link, and starts the annotator there. */
   linkFramesLocator: LinkFramesLocator;
-  /** Sends one frame of a tab a message of `contentPushProtocol`; rejects when nothing there answers it. */
-  tellFrame<Type extends ContentPushType>(
-    type: Type,
-    data: PushInput<Type>,
-    frame: { tabId: number; frameId: number },
-  ): Promise<unknown>;
   watchlist: Watchlist;
   getWatchSettings(): Promise<WatchSettings>;
   /** `browser.runtime.getURL('')` without the trailing slash. */
   extensionOrigin: string;
 }
-
-export type PushInput<Type extends ContentPushType> = GetDataType<ContentProtocolMap[Type]>;
-
-/** The browser's id of a tab's top frame. */
-const TOP_FRAME = 0;
 
 /** The tab of a sender the content-script rule accepted (that rule requires one). */
 function tabOf(sender: { tabId?: number }): number {
@@ -65,25 +53,10 @@ function peekAll(service: SnapshotService, requests: SnapshotRequest[]): Promise
 
 /** Content script → background: badge-sized answers only. */
 export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers<typeof contentProtocol> {
-  const removeHostedCard = async (tabId: number, nonce: string): Promise<void> => {
-    await deps.tellFrame('removeHostedCard', { nonce }, { tabId, frameId: TOP_FRAME }).catch(() => undefined);
-  };
-  /**
-   * A tab's cards are bound and passed to its top frame one at a time, so that the top frame draws
-   * them in the order they were bound (a late `showHostedCard` would put back a replaced card).
-   */
-  const cardOrder = new KeyedMutex();
-  /** One card per tab: the frame whose card was replaced closes it, and the top frame removes one it drew. */
-  async function endReplacedCard(tabId: number, replaced: OpenCard, byFrameId: number): Promise<void> {
-    if (replaced.frameId !== byFrameId) {
-      await deps.tellFrame('cardReplaced', undefined, { tabId, frameId: replaced.frameId }).catch(() => undefined);
-    }
-    if (replaced.inTop) await removeHostedCard(tabId, replaced.nonce);
-  }
+  const frameOf = (sender: SenderContext) => ({ tabId: tabOf(sender), frameId: sender.frameId ?? TOP_FRAME });
   return guardHandlers(
     contentProtocol,
     {
-      getBadge: async (request) => toBadgeSummary(await deps.service.getSnapshot(request)),
       peekBadges: async (requests) =>
         (await peekAll(deps.service, requests)).map((result) => (result === null ? null : toBadgeSummary(result))),
       async getPageSettings(input) {
@@ -92,53 +65,18 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
         return { services, hoverDelayMs, settled };
       },
       getBadgeText: () => deps.getBadgeText(),
-      async openCard({ origin, token, nonce, intent, inTopFrame }, sender) {
-        const tabId = tabOf(sender);
-        const frameId = sender.frameId ?? TOP_FRAME;
-        const request = { origin, token };
-        // Resting the pointer fetches an uncached link only within the tab's allowance; a click or a
-        // key on the badge always may, and a cached link costs nothing.
-        const fetch =
-          intent !== 'hover' || (await deps.service.peek(request)) !== null || (await deps.hoverAllowance.take(tabId));
-        const toTop = inTopFrame !== undefined && frameId !== TOP_FRAME;
-        return cardOrder.run(String(tabId), async () => {
-          const replaced = await deps.cardBindings.open(tabId, frameId, { request, nonce, fetch, inTop: toTop });
-          if (replaced) await endReplacedCard(tabId, replaced, frameId);
-          // A top frame without the relay (nothing answers) leaves the frame to draw its card itself.
-          const inTop =
-            toTop &&
-            (await deps
-              .tellFrame('showHostedCard', { ...inTopFrame, nonce, focus: intent === 'keyboard' }, { tabId, frameId: TOP_FRAME })
-              .then(
-                () => true,
-                () => false,
-              ));
-          return { fetch, inTop };
-        });
-      },
-      async moveCard({ nonce, rect }, sender) {
-        const tabId = tabOf(sender);
-        const card = await deps.cardBindings.current(tabId);
-        if (card?.inTop && card.nonce === nonce && card.frameId === sender.frameId) {
-          await deps.tellFrame('moveHostedCard', { nonce, rect }, { tabId, frameId: TOP_FRAME }).catch(() => undefined);
-        }
+      openCard: (input, sender) => deps.cards.open(frameOf(sender), input),
+      async moveCard(input, sender) {
+        await deps.cards.move(frameOf(sender), input);
         return { ok: true };
       },
-      async closeCard({ nonce }, sender) {
-        const tabId = tabOf(sender);
-        const closed = await deps.cardBindings.close(tabId, nonce);
-        if (closed?.inTop) await removeHostedCard(tabId, closed.nonce);
+      async closeCard(input, sender) {
+        await deps.cards.close(frameOf(sender), input);
         return { ok: true };
       },
-      async hostedCardEvent(event, sender) {
-        if (sender.frameId !== TOP_FRAME) throw new ForbiddenSenderError('"hostedCardEvent" may only be sent from a top frame.');
-        const tabId = tabOf(sender);
-        const card = await deps.cardBindings.current(tabId);
-        if (!card?.inTop || card.nonce !== event.nonce) return { ok: true };
-        // The frame is gone (navigated, removed): its card goes with it.
-        await deps.tellFrame('cardEvent', event, { tabId, frameId: card.frameId }).catch(async () => {
-          if (await deps.cardBindings.close(tabId, card.nonce)) await removeHostedCard(tabId, card.nonce);
-        });
+      async cardEvent(input, sender) {
+        if (sender.frameId !== TOP_FRAME) throw new ForbiddenSenderError('"cardEvent" may only be sent from a top frame.');
+        await deps.cards.relayEvent(tabOf(sender), input);
         return { ok: true };
       },
       async locateLinkFrames(_input, sender) {
@@ -185,7 +123,7 @@ export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<t
 export function createCardHandlers(deps: MessageHandlerDeps): GuardedHandlers<typeof cardProtocol> {
   return guardHandlers(
     cardProtocol,
-    { claimCard: ({ nonce }, sender) => deps.cardBindings.claim(tabOf(sender), nonce) },
+    { claimCard: ({ nonce }, sender) => deps.cards.claim(tabOf(sender), nonce) },
     { rule: FROM_EXTENSION_PAGE_IN_TAB, extensionOrigin: deps.extensionOrigin },
   );
 }

@@ -1,5 +1,4 @@
 import { READINESS_LABELS, RISK_BANDS, type ReadinessLabel, type RiskBand } from './labels';
-import { CARD_NONCE_PATTERN, HOSTED_CARD_EVENTS, MAX_CARD_COORDINATE } from './limits';
 import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from './result-codes';
 
 /**
@@ -55,26 +54,4 @@ export function isTimestamp(value: Json): value is string {
   if (day === undefined) return false;
   const date = new Date(`${day}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-}
-
-/** A coordinate or length as the protocol's `frameRectSchema` has it (CSS pixels, bounded). */
-export function isCoordinate(value: Json, min = -MAX_CARD_COORDINATE): value is number {
-  return isFiniteNumber(value) && value >= min && value <= MAX_CARD_COORDINATE;
-}
-
-/** What `frameRectSchema` accepts, as a copy of its four coordinates (extra keys dropped); null for anything else. */
-export function toFrameRect(value: Json): { left: number; top: number; right: number; bottom: number } | null {
-  if (!isRecord(value)) return null;
-  const { left, top, right, bottom } = value;
-  return isCoordinate(left) && isCoordinate(top) && isCoordinate(right) && isCoordinate(bottom)
-    ? { left, top, right, bottom }
-    : null;
-}
-
-export function isCardNonce(value: Json): value is string {
-  return typeof value === 'string' && CARD_NONCE_PATTERN.test(value);
-}
-
-export function isHostedCardEvent(value: Json): value is (typeof HOSTED_CARD_EVENTS)[number] {
-  return (HOSTED_CARD_EVENTS as readonly unknown[]).includes(value);
 }

@@ -1,4 +1,4 @@
-import { FRAME_CHANGED_MARK, FRAME_LINKS_SIGNAL, FRAME_SENTINEL_STOP } from '../core/frame-signals';
+import { FRAME_CHANGED_MARK, FRAME_LINKS_SIGNAL, FRAME_SENTINEL_STOP } from '../protocol/guarded/frame-signals';
 import { ANCHOR_SELECTOR, holds, observeArrivals, watchScriptlessFrames } from '../dom';
 
 /** Link changes within this time make one signal (a mail body written in pieces, a list filled row by row). */

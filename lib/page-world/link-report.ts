@@ -1,24 +1,4 @@
-/** What `reportFrameLinks` gives back from one frame, before the background parses it. */
-export interface FrameLinkReport {
-  /** Resolved `href`s of the frame's links (light DOM), up to `maxHrefs`, each at most `maxHrefLength`. */
-  hrefs: string[];
-  /** More links than were reported. */
-  more: boolean;
-  /** The frame holds an open shadow root (its links are the annotator's to find). */
-  shadowRoots: boolean;
-}
-
-export interface FrameLinkReportOptions {
-  /**
-   * FRAME_CHANGED_MARK: only a document marked with it is reported, and the mark is cleared. Absent:
-   * any subframe (the isolated world of a frame where no sentinel can run).
-   */
-  changedMark?: string;
-  /** FRAME_ANNOTATED_MARK: a document marked with it is skipped. */
-  annotatedMark: string;
-  maxHrefs: number;
-  maxHrefLength: number;
-}
+import type { FrameLinkReport, FrameLinkReportOptions } from '../protocol/guarded/link-report';
 
 /**
  * Run by the background in every frame of a tab (`scripting.executeScript` with `func`, which sends

@@ -1,18 +1,11 @@
 import { z } from 'zod';
-import {
-  ACTIVATION_SOURCES,
-  CARD_NONCE_PATTERN,
-  HOSTED_CARD_EVENTS,
-  MAX_BADGE_STRING,
-  MAX_CARD_COORDINATE,
-  MAX_FRAME_HOPS,
-  MAX_PEEK_BATCH,
-} from '../core/limits';
+import { MAX_BADGE_STRING, MAX_PEEK_BATCH } from '../core/limits';
 import { badgeSummarySchema, snapshotRequestSchema } from '../core/schemas/results';
 import { serviceConfigSchema } from '../core/schemas/service';
 import { hoverDelayMsSchema } from '../core/schemas/settings';
 import { TOKEN_PATTERN } from '../core/token';
 import type { ProtocolMapOf } from './define';
+import { ACTIVATION_SOURCES, CARD_EVENTS, CARD_NONCE_PATTERN, MAX_CARD_COORDINATE, MAX_FRAME_HOPS } from './guarded/card';
 import { noInput, ok } from './schemas';
 
 const cardNonceSchema = z.string().regex(CARD_NONCE_PATTERN);
@@ -38,17 +31,30 @@ const topFrameCardSchema = z.strictObject({
   viewport: z.strictObject({ width: length, height: length }),
 });
 
-const hostedCardEventSchema = z.strictObject({ nonce: cardNonceSchema, event: z.enum(HOSTED_CARD_EVENTS) });
+/**
+ * The card messages that pass through the background unchanged, each defined once: a frame sends
+ * them to the background, which checks that they come from the card's own frame (or, for `cardEvent`,
+ * from the top frame that draws it) and passes them on to the frame they concern.
+ */
+const cardMessages = {
+  /** The badge of a card the top frame draws moved (scrolling, resizing): frame → background → top frame. */
+  moveCard: { input: z.strictObject({ nonce: cardNonceSchema, rect: frameRectSchema }), output: ok },
+  /**
+   * The card of `nonce` is closed: from its frame (the background forgets it and tells the top frame,
+   * if that draws it), or from the background to a frame whose card another frame's card replaced.
+   */
+  closeCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
+  /** What a card the top frame draws did: top frame → background → the subframe it belongs to. */
+  cardEvent: { input: z.strictObject({ nonce: cardNonceSchema, event: z.enum(CARD_EVENTS) }), output: ok },
+} as const;
 
 /**
- * Content script ↔ background. The content script runs inside untrusted pages: the background
+ * Content script → background. The content script runs inside untrusted pages: the background
  * parses every input with these schemas and answers with badge-sized data only. The content script
- * imports this module for its types alone (no zod in its bundle) and checks the answers with its
- * own guards (lib/content/guards.ts), which property tests hold to these output schemas.
+ * imports this module for its types alone (no zod in its bundle) and checks the answers with the
+ * guards of lib/protocol/guarded/content-answers.ts, which property tests hold to these schemas.
  */
 export const contentProtocol = {
-  /** Cached while fresh, else one budgeted fetch (one view), reduced to what a badge shows. Only on intent. */
-  getBadge: { input: snapshotRequestSchema, output: badgeSummarySchema },
   /** Cache only, never a fetch: the badges of links already seen. null = nothing cached. */
   peekBadges: {
     input: z.array(snapshotRequestSchema).max(MAX_PEEK_BATCH),
@@ -75,10 +81,11 @@ export const contentProtocol = {
     }),
   },
   /**
-   * "My tab's card now shows this link": the card page this content script made claims it with
-   * `nonce` (its frame's name). The answer says whether the link may be fetched: a hover beyond the
-   * tab's allowance shows the card from the cache only (security finding 6). With `inTopFrame`, from
-   * a subframe, the top frame draws the card; `inTop` says whether it does (else this frame draws it).
+   * "My tab's card now shows this link": the card page named `nonce` claims it (lib/protocol/card.ts).
+   * The background decides whether the link may be fetched (a hover beyond the tab's allowance shows
+   * the card from the cache only), fetches it, and answers with what the badge shows (null: nothing,
+   * neither fetched nor cached). With `inTopFrame`, from a subframe, the top frame draws the card;
+   * `inTop` says whether it does (else this frame draws it).
    */
   openCard: {
     input: snapshotRequestSchema.extend({
@@ -87,14 +94,9 @@ export const contentProtocol = {
       intent: z.enum(ACTIVATION_SOURCES),
       inTopFrame: topFrameCardSchema.optional(),
     }),
-    output: z.object({ fetch: z.boolean(), inTop: z.boolean() }),
+    output: z.object({ inTop: z.boolean(), badge: badgeSummarySchema.nullable() }),
   },
-  /** The badge of the card the top frame draws for this frame moved (scrolling, resizing) to `rect`. */
-  moveCard: { input: z.strictObject({ nonce: cardNonceSchema, rect: frameRectSchema }), output: ok },
-  /** The card of `nonce` was closed: forget its binding (and the top frame removes it, if it drew it). */
-  closeCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
-  /** From the top frame: what happened to the card it draws for a subframe (passed on to that frame). */
-  hostedCardEvent: { input: hostedCardEventSchema, output: ok },
+  ...cardMessages,
   /**
    * From the top frame's frame relay, passing on a frame sentinel's signal (a subframe now holds links):
    * find the frames of the tab that hold a share link.
@@ -104,10 +106,8 @@ export const contentProtocol = {
 
 /** Background → a content script (one frame of a tab). */
 export const contentPushProtocol = {
-  /** Another frame of the tab opened its card: close this one (one card per tab). */
-  cardReplaced: { input: noInput, output: z.undefined() },
   /** To the top frame: draw the card of `nonce` for the subframe that posted `key` (replacing any it draws). */
-  showHostedCard: {
+  showCard: {
     input: topFrameCardSchema.extend({
       nonce: cardNonceSchema,
       /** Opened from the keyboard: focus moves into the card. */
@@ -115,19 +115,15 @@ export const contentPushProtocol = {
     }),
     output: ok,
   },
-  /** To the top frame: the badge of the card it draws moved. */
-  moveHostedCard: { input: z.strictObject({ nonce: cardNonceSchema, rect: frameRectSchema }), output: ok },
-  /** To the top frame: remove the card of `nonce`, if it still draws it. */
-  removeHostedCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
-  /** To the frame whose card the top frame draws: what happened to it. */
-  cardEvent: { input: hostedCardEventSchema, output: z.undefined() },
+  ...cardMessages,
 } as const;
 
 export type ContentPushType = keyof typeof contentPushProtocol;
 export type ContentProtocolMap = ProtocolMapOf<typeof contentProtocol & typeof contentPushProtocol>;
 export type FrameRect = z.output<typeof frameRectSchema>;
 export type TopFrameCard = z.output<typeof topFrameCardSchema>;
-export type HostedCard = z.output<typeof contentPushProtocol.showHostedCard.input>;
-export type HostedCardEvent = z.output<typeof hostedCardEventSchema>;
+export type ShowCard = z.output<typeof contentPushProtocol.showCard.input>;
+export type CardEvent = z.output<typeof cardMessages.cardEvent.input>;
+export type OpenCardAnswer = z.output<typeof contentProtocol.openCard.output>;
 export type ContentSettings = z.output<typeof contentProtocol.getPageSettings.output>;
 export type BadgeTextPayload = z.output<typeof contentProtocol.getBadgeText.output>;

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { FRAME_RELAY_SCRIPT, FRAME_SENTINEL_SCRIPT } from '../../lib/core/content-scripts';
+import { FRAME_RELAY_SCRIPT, FRAME_SENTINEL_SCRIPT } from '../../lib/extension/content-scripts';
 
 /** DESIGN "Budgets": the content script is at most 15 KB gzip (gzip level 9, all content-script files). */
 export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;

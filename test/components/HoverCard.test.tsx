@@ -9,7 +9,7 @@ import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HoverCard } from '@/components/HoverCard';
 import { I18nProvider } from '@/components/i18n';
-import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/card-frame';
+import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/guarded/card-frame';
 
 afterEach(() => cleanup());
 
@@ -19,15 +19,7 @@ function renderCard() {
   render(
     <QueryClientProvider client={new QueryClient()}>
       <I18nProvider language="en" locale="en-GB">
-        <HoverCard
-          claimBinding={async () => null}
-          getSnapshot={never}
-          peekSnapshot={never}
-          refreshSnapshot={never}
-          onClose={() => undefined}
-          onResize={() => undefined}
-          onHover={onHover}
-        />
+        <HoverCard claim={never} refreshSnapshot={never} onClose={() => undefined} onResize={() => undefined} onHover={onHover} />
       </I18nProvider>
     </QueryClientProvider>,
   );

@@ -83,7 +83,11 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
       'components/New.tsx',
       "import { registerMessageHandlers } from '@/lib/background';",
     ],
-    ['components never import the content script', 'components/New.tsx', "import { startAnnotator } from '@/lib/content/annotator';"],
+    [
+      'components never import the content script',
+      'components/New.tsx',
+      "import { startAnnotator } from '@/lib/content/annotator';",
+    ],
     [
       'the background never imports React components',
       'lib/background/new.ts',
@@ -92,10 +96,43 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
     [
       'the background never imports the content script',
       'lib/background/new.ts',
-      "import { startAnnotator } from '../content/start';",
+      "import { startAnnotator } from '../content/annotator/start';",
     ],
     ['protocol modules import no background code', 'lib/protocol/new.ts', "import { x } from '../background/serve';"],
-    ['the card-frame protocol stays zod-free', 'lib/protocol/card-frame.ts', "import { z } from 'zod';"],
+    ['the guarded wire formats stay zod-free', 'lib/protocol/guarded/new.ts', "import { z } from 'zod';"],
+    [
+      'the guarded wire formats take only the types of the other protocol modules',
+      'lib/protocol/guarded/new.ts',
+      "import { contentProtocol } from '../content';",
+    ],
+    [
+      "the annotator does not import the top frame's relay",
+      'lib/content/annotator/new.ts',
+      "import { hostFrameCards } from '../top-frame/card-host';",
+    ],
+    [
+      "the top frame's relay does not import the annotator",
+      'lib/content/top-frame/new.ts',
+      "import { createAnnotator } from '../annotator/annotator';",
+    ],
+    ['what both bundles share imports neither', 'lib/content/shared/new.ts', "import { startAnnotator } from '../annotator';"],
+    [
+      'the relay entrypoint does not import the annotator',
+      'entrypoints/frame-relay.ts',
+      "import { startAnnotator } from '@/lib/content/annotator';",
+    ],
+    ['the relay bundle imports no zod either', 'lib/content/top-frame/new.ts', "import { z } from 'zod';"],
+    [
+      'the page world does not import zod-speaking protocol modules',
+      'lib/page-world/new.ts',
+      "import { contentProtocol } from '../protocol/content';",
+    ],
+    [
+      'the server reaches only the shared core: not the guarded wire formats',
+      'server/new.ts',
+      "import { CARD_EVENTS } from '../lib/protocol/guarded/card';",
+    ],
+    ['the server reaches only the shared core: not lib/dom', 'server/new.ts', "import { ANCHOR_SELECTOR } from '../lib/dom';"],
     ['lib/dom imports nothing of the project (not even the core)', 'lib/dom/new.ts', "import { x } from '../core/token';"],
     ['the page world has no extension API', 'lib/page-world/new.ts', "import { browser } from 'wxt/browser';"],
     ['the page world imports nothing of the content script', 'lib/page-world/new.ts', "import { x } from '../content/start';"],
@@ -120,14 +157,24 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
       "import type { ContentProtocolMap } from '../protocol/content';",
     ],
     [
-      'the content script: the zod-free card-frame protocol',
-      'lib/content/new.ts',
-      "import { parseCardFrameMessage } from '../protocol/card-frame';",
+      'the content script: the zod-free wire formats and their guards',
+      'lib/content/annotator/new.ts',
+      "import { parseCardFrameMessage } from '../../protocol/guarded/card-frame';\nimport { toShowCard } from '../../protocol/guarded/content-answers';",
     ],
     [
-      'the content script: its own folder and the browser',
-      'lib/content/new.ts',
-      "import { browser } from 'wxt/browser';\nimport { startAnnotator } from './start';",
+      'the content script: its own folder, what both bundles share, and the browser',
+      'lib/content/annotator/new.ts',
+      "import { browser } from 'wxt/browser';\nimport { startAnnotator } from './start';\nimport { createCardView } from '../shared/card-view';",
+    ],
+    [
+      'the relay: what both bundles share',
+      'lib/content/top-frame/new.ts',
+      "import { createCardView } from '../shared/card-view';",
+    ],
+    [
+      'the guarded wire formats: the core, and the types of the other protocol modules',
+      'lib/protocol/guarded/new.ts',
+      "import { isRecord } from '../../core/guards';\nimport type { ShowCard } from '../content';",
     ],
     [
       'the server: the shared core and its schemas',
@@ -145,9 +192,9 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
       "import { backgroundClient } from '@/lib/protocol/pages';\nimport { createSettingsStore } from '@/lib/extension/settings';\nimport { formatDateTime } from '@/lib/core/format';",
     ],
     [
-      'the page world: the core and lib/dom',
+      'the page world: the core, lib/dom and the guarded wire formats',
       'lib/page-world/new.ts',
-      "import { FRAME_LINKS_SIGNAL } from '../core/frame-signals';\nimport { ANCHOR_SELECTOR } from '../dom';",
+      "import { FRAME_LINKS_SIGNAL } from '../protocol/guarded/frame-signals';\nimport { ANCHOR_SELECTOR } from '../dom';\nimport { TOKEN_PATTERN } from '../core/token';",
     ],
     [
       'the background: the page world (it hands its functions to scripting.executeScript)',

@@ -56,7 +56,7 @@ const testFiles = execFileSync('git', ['ls-files', '-z', 'test'], { cwd: root, e
 
 describe('docs name what exists', () => {
   it('the checks bite: a moved file and a renamed test are caught', () => {
-    expect(missingPaths('see `lib/content/annotator.ts` and `lib/content/gone.ts`')).toEqual(['lib/content/gone.ts']);
+    expect(missingPaths('see `lib/content/annotator/annotator.ts` and `lib/content/gone.ts`')).toEqual(['lib/content/gone.ts']);
     expect(missingPaths('globs like `test/lib/**` and `lib/core/i18n/{en,fr}/options.ts` name no one file')).toEqual([]);
     expect(missingTests('`test/lib/core/csv.test.ts` › "no such test"', testFiles)).toEqual([
       'test/lib/core/csv.test.ts › "no such test"',

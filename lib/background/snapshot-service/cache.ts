@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cachedSummarySchema, type CachedSummary } from '../../core/schemas/results';
-import { KeyedMutex, type StorageAreaAdapter } from './storage-area';
+import { KeyedMutex } from '../common/keyed-mutex';
+import type { StorageAreaAdapter } from '../common/storage-area';
 
 export const CACHE_KEY_PREFIX = 'snapshotCache:';
 const INDEX_KEY = `${CACHE_KEY_PREFIX}index`;

@@ -1,7 +1,7 @@
-import type { z } from 'zod';
 import { API_VERSION } from '../../core/labels';
 import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '../../core/schemas/snapshot';
 import type { ServiceConfig } from '../../core/services';
+import { describeIssues } from '../common/describe-issues';
 import { retryAtFrom } from './rate-budget';
 import { snapshotError, type SnapshotResult } from '../../core/schemas/results';
 
@@ -76,14 +76,6 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-/** "data.scores.readiness_score: Too big: expected number to be <=100" (first few issues). */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
 }
 
 /**

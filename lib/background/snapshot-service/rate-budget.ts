@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { KeyedMutex, type StorageAreaAdapter } from './storage-area';
+import { KeyedMutex } from '../common/keyed-mutex';
+import type { StorageAreaAdapter } from '../common/storage-area';
 
 /**
  * Per-origin client budget and 429 pause, both persisted in storage.session so a restarted service

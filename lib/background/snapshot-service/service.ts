@@ -11,7 +11,7 @@ import {
   type SnapshotRequest,
   type SnapshotResult,
 } from '../../core/schemas/results';
-import type { StorageAreaAdapter } from './storage-area';
+import type { StorageAreaAdapter } from '../common/storage-area';
 
 /** The part of the effective settings the service reads, on every call (settings can change any time). */
 export interface SnapshotServiceSettings {

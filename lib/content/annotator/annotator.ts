@@ -21,8 +21,6 @@ export interface Annotator {
   rescan(changes?: { recognizer?: AnchorRecognizer; hoverDelayMs?: number }): void;
   /** The reader's language changed: every badge is worded again (no link is looked at again). */
   setText(text: BadgeText): void;
-  /** Removes everything: observer, listeners, timers, badges, card. Idempotent. */
-  stop(): void;
   /** Anchors waiting to be looked at (0 once the DOM work is done). */
   readonly pendingWork: number;
   /** The share links annotated now, one per canonical key, in the order they were found. */
@@ -40,8 +38,8 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   };
   const makeBadge = options.createBadge ?? createBadge;
   let text = options.text;
-  let stopped = false;
-  const isStopped = () => stopped;
+  const { signal } = options;
+  const isStopped = () => signal.aborted;
   const linkListeners = new Set<() => void>();
 
   const states: LinkStates = createLinkStates(config, (state) => peek(state), isStopped);
@@ -65,6 +63,15 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     onLinksChanged: () => linkListeners.forEach((listener) => listener()),
   });
   const interaction: Interaction = createInteraction(config, scanner, states);
+  // The scanner and the interaction stop themselves on the same signal.
+  signal.addEventListener(
+    'abort',
+    () => {
+      visibility?.disconnect();
+      states.clear();
+    },
+    { once: true },
+  );
 
   return {
     get pendingWork() {
@@ -84,17 +91,9 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       for (const annotation of scanner.live) annotation.badge.repaint();
     },
     rescan(changes = {}) {
-      if (stopped) return;
+      if (signal.aborted) return;
       interaction.reset('navigation', changes.hoverDelayMs);
       scanner.rescan(changes.recognizer);
-    },
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      scanner.stop();
-      visibility?.disconnect();
-      interaction.stop();
-      states.clear();
     },
   };
 }

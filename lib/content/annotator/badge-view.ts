@@ -17,6 +17,7 @@ export type BadgeView = { state: 'idle' } | { state: 'loading' } | BadgeResult;
 
 /** The state of every badge before anything is known (shared: views are never mutated). */
 export const IDLE_VIEW: BadgeView = { state: 'idle' };
+export const LOADING_VIEW: BadgeView = { state: 'loading' };
 
 /** Colour family of the badge; the words always carry the meaning too (never colour alone). */
 export type BadgeTone = 'neutral' | 'critical' | 'progress' | 'good' | 'ready' | 'muted' | 'warning';

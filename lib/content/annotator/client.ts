@@ -1,83 +1,36 @@
-import type { ContentProtocolMap, ContentSettings, HostedCardEvent } from '../../protocol/content';
-import type { ServiceConfig } from '../../core/services';
+import type { ContentProtocolMap, ContentSettings, FrameRect, TopFrameCard } from '../../protocol/content';
+import type { ActivationSource, CardEventKind } from '../../protocol/guarded/card';
 import {
-  isCardNonce,
-  isEpochMs,
-  isErrorCode,
-  isFiniteNumber,
-  isHostedCardEvent,
-  isReadinessLabel,
-  isRecord,
-  isRiskBand,
-  isScore,
-  isString,
-  isStringArray,
-  isTimestamp,
-} from '../../core/guards';
-import { HOVER_DELAY_MS, MAX_BADGE_STRING } from '../../core/limits';
-import type { BadgeText } from './badge-view';
-import type { CardBindingClient } from './card';
+  toBadgeSummary,
+  toBadgeText,
+  toCardEvent,
+  toCloseCard,
+  toContentSettings,
+  toOpenCardAnswer,
+} from '../../protocol/guarded/content-answers';
 import { contentMessenger } from '../shared/messaging';
-import type { BadgeResult } from './badge-view';
-import type { BadgeSnapshotClient } from './types';
+import type { BadgeResult, BadgeText } from './badge-view';
+import type { BadgeSnapshotClient, SnapshotRequest } from './types';
 
 /**
- * The content script's side of lib/protocol/content.ts. The background answers it with badge
- * summaries only (score, label, band, or the error's code and times); they are checked here, where
- * they enter this process, with small hand-written guards (lib/core/guards.ts: zod would not fit
- * the 15 KB budget). Anything malformed becomes INVALID_RESPONSE.
+ * The annotator's side of lib/protocol/content.ts. The background answers it with badge summaries
+ * only (score, label, band, or the error's code and times); they are checked here, where they enter
+ * this process, with the guards of lib/protocol/guarded (zod would not fit the 15 KB budget).
  */
 
 const messenger = contentMessenger<ContentProtocolMap>();
-
-export function toBadgeResult(value: unknown): BadgeResult {
-  if (!isRecord(value)) return INVALID;
-  if (value.state === 'ready') {
-    if (!isScore(value.score) || !isReadinessLabel(value.label) || !isRiskBand(value.band)) return INVALID;
-    return { state: 'ready', score: value.score, label: value.label, band: value.band };
-  }
-  if (value.state === 'error' && isErrorCode(value.code)) {
-    if (value.retryAt !== undefined && !isEpochMs(value.retryAt)) return INVALID;
-    if (value.expiredAt !== undefined && !isTimestamp(value.expiredAt)) return INVALID;
-    return { state: 'error', code: value.code, retryAt: value.retryAt, expiredAt: value.expiredAt };
-  }
-  return INVALID;
-}
-
-const INVALID: BadgeResult = { state: 'error', code: 'INVALID_RESPONSE' };
-
-const unexpectedAnswer = (message: string) => new Error(`${message}: unexpected answer`);
 
 export const messagingSnapshotClient: BadgeSnapshotClient = {
   async peekMany(requests) {
     const answers: unknown = await messenger.send('peekBadges', requests);
     if (!Array.isArray(answers) || answers.length !== requests.length) return requests.map(() => null);
-    return answers.map((answer: unknown) => (answer === null ? null : toBadgeResult(answer)));
-  },
-  async get(request) {
-    return toBadgeResult(await messenger.send('getBadge', request));
+    return answers.map((answer: unknown) => (answer === null ? null : toBadgeSummary(answer)));
   },
 };
 
 export type { ContentSettings };
 
-function toService(value: unknown): ServiceConfig | null {
-  if (!isRecord(value)) return null;
-  const { id, name, origin, apiPathTemplate, sharePathTemplates } = value;
-  if (!isString(id) || !isString(name) || !isString(origin) || !isString(apiPathTemplate)) return null;
-  if (!isStringArray(sharePathTemplates)) return null;
-  return { id, name, origin, apiPathTemplate, sharePathTemplates };
-}
-
-export function toContentSettings(value: unknown): ContentSettings {
-  if (!isRecord(value) || !Array.isArray(value.services) || !isFiniteNumber(value.hoverDelayMs)) {
-    throw unexpectedAnswer('getPageSettings');
-  }
-  // A malformed entry is dropped (the recognizer would never match it anyway).
-  const services = value.services.map(toService).filter((service) => service !== null);
-  const { min, max } = HOVER_DELAY_MS;
-  return { services, hoverDelayMs: Math.min(Math.max(value.hoverDelayMs, min), max), settled: value.settled !== false };
-}
+const unexpectedAnswer = (message: string) => new Error(`${message}: unexpected answer`);
 
 /**
  * The settings the content script needs (services to recognise, hover delay). At once by default;
@@ -85,56 +38,70 @@ export function toContentSettings(value: unknown): ContentSettings {
  * browser start).
  */
 export async function fetchContentSettings(options: { waitForPolicy?: boolean } = {}): Promise<ContentSettings> {
-  return toContentSettings(await messenger.send('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined));
-}
-
-/** What the background passes on from the card the top frame draws for this frame; null when malformed. */
-export function toHostedCardEvent(value: unknown): HostedCardEvent | null {
-  return isRecord(value) && isCardNonce(value.nonce) && isHostedCardEvent(value.event)
-    ? { nonce: value.nonce, event: value.event }
-    : null;
-}
-
-/** The card's binding in the background (lib/content/card-frame.ts `CardBindingClient`). */
-export const cardBinding: CardBindingClient = {
-  open: async (binding) => {
-    const answer: unknown = await messenger.send('openCard', binding);
-    return { fetch: isRecord(answer) && answer.fetch === true, inTop: isRecord(answer) && answer.inTop === true };
-  },
-  move: (nonce, rect) => messenger.send('moveCard', { nonce, rect }),
-  close: (nonce) => messenger.send('closeCard', { nonce }),
-  onReplaced(listener) {
-    messenger.answer('cardReplaced', () => listener());
-  },
-  onHostedEvent(listener) {
-    messenger.answer('cardEvent', (data) => {
-      const event = toHostedCardEvent(data);
-      if (event) listener(event);
-    });
-  },
-};
-
-/** The badge strings the background sent: string values only; anything else is dropped (its key shows). */
-export function toBadgeText(value: unknown): BadgeText {
-  if (!isRecord(value) || !isString(value.locale) || !isRecord(value.strings)) {
-    throw unexpectedAnswer('getBadgeText');
-  }
-  const strings: Record<string, string> = {};
-  for (const [key, text] of Object.entries(value.strings)) {
-    if (isString(text) && text.length <= MAX_BADGE_STRING) strings[key] = text;
-  }
-  let locale = value.locale;
-  try {
-    // A tag Intl refuses would break every date on the badges. Checked without building a formatter:
-    // a page's first `new Intl.DateTimeFormat` loads locale data (22-50 ms measured here).
-    Intl.getCanonicalLocales(locale);
-  } catch {
-    locale = 'en';
-  }
-  return { locale, strings };
+  const settings = toContentSettings(
+    await messenger.send('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined),
+  );
+  if (!settings) throw unexpectedAnswer('getPageSettings');
+  return settings;
 }
 
 /** The badge strings of the language the reader chose in the options (or the browser's). */
 export async function fetchBadgeText(): Promise<BadgeText> {
-  return toBadgeText(await messenger.send('getBadgeText'));
+  const text = toBadgeText(await messenger.send('getBadgeText'));
+  if (!text) throw unexpectedAnswer('getBadgeText');
+  return withUsableLocale(text);
 }
+
+/** The strings with their locale, or English's if Intl refuses it (it would break every date on the badges). */
+export function withUsableLocale(text: BadgeText): BadgeText {
+  try {
+    // Checked without building a formatter: a page's first `new Intl.DateTimeFormat` loads locale data (22-50 ms measured here).
+    Intl.getCanonicalLocales(text.locale);
+    return text;
+  } catch {
+    return { ...text, locale: 'en' };
+  }
+}
+
+/** What the card asks the background for (lib/background/cards/card-routes.ts owns the card's life). */
+export interface CardClient {
+  /**
+   * Opens this tab's card for `request` (the card page named `nonce` claims it); answers, once the
+   * snapshot is known, whether the top frame draws it and what the badge shows (null: nothing).
+   */
+  open(
+    card: SnapshotRequest & { nonce: string; intent: ActivationSource; inTopFrame?: TopFrameCard },
+  ): Promise<{ inTop: boolean; badge: BadgeResult | null }>;
+  /** The badge of the card the top frame draws moved to `rect`. */
+  move(nonce: string, rect: FrameRect): Promise<unknown>;
+  close(nonce: string): Promise<unknown>;
+  /**
+   * Calls `onClose` when the background closes a card of this frame (another frame's card replaced
+   * it) and `onEvent` with what the card the top frame draws for this frame did, until `signal` aborts.
+   */
+  listen(
+    handlers: { onClose(nonce: string): void; onEvent(nonce: string, event: CardEventKind): void },
+    signal: AbortSignal,
+  ): void;
+}
+
+export const cardClient: CardClient = {
+  open: async (card) => toOpenCardAnswer(await messenger.send('openCard', card)),
+  move: (nonce, rect) => messenger.send('moveCard', { nonce, rect }),
+  close: (nonce) => messenger.send('closeCard', { nonce }),
+  listen(handlers, signal) {
+    const stops = [
+      messenger.answer('closeCard', (data) => {
+        const nonce = toCloseCard(data);
+        if (nonce) handlers.onClose(nonce);
+        return { ok: true };
+      }),
+      messenger.answer('cardEvent', (data) => {
+        const event = toCardEvent(data);
+        if (event) handlers.onEvent(event.nonce, event.event);
+        return { ok: true };
+      }),
+    ];
+    signal.addEventListener('abort', () => stops.forEach((stop) => stop()), { once: true });
+  },
+};

@@ -1,7 +1,7 @@
 /**
- * lib/content: the content-script bundle, which runs inside untrusted pages under a 15 KB gzip
- * budget, so it imports no zod and no React: only the zod-free core, the types of lib/protocol (and
- * the zod-free card-frame protocol) and its own folder; only its entrypoint imports it.
+ * lib/content/annotator: the annotator's bundle (entrypoints/annotator.content), which runs inside
+ * untrusted pages under a 15 KB gzip budget: no zod, no React; the zod-free core, the types of
+ * lib/protocol, lib/protocol/guarded and lib/content/shared; never the top frame's relay.
  */
 export { startAnnotator } from './start';
 export { servePageLinks } from './page-links';

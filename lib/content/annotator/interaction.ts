@@ -40,7 +40,6 @@ export interface Interaction {
   forget: (annotation: Annotation) => void;
   /** Cancels pending intent and closes the card (Escape, navigation, new settings). */
   reset: (reason: CardCloseReason, hoverDelayMs?: number) => void;
-  stop: () => void;
 }
 
 /**
@@ -94,11 +93,11 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     annotation.badge.draw(); // the card is placed at the badge
     cardFor = annotation;
     cardSticky = source !== 'hover';
-    void getCard()
-      .open(annotation.state.request, annotation.badge.host, { focus: source === 'keyboard', intent: source })
-      .then((fetch) => {
-        if (fetch) states.load(annotation.state);
-      });
+    const badge = getCard().open(annotation.state.request, annotation.badge.host, {
+      focus: source === 'keyboard',
+      intent: source,
+    });
+    if (badge) states.expect(annotation.state, badge);
   }
 
   function closeCard(reason: CardCloseReason): void {
@@ -181,8 +180,8 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     if (event.key === 'Escape' && card?.isOpen) closeCard('escape');
   }
 
-  const listeners = new AbortController();
-  const capture = { capture: true, passive: true, signal: listeners.signal };
+  const { signal } = config;
+  const capture = { capture: true, passive: true, signal };
   const fromUser =
     <E extends Event>(handler: (event: E) => void) =>
     (event: E) => {
@@ -191,8 +190,10 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   doc.addEventListener('pointerover', fromUser(onPointerOver), capture);
   doc.addEventListener('pointerout', fromUser(onPointerOut), capture);
   doc.addEventListener('pointerdown', fromUser(onPointerDown), capture);
-  doc.addEventListener('keydown', fromUser(onKeyDown), { capture: true, signal: listeners.signal });
+  doc.addEventListener('keydown', fromUser(onKeyDown), { capture: true, signal });
   doc.addEventListener('focusin', fromUser(onFocusIn), capture);
+
+  signal.addEventListener('abort', () => reset('stopped'), { once: true });
 
   function reset(reason: CardCloseReason, nextHoverDelayMs?: number): void {
     if (nextHoverDelayMs !== undefined) hoverDelayMs = nextHoverDelayMs;
@@ -207,9 +208,5 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
       if (cardFor === annotation) closeCard('replaced');
     },
     reset,
-    stop() {
-      listeners.abort();
-      reset('stopped');
-    },
   };
 }

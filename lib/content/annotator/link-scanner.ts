@@ -30,7 +30,6 @@ export interface LinkScanner {
   drawBadgeOf: (anchor: Element) => void;
   /** Looks at every link again: new services, or a new base URL after navigation. */
   rescan: (recognizer?: AnchorRecognizer) => void;
-  stop: () => void;
 }
 
 /**
@@ -40,7 +39,7 @@ export interface LinkScanner {
  * found when the subtree is, so a root filled later is seen (closed roots are out of reach).
  */
 export function createLinkScanner(
-  { document: doc, scheduler, sliceBudgetMs, recognizer: initialRecognizer }: EngineConfig,
+  { document: doc, scheduler, sliceBudgetMs, recognizer: initialRecognizer, signal }: EngineConfig,
   states: LinkStates,
   /** Badges are drawn when their link comes near the viewport; null: drawn at once. */
   visibility: VisibilityWatcher | null,
@@ -49,7 +48,6 @@ export function createLinkScanner(
   let recognizer = initialRecognizer;
   /** What a new subtree is searched for: candidate anchors, and page clones of our badges. */
   let searchSelector = selectorFor(recognizer);
-  let stopped = false;
   const annotations = new WeakMap<Element, Annotation>();
   /** Our badge hosts (their mutations are not page changes), with the annotation each belongs to. */
   const badgeOwners = new WeakMap<Node, Annotation>();
@@ -75,13 +73,13 @@ export function createLinkScanner(
   }
 
   function scheduleFlush(): void {
-    if (cancelFlush || stopped) return;
+    if (cancelFlush || signal.aborted) return;
     cancelFlush = scheduler.batch(flush);
   }
 
   function flush(): void {
     cancelFlush = null;
-    if (stopped) return;
+    if (signal.aborted) return;
     const deadline = scheduler.now() + sliceBudgetMs;
     if (pendingRemoved.length > 0) handleRemoved(pendingRemoved.splice(0));
     if (pendingRoots.size > 0) {
@@ -221,7 +219,7 @@ export function createLinkScanner(
   }
 
   const observer = new MutationObserver((records) => {
-    if (stopped) return;
+    if (signal.aborted) return;
     let changed = false;
     for (const record of records) {
       if (record.type === 'attributes') {
@@ -258,6 +256,20 @@ export function createLinkScanner(
   pendingRoots.add(doc);
   scheduleFlush();
 
+  signal.addEventListener(
+    'abort',
+    () => {
+      observer.disconnect();
+      cancelFlush?.();
+      for (const annotation of live) annotation.badge.remove();
+      live.clear();
+      pendingRoots.clear();
+      pendingRemoved.length = 0;
+      anchorQueue = [];
+    },
+    { once: true },
+  );
+
   return {
     live,
     get pendingWork() {
@@ -276,7 +288,7 @@ export function createLinkScanner(
       if (annotation && live.has(annotation)) annotation.badge.draw();
     },
     rescan(next) {
-      if (stopped) return;
+      if (signal.aborted) return;
       if (next) {
         recognizer = next;
         seen = new WeakMap(); // every anchor gets a fresh look with the new services
@@ -286,16 +298,6 @@ export function createLinkScanner(
       for (const annotation of live) anchorQueue.push(annotation.anchor);
       pendingRoots.add(doc);
       scheduleFlush();
-    },
-    stop() {
-      stopped = true;
-      observer.disconnect();
-      cancelFlush?.();
-      for (const annotation of live) annotation.badge.remove();
-      live.clear();
-      pendingRoots.clear();
-      pendingRemoved.length = 0;
-      anchorQueue = [];
     },
   };
 }

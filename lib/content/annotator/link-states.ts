@@ -1,5 +1,5 @@
 import type { Badge } from './badge';
-import { IDLE_VIEW, type BadgeView } from './badge-view';
+import { IDLE_VIEW, LOADING_VIEW, type BadgeResult, type BadgeView } from './badge-view';
 import type { AnnotatableLink, EngineConfig, SnapshotRequest } from './types';
 
 /** One share link found on the page: its anchor, the badge drawn after it, and its link's state. */
@@ -21,7 +21,6 @@ export interface LinkState {
    * The first annotation replaces the empty array (`push` onto an empty one reserves room for 17).
    */
   annotations: Annotation[];
-  fetching: boolean;
   cancelRetryTimer: (() => void) | null;
 }
 
@@ -34,8 +33,11 @@ export interface LinkStates {
   detach: (annotation: Annotation) => void;
   /** Shows `view` on every badge of the link. */
   show: (state: LinkState, view: BadgeView) => void;
-  /** Cached while fresh, else one fetch (a view for the founder): only ever on the user's intent. */
-  load: (state: LinkState) => void;
+  /**
+   * The card was opened for the link: its badge shows loading (unless it shows a snapshot) until the
+   * background's answer (null: nothing known, so the badge shows what it showed before).
+   */
+  expect: (state: LinkState, answer: Promise<BadgeResult | null>) => void;
   clear: () => void;
 }
 
@@ -46,7 +48,7 @@ export interface LinkStates {
  * letter while `this.` properties keep their names (a class version of these units measured +839 B gzip).
  */
 export function createLinkStates(
-  { client, scheduler, now }: EngineConfig,
+  { scheduler, now }: EngineConfig,
   onNew: (state: LinkState) => void,
   isStopped: () => boolean,
 ): LinkStates {
@@ -75,7 +77,6 @@ export function createLinkStates(
           request: { origin: link.origin, token: link.token },
           view: IDLE_VIEW,
           annotations: [],
-          fetching: false,
           cancelRetryTimer: null,
         };
         states.set(link.canonicalKey, state);
@@ -95,16 +96,15 @@ export function createLinkStates(
       if (index !== -1) list.splice(index, 1);
     },
     show,
-    load(state) {
-      if (state.fetching) return;
-      state.fetching = true;
-      if (state.view.state !== 'ready') show(state, { state: 'loading' });
-      void client
-        .get(state.request)
-        .catch((): BadgeView => ({ state: 'error', code: 'NETWORK' }))
-        .then((view) => {
-          state.fetching = false;
-          if (!isStopped()) show(state, view);
+    expect(state, answer) {
+      const before = state.view;
+      if (before.state !== 'ready') show(state, LOADING_VIEW);
+      void answer
+        .catch(() => null)
+        .then((badge) => {
+          if (isStopped()) return;
+          if (badge) show(state, badge);
+          else if (state.view === LOADING_VIEW) show(state, before);
         });
     },
     clear() {

@@ -28,6 +28,8 @@ export interface ServePageLinksOptions {
   debounceMs?: number;
   /** Longest an answer waits for queued DOM work (a huge page) before answering with what it has. */
   settleTimeoutMs?: number;
+  /** Aborted when the content script stops: no more answers or announcements. */
+  signal: AbortSignal;
 }
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -47,13 +49,14 @@ function toPageLinks(source: PageLinksSource): PageLink[] {
  * timer; when it fires, the list is compared with the last one announced, so a burst of changes costs
  * one comparison per `debounceMs`, and only a real change sends a message. (No DOM observer of its
  * own: the engine already watches the page, and a second observer made every page mutation cost twice.)
- * Returns a stop function.
+ * Serves until `signal` aborts.
  */
-export function servePageLinks(options: ServePageLinksOptions): () => void {
+export function servePageLinks(options: ServePageLinksOptions): void {
   const messenger = options.messenger ?? pageLinksMessenger;
   const debounceMs = options.debounceMs ?? PAGE_LINKS_CHANGED_DEBOUNCE_MS;
   const settleTimeoutMs = options.settleTimeoutMs ?? 2000;
-  let stopped = false;
+  const { signal } = options;
+  if (signal.aborted) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let announced = '';
 
@@ -67,7 +70,7 @@ export function servePageLinks(options: ServePageLinksOptions): () => void {
 
   function check(source: PageLinksSource): void {
     timer = undefined;
-    if (stopped) return;
+    if (signal.aborted) return;
     if (source.pendingWork > 0) return arm(source);
     const signature = source
       .links()
@@ -80,20 +83,22 @@ export function servePageLinks(options: ServePageLinksOptions): () => void {
   }
 
   function arm(source: PageLinksSource): void {
-    if (timer === undefined && !stopped) timer = setTimeout(() => check(source), debounceMs);
+    if (timer === undefined && !signal.aborted) timer = setTimeout(() => check(source), debounceMs);
   }
 
-  let unwatch: (() => void) | undefined;
   void options.source.then((source) => {
-    if (!source || stopped) return;
-    unwatch = source.watchLinks(() => arm(source));
+    if (!source || signal.aborted) return;
+    const unwatch = source.watchLinks(() => arm(source));
+    signal.addEventListener('abort', unwatch, { once: true });
     arm(source);
   });
 
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-    unwatch?.();
-    removeHandler();
-  };
+  signal.addEventListener(
+    'abort',
+    () => {
+      clearTimeout(timer);
+      removeHandler();
+    },
+    { once: true },
+  );
 }

@@ -4,9 +4,9 @@ import { LANGUAGE_ITEM_KEY } from '../../core/i18n/language';
 import { changesPageSettings } from '../../core/storage-keys';
 import { createLinkRecognizer } from '../../core/links/recognize';
 import { createAnnotator, type Annotator } from './annotator';
-import { createCardFrame } from './card';
+import { createCard } from './card';
 import type { BadgeText } from './badge-view';
-import { cardBinding, fetchBadgeText, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
+import { cardClient, fetchBadgeText, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
 import type { BadgeSnapshotClient, Scheduler } from './types';
 
 export interface StartAnnotatorDeps {
@@ -52,16 +52,17 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
   let applied = settings;
 
   const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
+  const { signal } = ctx;
   const annotator = createAnnotator({
     document: deps.document ?? document,
+    signal,
     recognizer: createLinkRecognizer(settings.services),
     client: deps.client ?? messagingSnapshotClient,
-    createCard: (events) => createCardFrame({ ctx, binding: cardBinding, extensionOrigin, window }, events),
+    createCard: (events) => createCard({ client: cardClient, extensionOrigin, window, signal }, events),
     scheduler: contextScheduler(ctx),
     hoverDelayMs: settings.hoverDelayMs,
     text,
   });
-  ctx.onInvalidated(() => annotator.stop());
   ctx.addEventListener(window, 'wxt:locationchange', () => annotator.rescan());
 
   /** New services or hover delay: every link is looked at again (only if something changed). */
@@ -92,7 +93,7 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
     if (changesPageSettings(changes, area)) void getSettings().then(apply, () => undefined);
   };
   browser.storage.onChanged.addListener(onStorageChanged);
-  ctx.onInvalidated(() => browser.storage.onChanged.removeListener(onStorageChanged));
+  signal.addEventListener('abort', () => browser.storage.onChanged.removeListener(onStorageChanged), { once: true });
   return annotator;
 }
 

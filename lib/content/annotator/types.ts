@@ -1,4 +1,4 @@
-import type { ACTIVATION_SOURCES } from '../../core/limits';
+import type { ActivationSource } from '../../protocol/guarded/card';
 import type { Badge, BadgeCallbacks, DescribeBadge } from './badge';
 import type { BadgeResult, BadgeText } from './badge-view';
 import type { VisibilityWatcherFactory } from './visibility';
@@ -39,11 +39,9 @@ export interface SnapshotRequest {
 export interface BadgeSnapshotClient {
   /** Cache only: never a fetch, so never a view. One answer per request, null = nothing cached. */
   peekMany(requests: SnapshotRequest[]): Promise<(BadgeResult | null)[]>;
-  /** Cached while fresh, else one fetch (counts a view). Only on intent. */
-  get(request: SnapshotRequest): Promise<BadgeResult>;
 }
 
-export type ActivationSource = (typeof ACTIVATION_SOURCES)[number];
+export type { ActivationSource };
 
 export type CardCloseReason = 'escape' | 'button' | 'pointer-left' | 'outside' | 'replaced' | 'navigation' | 'stopped';
 
@@ -52,10 +50,15 @@ export type CardCloseRequest = Extract<CardCloseReason, 'escape' | 'button' | 'o
 
 export interface CardPresenter {
   /**
-   * Shows the card for `request` next to `anchor` (the badge host); one card at a time. Answers
-   * whether the link may be fetched (the background may refuse a hover beyond the tab's allowance).
+   * Shows the card for `request` next to `anchor` (the badge host); one card at a time. Answers, once
+   * the background knows it, what the link's badge shows (null: nothing, neither fetched nor cached);
+   * null at once when the card already shows this link (nothing is asked).
    */
-  open(request: SnapshotRequest, anchor: Element, options: { focus: boolean; intent: ActivationSource }): Promise<boolean>;
+  open(
+    request: SnapshotRequest,
+    anchor: Element,
+    options: { focus: boolean; intent: ActivationSource },
+  ): Promise<BadgeResult | null> | null;
   close(reason: CardCloseReason): void;
   readonly isOpen: boolean;
   /** True for the card's own elements (so the pointer moving onto the card keeps it open). */
@@ -87,6 +90,8 @@ export interface Scheduler {
 
 export interface AnnotatorOptions {
   document: Document;
+  /** Aborted when the content script stops: observer, listeners, timers, badges and card go. */
+  signal: AbortSignal;
   recognizer: AnchorRecognizer;
   client: BadgeSnapshotClient;
   createCard: (events: CardEvents) => CardPresenter;

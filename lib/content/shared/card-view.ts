@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
-import { CARD_MAX_WIDTH } from '../../core/limits';
-import { parseCardFrameMessage } from '../../protocol/card-frame';
+import { CARD_MAX_WIDTH } from '../../protocol/guarded/card';
+import { parseCardFrameMessage } from '../../protocol/guarded/card-frame';
 import { placeCard, type Rect } from './placement';
 
 export const CARD_TAG = 'compliance-lens-card';

@@ -1,9 +1,9 @@
-import { isCardNonce, isCoordinate, isRecord, toFrameRect } from '../../core/guards';
-import { MAX_FRAME_HOPS, type HOSTED_CARD_EVENTS } from '../../core/limits';
-import { CARD_HOVER_REPEAT_MS } from '../../protocol/card-frame';
-import type { ContentProtocolMap, HostedCard } from '../../protocol/content';
+import type { ContentProtocolMap, ShowCard } from '../../protocol/content';
+import type { CardEventKind } from '../../protocol/guarded/card';
+import { parseCardAnchor } from '../../protocol/guarded/card-anchor';
+import { CARD_HOVER_REPEAT_MS } from '../../protocol/guarded/card-frame';
+import { toCloseCard, toMoveCard, toShowCard } from '../../protocol/guarded/content-answers';
 import { queryDeep } from '../../dom';
-import { parseCardAnchor } from '../shared/card-anchor';
 import { createCardView, watchViewports, type CardView } from '../shared/card-view';
 import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
 import type { ContentMessenger } from '../shared/messaging';
@@ -24,19 +24,8 @@ export interface FrameCardHostDeps {
   /** `browser.runtime.getURL('')` origin: the only origin card messages may come from (asked at the first card). */
   extensionOrigin(): string;
   messenger: ContentMessenger<ContentProtocolMap>;
-}
-
-/** What the background sends with `showHostedCard`, checked (lib/protocol/content.ts has its schema). */
-export function toHostedCard(value: unknown): HostedCard | null {
-  if (!isRecord(value)) return null;
-  const rect = toFrameRect(value.rect);
-  if (!rect || !isCardNonce(value.nonce) || !isCardNonce(value.key)) return null;
-  const { hops, viewport, focus } = value;
-  if (!Number.isInteger(hops) || typeof hops !== 'number' || hops < 0 || hops > MAX_FRAME_HOPS) return null;
-  if (typeof focus !== 'boolean' || !isRecord(viewport)) return null;
-  const { width, height } = viewport;
-  if (!isCoordinate(width, 0) || !isCoordinate(height, 0)) return null;
-  return { nonce: value.nonce, key: value.key, hops, rect, viewport: { width, height }, focus };
+  /** Aborted when the relay stops: the card and every listener go. */
+  signal: AbortSignal;
 }
 
 /** A window (of any origin: these two are readable across origins), not a message port or a worker. */
@@ -58,7 +47,7 @@ const isFrameElement = (element: Element): element is HTMLIFrameElement | HTMLFr
   element.localName === 'iframe' || element.localName === 'frame';
 
 /** The frame element in `doc` (or its open shadow roots) whose window is `win`; with `viewport`, those of its size are tried first. */
-function frameElementIn(doc: Document, win: Window, viewport?: HostedCard['viewport']): HTMLElement | null {
+function frameElementIn(doc: Document, win: Window, viewport?: ShowCard['viewport']): HTMLElement | null {
   const frames = queryDeep(doc, 'iframe,frame').filter(isFrameElement);
   // Reading a frame's window from this world builds this world in it (for a sandboxed frame, in
   // Chromium): the frames that look like the one asked about are tried first, and usually only they.
@@ -77,7 +66,7 @@ function frameElementIn(doc: Document, win: Window, viewport?: HostedCard['viewp
  * another origin's frame cannot be found that way: the card then sits by the outermost frame around
  * it that can.
  */
-function locate(top: Window, source: Window, card: HostedCard): Located | null {
+function locate(top: Window, source: Window, card: ShowCard): Located | null {
   let win = source;
   for (let hop = 0; hop < card.hops && win.parent !== win; hop += 1) win = win.parent;
   let exact = true;
@@ -102,17 +91,16 @@ function locate(top: Window, source: Window, card: HostedCard): Located | null {
 
 /**
  * The top frame's host for the cards of its subframes (card-frame.ts says why they do not draw their
- * own). The background passes on a frame's `openCard` as `showHostedCard`; the frame's anchor message
+ * own). The background passes on a frame's `openCard` as `showCard`; the frame's anchor message
  * (card-anchor.ts) names its window, whose frame element the card is placed by. What the card does
  * (the pointer entering or leaving it, a dismissal, a press elsewhere) goes back to the frame through
  * the background, and the frame decides when the card closes; the host closes it itself on a
- * dismissal, a press elsewhere, or when the frame goes. One card at a time. Returns a function that
- * stops hosting.
+ * dismissal, a press elsewhere, or when the frame goes. One card at a time, until `signal` aborts.
  */
-export function hostFrameCards(deps: FrameCardHostDeps): () => void {
-  const { window: top, messenger } = deps;
+export function hostFrameCards(deps: FrameCardHostDeps): void {
+  const { window: top, messenger, signal } = deps;
   const anchors = new Map<string, Window>();
-  let card: HostedCard | null = null;
+  let card: ShowCard | null = null;
   let located: Located | null = null;
   let listeners: AbortController | null = null;
   /** Whether the pointer is on the card, and when the frame was last told so. */
@@ -130,10 +118,10 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
     report(inside ? 'enter' : 'leave');
   };
 
-  function report(event: (typeof HOSTED_CARD_EVENTS)[number]): void {
+  function report(event: CardEventKind): void {
     if (!card) return;
     // The extension went away (updated, disabled): nothing will close this card but itself.
-    void messenger.send('hostedCardEvent', { nonce: card.nonce, event }).catch(() => end());
+    void messenger.send('cardEvent', { nonce: card.nonce, event }).catch(() => end());
   }
 
   /** Made at the first card: a page where no frame asks for one pays nothing for it. */
@@ -220,12 +208,12 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
     for (const old of anchors.keys()) if (anchors.size > MAX_ANCHORS) anchors.delete(old);
     settle();
   };
-  top.addEventListener('message', onMessage);
+  top.addEventListener('message', onMessage, { signal });
 
   const stopAnswering = [
-    messenger.answer('showHostedCard', (data) => {
-      const next = toHostedCard(data);
-      if (!next) throw new Error('showHostedCard: malformed');
+    messenger.answer('showCard', (data) => {
+      const next = toShowCard(data);
+      if (!next) throw new Error('showCard: malformed');
       end();
       card = next;
       listeners = new AbortController();
@@ -234,24 +222,26 @@ export function hostFrameCards(deps: FrameCardHostDeps): () => void {
       settle();
       return { ok: true };
     }),
-    messenger.answer('moveHostedCard', (data) => {
-      if (!card || !isRecord(data) || data.nonce !== card.nonce) return { ok: true };
-      const rect = toFrameRect(data.rect);
-      if (rect) {
-        card.rect = rect;
+    messenger.answer('moveCard', (data) => {
+      const move = toMoveCard(data);
+      if (card && move?.nonce === card.nonce) {
+        card.rect = move.rect;
         view?.place();
       }
       return { ok: true };
     }),
-    messenger.answer('removeHostedCard', (data) => {
-      if (card && isRecord(data) && data.nonce === card.nonce) end();
+    messenger.answer('closeCard', (data) => {
+      if (card && toCloseCard(data) === card.nonce) end();
       return { ok: true };
     }),
   ];
 
-  return () => {
-    top.removeEventListener('message', onMessage);
-    for (const stop of stopAnswering) stop();
-    end();
-  };
+  signal.addEventListener(
+    'abort',
+    () => {
+      for (const stop of stopAnswering) stop();
+      end();
+    },
+    { once: true },
+  );
 }

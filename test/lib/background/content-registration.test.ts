@@ -16,7 +16,7 @@ import {
   FRAME_RELAY_SCRIPT,
   FRAME_SENTINEL_SCRIPT,
   siteMatchPattern,
-} from '@/lib/core/content-scripts';
+} from '@/lib/extension/content-scripts';
 import { DEFAULT_USER_SETTINGS, mergeSettings, type EffectiveSettings } from '@/lib/core/schemas/settings';
 
 /** An in-memory `browser.scripting` with the browser's own rules (duplicate id, unknown id). */

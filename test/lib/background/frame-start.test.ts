@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { startAnnotatorInFrame, type ScriptInjector } from '@/lib/background/frame-start';
-import { ANNOTATOR_SCRIPT } from '@/lib/core/content-scripts';
+import { ANNOTATOR_SCRIPT } from '@/lib/extension/content-scripts';
 
 describe('startAnnotatorInFrame', () => {
   const injector = () => ({ executeScript: vi.fn<ScriptInjector['executeScript']>(async () => []) });

@@ -1,7 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createCardBindings } from '@/lib/background/card-binding';
+import { createCardRoutes } from '@/lib/background/cards/card-routes';
 import { createHoverAllowance } from '@/lib/background/hover-allowance';
 import { createLinkFrames } from '@/lib/background/link-frames';
 import { createContentHandlers, createPagesHandlers, registerMessageHandlers } from '@/lib/background/messages';
@@ -19,6 +19,8 @@ import { unusedWatchlist } from './watchlist/stubs';
 
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
 const popupSender = { id: 'test-extension-id', url: `${EXTENSION_ORIGIN}/popup.html` };
+/** A card opened by a click: the content script's one way to have a link fetched. */
+const openCard = (request: object) => ({ ...request, nonce: 'c'.repeat(32), intent: 'click' });
 const contentScriptSender = {
   id: 'test-extension-id',
   url: 'https://mail.example.com/inbox',
@@ -34,11 +36,16 @@ function setup(language: 'en' | 'fr' = 'fr') {
     getSettings: () => createSettingsStore().getEffectiveSettings(),
     getPageSettings: () => createSettingsStore().getPageSettings(),
     getBadgeText: async () => badgeTextFor(language, undefined),
-    cardBindings: createCardBindings({ area: fakeBrowser.storage.session, now: harness.clock.now }),
-    hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session, now: harness.clock.now }),
+    cards: createCardRoutes({
+      area: fakeBrowser.storage.session,
+      service: harness.service,
+      hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session, now: harness.clock.now }),
+      push: async () => undefined,
+      language: async () => language,
+      now: harness.clock.now,
+    }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId) },
-    tellFrame: async () => undefined,
     watchlist: unusedWatchlist(),
     getWatchSettings: async () => DEFAULT_WATCH_SETTINGS,
     extensionOrigin: EXTENSION_ORIGIN,
@@ -63,13 +70,15 @@ describe('handlers validate their inputs', () => {
   ];
 
   it.each(malformed)(
-    'getSnapshot / refreshSnapshot / peekSnapshots / getBadge reject %s with InvalidMessageError, no fetch',
+    'getSnapshot / refreshSnapshot / peekSnapshots / openCard reject %s with InvalidMessageError, no fetch',
     async (_name, data) => {
       const { pages, content, fetch } = setup();
       await expect(pages.getSnapshot(data, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
       await expect(pages.refreshSnapshot(data, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
       await expect(pages.peekSnapshots([data], popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
-      await expect(content.getBadge(data, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
+      await expect(
+        content.openCard(typeof data === 'object' && data !== null ? openCard(data) : data, contentScriptSender),
+      ).rejects.toBeInstanceOf(InvalidMessageError);
       expect(fetch).not.toHaveBeenCalled();
     },
   );
@@ -77,7 +86,7 @@ describe('handlers validate their inputs', () => {
   it('says which field is wrong', async () => {
     const { pages, content } = setup();
     await expect(pages.getSnapshot({ origin: ORIGIN }, popupSender)).rejects.toThrow(/token/);
-    await expect(content.getBadge({ origin: ORIGIN }, contentScriptSender)).rejects.toThrow(/token/);
+    await expect(content.openCard(openCard({ origin: ORIGIN }), contentScriptSender)).rejects.toThrow(/token/);
   });
 
   it('clearCache rejects a bad area', async () => {
@@ -106,11 +115,14 @@ describe('handlers validate their inputs', () => {
 
   it('a well-formed message for an unconfigured origin gets FORBIDDEN_ORIGIN and no fetch', async () => {
     const { content, fetch } = setup();
-    const result = await content.getBadge(
-      { origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN },
+    const result = await content.openCard(
+      openCard({ origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN }),
       contentScriptSender,
     );
-    expect(contentProtocol.getBadge.output.parse(result)).toEqual({ state: 'error', code: 'FORBIDDEN_ORIGIN' });
+    expect(contentProtocol.openCard.output.parse(result)).toEqual({
+      inTop: false,
+      badge: { state: 'error', code: 'FORBIDDEN_ORIGIN' },
+    });
     expect(fetch).not.toHaveBeenCalled();
   });
 
@@ -124,8 +136,11 @@ describe('handlers validate their inputs', () => {
       { fromCache: true },
     ]);
     // A content script learns what its badge shows, and nothing else of the snapshot.
-    expect(await content.getBadge(request, contentScriptSender)).toEqual(
-      contentProtocol.getBadge.output.parse({ state: 'ready', score: 68, label: 'In Progress', band: 'medium' }),
+    expect(await content.openCard(openCard(request), contentScriptSender)).toEqual(
+      contentProtocol.openCard.output.parse({
+        inTop: false,
+        badge: { state: 'ready', score: 68, label: 'In Progress', band: 'medium' },
+      }),
     );
     expect(pagesProtocol.getSettings.output.parse(await pages.getSettings(undefined, popupSender)).fetchMode).toBe('intent');
     // Of the settings, a content script gets the services to recognise and the hover delay.
@@ -155,15 +170,14 @@ describe('senders', () => {
     await expect(pages.peekSnapshots([request], contentScriptSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
     await expect(pages.getSnapshot(request, {})).rejects.toBeInstanceOf(ForbiddenSenderError);
     expect(fetch).not.toHaveBeenCalled();
-    const badge = await content.getBadge(request, contentScriptSender);
-    expect(Object.keys(badge).sort()).toEqual(['band', 'label', 'score', 'state']);
+    const { badge } = await content.openCard(openCard(request), contentScriptSender);
+    expect(Object.keys(badge ?? {}).sort()).toEqual(['band', 'label', 'score', 'state']);
     expect(JSON.stringify(badge)).not.toContain('disclaimer');
   });
 
   it('the content protocol is for content scripts in a tab only', async () => {
     const { content, fetch } = setup();
     const request = { origin: ORIGIN, token: FIXTURE_TOKEN };
-    await expect(content.getBadge(request, popupSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
     await expect(content.peekBadges([request], {})).rejects.toBeInstanceOf(ForbiddenSenderError);
     await expect(content.openCard({ ...request, nonce: 'c'.repeat(32), intent: 'click' }, popupSender)).rejects.toBeInstanceOf(
       ForbiddenSenderError,
@@ -228,7 +242,7 @@ describe('over the runtime messaging channel', () => {
     expect(fetch).not.toHaveBeenCalled();
 
     // The fake browser reports no tab and no URL: neither a content script nor an extension page.
-    await expect(contentMessenger.sendMessage('getBadge', { origin: ORIGIN, token: FIXTURE_TOKEN })).rejects.toThrow(
+    await expect(contentMessenger.sendMessage('peekBadges', [{ origin: ORIGIN, token: FIXTURE_TOKEN }])).rejects.toThrow(
       /content script/,
     );
     await expect(pagesMessenger.sendMessage('getSnapshot', { origin: ORIGIN, token: FIXTURE_TOKEN })).rejects.toThrow(

@@ -5,7 +5,7 @@
  * when the annotator takes over. Its signal goes to every window above the frame.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FRAME_LINKS_SIGNAL, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '@/lib/core/frame-signals';
+import { FRAME_LINKS_SIGNAL, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '@/lib/protocol/guarded/frame-signals';
 import { SIGNAL_DELAY_MS, signalAncestors, watchFrameLinks } from '@/lib/page-world/frame-sentinel';
 
 afterEach(() => {

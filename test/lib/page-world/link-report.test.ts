@@ -5,8 +5,9 @@
  * these tests run each from its source alone: a reference to anything outside it would fail here.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { FRAME_ANNOTATED_MARK, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '@/lib/core/frame-signals';
-import { markFrameAnnotated, reportFrameLinks, type FrameLinkReportOptions } from '@/lib/page-world/link-report';
+import { FRAME_ANNOTATED_MARK, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '@/lib/protocol/guarded/frame-signals';
+import { markFrameAnnotated, reportFrameLinks } from '@/lib/page-world/link-report';
+import type { FrameLinkReportOptions } from '@/lib/protocol/guarded/link-report';
 import { withForeignPrototype } from '../../support/realms';
 
 /** The function rebuilt from its source, as the browser does. */

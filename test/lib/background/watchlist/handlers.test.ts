@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createCardBindings } from '@/lib/background/card-binding';
-import { createHoverAllowance } from '@/lib/background/hover-allowance';
 import { createLinkFrames } from '@/lib/background/link-frames';
 import { createPagesHandlers } from '@/lib/background/messages';
 import { ForbiddenSenderError, InvalidMessageError } from '@/lib/background/serve';
 import { pagesProtocol } from '@/lib/protocol/pages';
 import { link, watchlistHarness, type WatchlistHarness } from './helpers';
+import { unusedCards } from './stubs';
 
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
 const sidePanel = { id: 'test-extension-id', url: `${EXTENSION_ORIGIN}/sidepanel.html` };
@@ -24,11 +23,9 @@ beforeEach(async () => {
     getSettings: () => Promise.reject(new Error('unused')),
     getPageSettings: () => Promise.reject(new Error('unused')),
     getBadgeText: () => Promise.reject(new Error('unused')),
-    cardBindings: createCardBindings({ area: fakeBrowser.storage.session }),
-    hoverAllowance: createHoverAllowance({ area: fakeBrowser.storage.session }),
+    cards: unusedCards(),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: () => Promise.reject(new Error('unused')) },
-    tellFrame: () => Promise.reject(new Error('unused')),
     watchlist: h.watchlist,
     getWatchSettings: async () => h.settings,
     extensionOrigin: EXTENSION_ORIGIN,

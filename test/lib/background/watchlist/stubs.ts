@@ -1,3 +1,4 @@
+import type { CardRoutes } from '@/lib/background/cards/card-routes';
 import type { Watchlist } from '@/lib/background/watchlist/watchlist';
 
 /** For handler tests that do not reach the watchlist: every call rejects. */
@@ -18,4 +19,10 @@ export function unusedWatchlist(): Watchlist {
     tick: unused,
     reschedule: unused,
   };
+}
+
+/** For handler tests that do not reach the card: every call rejects. */
+export function unusedCards(): CardRoutes {
+  const unused = () => Promise.reject(new Error('not used by these tests'));
+  return { open: unused, claim: unused, move: unused, close: unused, relayEvent: unused, forgetTab: unused };
 }

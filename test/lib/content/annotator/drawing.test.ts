@@ -49,7 +49,7 @@ beforeEach(() => {
   );
 });
 afterEach(() => {
-  harness?.annotator.stop();
+  harness?.stop();
   harness = null;
   visibility = null;
 });
@@ -112,7 +112,7 @@ describe('badges are drawn on demand', () => {
       anchorOf('l2').dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
       vi.advanceTimersByTime(400);
       await h.settle();
-      expect(h.get).toHaveBeenCalledTimes(1);
+      expect(h.openCard).toHaveBeenCalledTimes(1);
       expect(h.badgeOf(badgeAfter('l2')).drawn).toBe(true);
       expect(h.card().opened[0]?.anchor).toBe(badgeAfter('l2'));
     } finally {
@@ -126,7 +126,7 @@ describe('badges are drawn on demand', () => {
     await h.settle();
     h.scheduler.runAllFrames();
     expect(watcher.observed.size).toBe(4);
-    h.annotator.stop();
+    h.stop();
     expect(watcher.disconnected).toBe(true);
   });
 

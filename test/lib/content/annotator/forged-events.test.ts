@@ -21,7 +21,7 @@ beforeEach(async () => {
   await h.settle();
 });
 afterEach(() => {
-  h.annotator.stop();
+  h.stop();
   vi.useRealTimers();
 });
 
@@ -40,7 +40,7 @@ describe('forged (untrusted) page events', () => {
       vi.advanceTimersByTime(2_000);
     }
     await h.settle();
-    expect(h.get).not.toHaveBeenCalled();
+    expect(h.openCard).not.toHaveBeenCalled();
     expect(badgeHost?.getAttribute('data-state')).toBe('idle');
   });
 
@@ -50,7 +50,7 @@ describe('forged (untrusted) page events', () => {
     // The user's own gesture (the badge button's handlers are only reachable from inside the closed shadow root).
     h.badgeOf(badgeHost).button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
     await h.settle();
-    expect(h.get).toHaveBeenCalledTimes(1);
+    expect(h.openCard).toHaveBeenCalledTimes(1);
     expect(h.card().isOpen).toBe(true);
 
     document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
@@ -61,13 +61,13 @@ describe('forged (untrusted) page events', () => {
   });
 
   it('the same events count when the embedder says they are user gestures', async () => {
-    h.annotator.stop();
+    h.stop();
     h = startHarness({ isUserEvent: () => true });
     h.scheduler.runAllFrames();
     await h.settle();
     anchor().dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
     vi.advanceTimersByTime(400);
     await h.settle();
-    expect(h.get).toHaveBeenCalledTimes(1);
+    expect(h.openCard).toHaveBeenCalledTimes(1);
   });
 });

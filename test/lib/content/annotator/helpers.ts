@@ -81,20 +81,19 @@ export class FakeCard implements CardPresenter {
   constructor(
     readonly events: CardEvents,
     doc: Document,
+    /** The background's `openCard` (it fetches the link if it may): what the badge then shows. */
+    private readonly openCard: (request: SnapshotRequest) => Promise<BadgeResult | null>,
   ) {
     this.element = doc.createElement('div');
     this.element.id = 'fake-card';
   }
 
-  /** What the background answers to openCard: whether the link may be fetched. */
-  allowFetch = true;
-
-  open(request: SnapshotRequest, anchor: Element, options: { focus: boolean; intent: string }): Promise<boolean> {
+  open(request: SnapshotRequest, anchor: Element, options: { focus: boolean; intent: string }): Promise<BadgeResult | null> {
     this.isOpen = true;
     this.focused = options.focus;
     this.opened.push({ request, anchor, focus: options.focus, intent: options.intent });
     if (!this.element.isConnected) this.element.ownerDocument.body.append(this.element);
-    return Promise.resolve(this.allowFetch);
+    return this.openCard(request);
   }
 
   close(reason: string): void {
@@ -122,7 +121,10 @@ export interface Harness {
   /** Per-link cache answers (the harness batches them like the real client). */
   peek: ReturnType<typeof vi.fn<(request: SnapshotRequest) => Promise<BadgeResult | null>>>;
   peekMany: ReturnType<typeof vi.fn<(requests: SnapshotRequest[]) => Promise<(BadgeResult | null)[]>>>;
-  get: ReturnType<typeof vi.fn<(request: SnapshotRequest) => Promise<BadgeResult>>>;
+  /** The background's `openCard`, asked when a card opens for a link (it fetches the link if it may): the badge it answers. */
+  openCard: ReturnType<typeof vi.fn<(request: SnapshotRequest) => Promise<BadgeResult | null>>>;
+  /** Stops the annotator (its signal aborts). */
+  stop(): void;
   card(): FakeCard;
   /** The badge object behind a host element (its shadow root is closed). */
   badgeOf(host: Element): Badge;
@@ -135,15 +137,17 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
   const recognize = vi.fn((anchor: HTMLAnchorElement, rawHref?: string | null) => recognizer.recognizeAnchor(anchor, rawHref));
   const peek = vi.fn(async (_request: SnapshotRequest): Promise<BadgeResult | null> => null);
   const peekMany = vi.fn((requests: SnapshotRequest[]) => Promise.all(requests.map((request) => peek(request))));
-  const get = vi.fn(async (_request: SnapshotRequest): Promise<BadgeResult> => READY);
+  const openCard = vi.fn(async (_request: SnapshotRequest): Promise<BadgeResult | null> => READY);
+  const lifetime = new AbortController();
   const scheduler = new ManualScheduler();
   let fakeCard: FakeCard | null = null;
   const created = new Map<Element, Badge>();
   const annotator = createAnnotator({
     document,
     recognizer: { recognizeAnchor: recognize, candidateSelector: (baseURI: string) => recognizer.candidateSelector(baseURI) },
-    client: { peekMany, get },
-    createCard: (events) => (fakeCard = new FakeCard(events, document)),
+    signal: lifetime.signal,
+    client: { peekMany },
+    createCard: (events) => (fakeCard = new FakeCard(events, document, openCard)),
     scheduler,
     hoverDelayMs: 400,
     sliceBudgetMs: 1_000_000,
@@ -166,7 +170,8 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
     recognize,
     peek,
     peekMany,
-    get,
+    openCard,
+    stop: () => lifetime.abort(),
     badgeOf(host) {
       const badge = created.get(host);
       if (!badge) throw new Error('not one of our badges');

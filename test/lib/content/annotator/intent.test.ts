@@ -13,7 +13,7 @@ beforeEach(async () => {
   await h.settle();
 });
 afterEach(() => {
-  h.annotator.stop();
+  h.stop();
   vi.useRealTimers();
 });
 
@@ -29,7 +29,7 @@ describe('hover intent', () => {
     over(byId('elsewhere'));
     vi.advanceTimersByTime(1000);
     await h.settle();
-    expect(h.get).not.toHaveBeenCalled();
+    expect(h.openCard).not.toHaveBeenCalled();
   });
 
   it('resting for the delay fetches once and opens the card; moving within the link does not restart', async () => {
@@ -37,11 +37,11 @@ describe('hover intent', () => {
     vi.advanceTimersByTime(200);
     over(byId('inner')); // child of the same link
     vi.advanceTimersByTime(199);
-    expect(h.get).not.toHaveBeenCalled();
+    expect(h.openCard).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     await h.settle();
-    expect(h.get).toHaveBeenCalledTimes(1);
-    expect(h.get).toHaveBeenCalledWith({ origin: 'https://comply.example', token: fixtureToken(1) });
+    expect(h.openCard).toHaveBeenCalledTimes(1);
+    expect(h.openCard).toHaveBeenCalledWith({ origin: 'https://comply.example', token: fixtureToken(1) });
     expect(h.card().opened).toHaveLength(1);
     expect(h.card().opened[0]?.focus).toBe(false);
     expect(byId('a').nextElementSibling?.getAttribute('data-state')).toBe('ready');
@@ -50,7 +50,7 @@ describe('hover intent', () => {
     over(byId('a').nextElementSibling!);
     vi.advanceTimersByTime(2000);
     await h.settle();
-    expect(h.get).toHaveBeenCalledTimes(1);
+    expect(h.openCard).toHaveBeenCalledTimes(1);
   });
 
   it('moving from link to card keeps it open; leaving both for 300 ms closes it', async () => {
@@ -119,7 +119,7 @@ describe('hover intent', () => {
 
   it('shows a loading state while fetching, then the result on every badge of that link', async () => {
     let resolve!: (value: { state: 'error'; code: string }) => void;
-    h.get.mockImplementationOnce(() => new Promise((r) => (resolve = r)));
+    h.openCard.mockImplementationOnce(() => new Promise((r) => (resolve = r)));
     const twin = document.createElement('a');
     twin.href = shareUrl(1);
     document.body.append(twin);
@@ -143,7 +143,7 @@ describe('keyboard', () => {
     badge.focus();
     badge.button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
     await h.settle();
-    expect(h.get).toHaveBeenCalledTimes(1);
+    expect(h.openCard).toHaveBeenCalledTimes(1);
     expect(h.card().opened[0]?.focus).toBe(true);
   });
 
@@ -193,18 +193,18 @@ describe('click', () => {
     const event = new MouseEvent('click', { bubbles: true, cancelable: true });
     anchor.dispatchEvent(event);
     expect(event.defaultPrevented).toBe(false);
-    expect(h.get).not.toHaveBeenCalled();
+    expect(h.openCard).not.toHaveBeenCalled();
 
     badgeOf('a').button.click();
     await h.settle();
-    expect(h.get).toHaveBeenCalledTimes(1);
+    expect(h.openCard).toHaveBeenCalledTimes(1);
     expect(h.card().isOpen).toBe(true);
   });
 });
 
 describe('rate limiting', () => {
   it('shows when to retry and goes back to idle once the pause is over', async () => {
-    h.get.mockResolvedValueOnce({ state: 'error', code: 'RATE_LIMITED', retryAt: Date.parse('2026-11-22T08:01:00.000Z') });
+    h.openCard.mockResolvedValueOnce({ state: 'error', code: 'RATE_LIMITED', retryAt: Date.parse('2026-11-22T08:01:00.000Z') });
     badgeOf('a').button.click();
     await h.settle();
     const host = byId('a').nextElementSibling!;

@@ -64,19 +64,20 @@ describe('servePageLinks (content-script side)', () => {
     const { messenger, ask } = fakeMessenger();
     const recognised = { ...kobo, apiUrl: `${kobo.origin}/api/v1/compliance-status/${kobo.token}`, service: { id: 'x' } };
     const source = fakeSource([recognised, sahel]);
-    const stop = servePageLinks({ source: Promise.resolve(source), messenger });
+    const lifetime = new AbortController();
+    servePageLinks({ source: Promise.resolve(source), messenger, signal: lifetime.signal });
     expect(await ask('listPageLinks')).toEqual([
       { origin: kobo.origin, token: kobo.token, canonicalKey: 'k1', kind: 'api' },
       { origin: sahel.origin, token: sahel.token, canonicalKey: 'k2', kind: 'share' },
     ]);
-    stop();
+    lifetime.abort();
   });
 
   it('answers an empty list when the engine did not start', async () => {
     const { messenger, ask } = fakeMessenger();
-    servePageLinks({ source: Promise.resolve(null), messenger })();
+    servePageLinks({ source: Promise.resolve(null), messenger, signal: AbortSignal.abort() });
     const again = fakeMessenger();
-    servePageLinks({ source: Promise.resolve(null), messenger: again.messenger });
+    servePageLinks({ source: Promise.resolve(null), messenger: again.messenger, signal: new AbortController().signal });
     expect(await again.ask('listPageLinks')).toEqual([]);
     expect(await ask('listPageLinks')).toBeUndefined(); // stopped: the handler is gone
   });
@@ -85,7 +86,8 @@ describe('servePageLinks (content-script side)', () => {
     vi.useFakeTimers();
     const { messenger, sent } = fakeMessenger();
     const source = fakeSource([kobo]);
-    const stop = servePageLinks({ source: Promise.resolve(source), messenger, debounceMs: 500 });
+    const lifetime = new AbortController();
+    servePageLinks({ source: Promise.resolve(source), messenger, debounceMs: 500, signal: lifetime.signal });
     await vi.advanceTimersByTimeAsync(500);
     expect(sent).toEqual(['pageLinksChanged']); // the first list found
 
@@ -103,7 +105,7 @@ describe('servePageLinks (content-script side)', () => {
     source.setPending(0);
     await vi.advanceTimersByTimeAsync(600);
     expect(sent).toHaveLength(2);
-    stop();
+    lifetime.abort();
     expect(source.watchers).toBe(0);
     source.set([sahel]);
     source.changed();

@@ -12,7 +12,7 @@ beforeEach(() => {
   document.body.innerHTML = '';
 });
 afterEach(() => {
-  harness?.annotator.stop();
+  harness?.stop();
   harness = null;
 });
 
@@ -42,7 +42,7 @@ describe('initial scan', () => {
       expect((document.getElementById(id)?.nextSibling as Element | null)?.localName).not.toBe('compliance-lens-badge');
     }
     await h.settle();
-    expect(h.get).not.toHaveBeenCalled(); // detection never fetches
+    expect(h.openCard).not.toHaveBeenCalled(); // detection never fetches
   });
 
   it('peeks once per distinct link, shows cached results without fetching', async () => {
@@ -57,7 +57,7 @@ describe('initial scan', () => {
     expect(h.peek).toHaveBeenCalledTimes(2);
     expect(h.peekMany).toHaveBeenCalledTimes(1); // one message for the batch
     expect(badges().map((badge) => badge.dataset.state)).toEqual(['ready', 'ready', 'idle']);
-    expect(h.get).not.toHaveBeenCalled();
+    expect(h.openCard).not.toHaveBeenCalled();
   });
 
   it('batches peeks for 1,200 new links into one message per MAX_PEEK_BATCH', async () => {
@@ -241,7 +241,7 @@ describe('teardown', () => {
     const h = start();
     h.scheduler.runAllFrames();
     expect(badges()).toHaveLength(1);
-    h.annotator.stop();
+    h.stop();
     expect(badges()).toHaveLength(0);
     document.body.append(link(shareUrl(2)));
     await h.settle();

@@ -15,7 +15,7 @@ beforeEach(() => {
   document.body.innerHTML = '';
 });
 afterEach(() => {
-  h?.annotator.stop();
+  h?.stop();
   h = null;
   vi.useRealTimers();
 });
@@ -114,7 +114,7 @@ describe('open shadow roots', () => {
     root.getElementById('inner')?.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
     vi.advanceTimersByTime(400);
     await harness.settle();
-    expect(harness.get).toHaveBeenCalledWith({ origin: 'https://comply.example', token: fixtureToken(9) });
+    expect(harness.openCard).toHaveBeenCalledWith({ origin: 'https://comply.example', token: fixtureToken(9) });
     expect(harness.card().opened).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The top frame's host for a subframe's card (lib/content/card-host.ts): what it does with the
+ * The top frame's host for a subframe's card (lib/content/top-frame/card-host.ts): what it does with the
  * background's messages. Finding the frame element and placing the card next to the badge need real
  * frames and trusted events: test/e2e/frames.spec.ts covers those in Chromium.
  */
@@ -65,56 +65,61 @@ const cards = () => document.querySelectorAll('compliance-lens-card');
 describe('hostFrameCards', () => {
   it('draws the card it is asked for, named by its nonce, one at a time', () => {
     const { messenger, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
-    expect(push('showHostedCard', card())).toEqual({ ok: true });
+    const lifetime = new AbortController();
+    hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
+    expect(push('showCard', card())).toEqual({ ok: true });
     expect(cards()).toHaveLength(1);
     expect(cardFrame()?.name).toBe(NONCE);
     expect(cardFrame()?.src).toMatch(/\/card\.html$/);
-    push('showHostedCard', card(OTHER_NONCE));
+    push('showCard', card(OTHER_NONCE));
     expect(cards()).toHaveLength(1);
     expect(cardFrame()?.name).toBe(OTHER_NONCE);
-    stop();
+    lifetime.abort();
   });
 
   it('refuses a malformed request and draws nothing', () => {
     const { messenger, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
-    expect(() => push('showHostedCard', { ...card(), nonce: 'x' })).toThrow(/malformed/);
-    expect(() => push('showHostedCard', { ...card(), hops: -1 })).toThrow(/malformed/);
-    expect(() => push('showHostedCard', { ...card(), rect: { left: 0 } })).toThrow(/malformed/);
+    const lifetime = new AbortController();
+    hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
+    expect(() => push('showCard', { ...card(), nonce: 'x' })).toThrow(/malformed/);
+    expect(() => push('showCard', { ...card(), hops: -1 })).toThrow(/malformed/);
+    expect(() => push('showCard', { ...card(), rect: { left: 0 } })).toThrow(/malformed/);
     expect(cards()).toHaveLength(0);
-    stop();
+    lifetime.abort();
   });
 
   it('until the asking frame is found the card sits at the top right corner; moves of another card change nothing', () => {
     const { messenger, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
-    push('showHostedCard', card());
+    const lifetime = new AbortController();
+    hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
+    push('showCard', card());
     const wrapper = shadows.at(-1)?.querySelector<HTMLElement>('.frame');
     const corner = { left: wrapper?.style.left, top: wrapper?.style.top };
     expect(corner.top).toBe('8px'); // the viewport margin
-    push('moveHostedCard', { nonce: OTHER_NONCE, rect: { left: 500, top: 500, right: 520, bottom: 516 } });
-    push('moveHostedCard', { nonce: NONCE, rect: { left: 'x' } });
+    push('moveCard', { nonce: OTHER_NONCE, rect: { left: 500, top: 500, right: 520, bottom: 516 } });
+    push('moveCard', { nonce: NONCE, rect: { left: 'x' } });
     expect({ left: wrapper?.style.left, top: wrapper?.style.top }).toEqual(corner);
-    stop();
+    lifetime.abort();
   });
 
   it('removes the card of the nonce it is told, not a newer one', () => {
     const { messenger, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
-    push('showHostedCard', card(NONCE));
-    push('removeHostedCard', { nonce: OTHER_NONCE });
+    const lifetime = new AbortController();
+    hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
+    push('showCard', card(NONCE));
+    push('closeCard', { nonce: OTHER_NONCE });
     expect(cards()).toHaveLength(1);
-    push('removeHostedCard', { nonce: NONCE });
+    push('closeCard', { nonce: NONCE });
     expect(cards()).toHaveLength(0);
-    stop();
+    lifetime.abort();
   });
 
   it('stopping removes the card and stops answering', () => {
     const { messenger, handlers, push } = fakeMessenger();
-    const stop = hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger });
-    push('showHostedCard', card());
-    stop();
+    const lifetime = new AbortController();
+    hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
+    push('showCard', card());
+    lifetime.abort();
     expect(cards()).toHaveLength(0);
     expect([...handlers.keys()]).toEqual([]);
   });

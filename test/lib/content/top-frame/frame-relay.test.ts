@@ -7,7 +7,7 @@
 import { Window as HappyWindow } from 'happy-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { relayFrameSignals } from '@/lib/content/top-frame/frame-relay';
-import { FRAME_LINKS_SIGNAL } from '@/lib/core/frame-signals';
+import { FRAME_LINKS_SIGNAL } from '@/lib/protocol/guarded/frame-signals';
 
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -20,7 +20,8 @@ describe('relayFrameSignals', () => {
   it("relays a sentinel's signal, once per burst, and nothing else", async () => {
     let finish = () => {};
     const locate = vi.fn(() => new Promise<unknown>((resolve) => (finish = () => resolve({ ok: true }))));
-    const stop = relayFrameSignals(window, locate);
+    const lifetime = new AbortController();
+    relayFrameSignals(window, locate, lifetime.signal);
     const other = otherWindow();
 
     fromFrame('compliance-lens:frame-link', other);
@@ -36,21 +37,22 @@ describe('relayFrameSignals', () => {
     expect(locate).toHaveBeenCalledTimes(2); // the signals during the first look
     finish();
     await settle();
-    stop();
+    lifetime.abort();
     fromFrame(FRAME_LINKS_SIGNAL, other);
     expect(locate).toHaveBeenCalledTimes(2);
   });
 
   it('asks for a look when a sandboxed frame without scripts loads here (no sentinel can run in it)', async () => {
     const locate = vi.fn(async (): Promise<unknown> => ({ ok: true }));
-    const stop = relayFrameSignals(window, locate);
+    const lifetime = new AbortController();
+    relayFrameSignals(window, locate, lifetime.signal);
     const body = document.createElement('iframe');
     body.setAttribute('sandbox', '');
     document.body.append(body);
     expect(locate).not.toHaveBeenCalled();
     body.dispatchEvent(new Event('load'));
     expect(locate).toHaveBeenCalledTimes(1);
-    stop();
+    lifetime.abort();
     body.remove();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/protocol/card-frame';
+import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/protocol/guarded/card-frame';
 
 describe('card frame messages', () => {
   it('accepts size and close messages of the card page only in their exact shapes', () => {

@@ -1,5 +1,5 @@
-import { isFiniteNumber, isRecord } from '../core/guards';
-import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from '../core/limits';
+import { isFiniteNumber, isRecord } from '../../core/guards';
+import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from './card';
 
 /**
  * postMessages from the card page (extension origin) to the content script in the page that frames

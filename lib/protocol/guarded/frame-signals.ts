@@ -19,3 +19,6 @@ export const FRAME_CHANGED_MARK = 'compliance-lens.frame-links-changed';
 
 /** Set on a frame's document (`Symbol.for`) once the annotator runs there: the background skips it. */
 export const FRAME_ANNOTATED_MARK = 'compliance-lens.frame-annotated';
+
+/** Whether a posted message is a sentinel's signal (the relay reads nothing else of it). */
+export const isFrameLinksSignal = (data: unknown): boolean => data === FRAME_LINKS_SIGNAL;

@@ -1,13 +1,3 @@
-/**
- * The slice of `browser.storage.{session,local}` the service uses. Injected so tests can hand in
- * `fakeBrowser.storage.session` and a "restarted worker" is just a new service over the same area.
- */
-export interface StorageAreaAdapter {
-  get(keys: string[]): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-  remove(keys: string[]): Promise<void>;
-}
-
 /** Runs tasks one after another per key: storage read-modify-write must not interleave. */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<unknown>>();

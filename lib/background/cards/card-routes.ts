@@ -1,0 +1,269 @@
+import { z } from 'zod';
+import type { Language } from '../../core/i18n/language';
+import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
+import type { ContentPushType, ContentProtocolMap, FrameRect, TopFrameCard } from '../../protocol/content';
+import type { ActivationSource, CardEventKind } from '../../protocol/guarded/card';
+import type { GetDataType } from '@webext-core/messaging';
+import { KeyedMutex } from '../common/keyed-mutex';
+import type { StorageAreaAdapter } from '../common/storage-area';
+import type { HoverAllowance } from '../hover-allowance';
+import type { SnapshotService } from '../snapshot-service/service';
+
+/** The browser's id of a tab's top frame. */
+export const TOP_FRAME = 0;
+
+/** One frame of one tab, as a message's sender names it. */
+export interface FrameOf {
+  tabId: number;
+  frameId: number;
+}
+
+export type PushInput<Type extends ContentPushType> = GetDataType<ContentProtocolMap[Type]>;
+
+/** Sends one frame of a tab a message of `contentPushProtocol`; rejects when nothing there answers it. */
+export type PushToFrame = <Type extends ContentPushType>(type: Type, data: PushInput<Type>, frame: FrameOf) => Promise<unknown>;
+
+const routeSchema = z.object({
+  origin: z.string(),
+  token: z.string(),
+  frameId: z.int(),
+  nonce: z.string(),
+  fetch: z.boolean(),
+  inTop: z.boolean(),
+  claimed: z.boolean(),
+  at: z.number(),
+});
+
+/**
+ * A tab's card: the link it shows, the frame whose link it is, the nonce its card page claims it
+ * with, whether it may fetch, and whether the top frame draws it for that (sub)frame.
+ */
+type CardRoute = z.infer<typeof routeSchema>;
+
+/** What the card page gets for its claim: its link, what to show (null: neither fetched nor cached), and the reader's language. */
+export interface CardClaim {
+  request: SnapshotRequest;
+  result: SnapshotResult | null;
+  language: Language;
+}
+
+export interface OpenCardInput extends SnapshotRequest {
+  nonce: string;
+  intent: ActivationSource;
+  inTopFrame?: TopFrameCard | undefined;
+}
+
+export interface CardRoutesDeps {
+  /** storage.session: a tab's route survives a service-worker restart (read once per tab after one), not a browser restart. */
+  area: StorageAreaAdapter;
+  service: Pick<SnapshotService, 'getSnapshot' | 'peek'>;
+  hoverAllowance: HoverAllowance;
+  push: PushToFrame;
+  /** The reader's language, sent with the card's snapshot (so the card page reads no storage first). */
+  language: () => Promise<Language>;
+  now?: () => number;
+  /** A route not claimed within this time is not given to a claim (the card page loads in well under a second). */
+  claimWithinMs?: number;
+  /** How long a claim waits for its card to be opened (the card page can ask before `openCard` is done). */
+  claimWaitMs?: number;
+}
+
+/**
+ * The life of every tab's hover card, in one place (DESIGN decision 4: one card per tab, across its
+ * frames). The message handlers only call it. Routes live in memory, so a pointer or scroll tick on
+ * an open card costs no storage read; each change is also written to storage.session, read back
+ * only when a restarted worker first meets the tab.
+ */
+export interface CardRoutes {
+  /**
+   * The content script in `from` opens its card for a link. Decides whether the link may be fetched
+   * (a hover beyond the tab's allowance shows the card from the cache only), replaces the tab's
+   * previous card, has the top frame draw a subframe's card, and answers, once the snapshot is known,
+   * with whether the top frame draws it and what the badge shows.
+   */
+  open(from: FrameOf, input: OpenCardInput): Promise<{ inTop: boolean; badge: BadgeSummary | null }>;
+  /** The card page of `tabId` claims the card opened with `nonce`, once; any other claim gets null (no view). */
+  claim(tabId: number, nonce: string): Promise<CardClaim | null>;
+  /** The badge of a card the top frame draws moved: passed on to the top frame. */
+  move(from: FrameOf, input: { nonce: string; rect: FrameRect }): Promise<void>;
+  /** The frame closed its card. */
+  close(from: FrameOf, input: { nonce: string }): Promise<void>;
+  /** What a card the top frame draws did, passed on to the frame it belongs to (the caller checks it comes from the top frame). */
+  relayEvent(tabId: number, input: { nonce: string; event: CardEventKind }): Promise<void>;
+  /** The tab closed: its card and waiting claims go. */
+  forgetTab(tabId: number): Promise<void>;
+}
+
+const KEY_PREFIX = 'cardRoute:';
+/** Claims waiting for their card per tab: a page that frames copies of the card page cannot pile them up. */
+const MAX_WAITING_CLAIMS = 4;
+
+interface WaitingClaim {
+  nonce: string;
+  settle: (route: CardRoute | null) => void;
+}
+
+export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
+  const now = deps.now ?? (() => Date.now());
+  const claimWithinMs = deps.claimWithinMs ?? 60_000;
+  const claimWaitMs = deps.claimWaitMs ?? 10_000;
+  const routes = new Map<number, CardRoute>();
+  /** Tabs whose stored route this worker has read (or written) already. */
+  const loaded = new Map<number, Promise<void>>();
+  const waiting = new Map<number, WaitingClaim[]>();
+  /** A tab's opens, one at a time: the top frame is told of its cards in the order they were opened. */
+  const opens = new KeyedMutex();
+  /** A tab's storage writes, in order. */
+  const writes = new KeyedMutex();
+  const keyOf = (tabId: number) => KEY_PREFIX + tabId;
+
+  function load(tabId: number): Promise<void> {
+    let done = loaded.get(tabId);
+    if (!done) {
+      done = deps.area.get([keyOf(tabId)]).then(
+        (items) => {
+          const stored = routeSchema.safeParse(items[keyOf(tabId)]);
+          if (stored.success && !routes.has(tabId)) routes.set(tabId, stored.data);
+        },
+        () => undefined,
+      );
+      loaded.set(tabId, done);
+    }
+    return done;
+  }
+
+  async function routeOf(tabId: number): Promise<CardRoute | undefined> {
+    if (!loaded.has(tabId)) await load(tabId);
+    return routes.get(tabId);
+  }
+
+  function save(tabId: number, route: CardRoute | null): void {
+    loaded.set(tabId, Promise.resolve());
+    if (route) routes.set(tabId, route);
+    else routes.delete(tabId);
+    void writes
+      .run(keyOf(tabId), () => (route ? deps.area.set({ [keyOf(tabId)]: route }) : deps.area.remove([keyOf(tabId)])))
+      .catch(() => undefined);
+  }
+
+  const tell = <Type extends ContentPushType>(type: Type, data: PushInput<Type>, tabId: number, frameId: number) =>
+    deps.push(type, data, { tabId, frameId });
+  const tellQuietly = <Type extends ContentPushType>(type: Type, data: PushInput<Type>, tabId: number, frameId: number) =>
+    tell(type, data, tabId, frameId).catch(() => undefined);
+
+  /** One card per tab: the frame whose card was replaced closes it, and the top frame removes one it drew. */
+  async function endReplaced(tabId: number, replaced: CardRoute, by: FrameOf, nextInTop: boolean): Promise<void> {
+    const closing = { nonce: replaced.nonce };
+    if (replaced.frameId !== by.frameId) await tellQuietly('closeCard', closing, tabId, replaced.frameId);
+    // A card the top frame draws is replaced there by the next one it draws.
+    if (replaced.inTop && !nextInTop) await tellQuietly('closeCard', closing, tabId, TOP_FRAME);
+  }
+
+  function wakeClaims(tabId: number, route: CardRoute): void {
+    waiting
+      .get(tabId)
+      ?.find((claim) => claim.nonce === route.nonce)
+      ?.settle(route);
+  }
+
+  function waitForRoute(tabId: number, nonce: string): Promise<CardRoute | null> {
+    return new Promise((resolve) => {
+      const list = waiting.get(tabId) ?? [];
+      const claim: WaitingClaim = {
+        nonce,
+        settle(route) {
+          clearTimeout(timer);
+          waiting.set(
+            tabId,
+            (waiting.get(tabId) ?? []).filter((other) => other !== claim),
+          );
+          resolve(route);
+        },
+      };
+      const timer = setTimeout(() => claim.settle(null), claimWaitMs);
+      list.push(claim);
+      while (list.length > MAX_WAITING_CLAIMS) list.shift()?.settle(null);
+      waiting.set(tabId, list);
+    });
+  }
+
+  /** What a card may show: its snapshot (one fetch at most, shared with every other asker), or the cache only. */
+  const resultOf = (route: CardRoute): Promise<SnapshotResult | null> => {
+    const request = { origin: route.origin, token: route.token };
+    return route.fetch ? deps.service.getSnapshot(request) : deps.service.peek(request);
+  };
+
+  return {
+    async open(from, { origin, token, nonce, intent, inTopFrame }) {
+      const { tabId, frameId } = from;
+      const request = { origin, token };
+      const toTop = inTopFrame !== undefined && frameId !== TOP_FRAME;
+      const opened = await opens.run(String(tabId), async () => {
+        // Resting the pointer fetches an uncached link only within the tab's allowance; a click or a
+        // key on the badge always may, and a cached link costs nothing.
+        const fetch =
+          intent !== 'hover' || (await deps.service.peek(request)) !== null || (await deps.hoverAllowance.take(tabId));
+        const replaced = await routeOf(tabId);
+        const next: CardRoute = { ...request, frameId, nonce, fetch, inTop: toTop, claimed: false, at: now() };
+        save(tabId, next);
+        wakeClaims(tabId, next);
+        if (replaced && replaced.nonce !== nonce) await endReplaced(tabId, replaced, from, toTop);
+        if (!toTop) return next;
+        // A top frame without the relay (nothing answers) leaves the frame to draw its card itself.
+        const drawn = await tell('showCard', { ...inTopFrame, nonce, focus: intent === 'keyboard' }, tabId, TOP_FRAME).then(
+          () => true,
+          () => false,
+        );
+        const current = routes.get(tabId);
+        if (!drawn && current?.nonce === nonce) save(tabId, { ...current, inTop: false });
+        return { ...next, inTop: drawn };
+      });
+      const result = await resultOf(opened);
+      return { inTop: opened.inTop, badge: result && toBadgeSummary(result) };
+    },
+
+    async claim(tabId, nonce) {
+      let route = await routeOf(tabId);
+      if (route?.nonce !== nonce) route = (await waitForRoute(tabId, nonce)) ?? undefined;
+      // Read again: the route may have been claimed or replaced while this claim waited.
+      route = routes.get(tabId);
+      if (!route || route.nonce !== nonce || route.claimed || now() - route.at > claimWithinMs) return null;
+      save(tabId, { ...route, claimed: true });
+      const [result, language] = await Promise.all([resultOf(route), deps.language()]);
+      return { request: { origin: route.origin, token: route.token }, result, language };
+    },
+
+    async move(from, { nonce, rect }) {
+      const route = await routeOf(from.tabId);
+      if (route?.inTop && route.nonce === nonce && route.frameId === from.frameId) {
+        await tellQuietly('moveCard', { nonce, rect }, from.tabId, TOP_FRAME);
+      }
+    },
+
+    async close(from, { nonce }) {
+      const route = await routeOf(from.tabId);
+      if (!route || route.nonce !== nonce || route.frameId !== from.frameId) return;
+      save(from.tabId, null);
+      if (route.inTop) await tellQuietly('closeCard', { nonce }, from.tabId, TOP_FRAME);
+    },
+
+    async relayEvent(tabId, { nonce, event }) {
+      const route = await routeOf(tabId);
+      if (!route?.inTop || route.nonce !== nonce) return;
+      // The frame is gone (navigated, removed): its card goes with it.
+      await tell('cardEvent', { nonce, event }, tabId, route.frameId).catch(async () => {
+        if (routes.get(tabId) !== route) return;
+        save(tabId, null);
+        await tellQuietly('closeCard', { nonce }, tabId, TOP_FRAME);
+      });
+    },
+
+    async forgetTab(tabId) {
+      for (const claim of waiting.get(tabId) ?? []) claim.settle(null);
+      waiting.delete(tabId);
+      save(tabId, null);
+      loaded.delete(tabId);
+      await writes.run(keyOf(tabId), () => Promise.resolve());
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { defineExtensionMessaging } from '@webext-core/messaging';
+import type { WxtBrowser } from 'wxt/browser';
+import { badgeTextFor } from '../core/i18n/badge';
+import { resolveLanguage } from '../core/i18n/language';
+import { getLinkRecognizer } from '../core/links';
+import { createSettingsStore, createWatchSettingsStore, getLanguagePreference, hasServicePermission } from '../extension';
+import { cardMessenger, pagesMessenger, watchPageLinks, type ContentProtocolMap } from '../protocol';
+import { createCardRoutes } from './cards/card-routes';
+import { startContentRegistration } from './content-registration';
+import { startAnnotatorInFrame } from './frame-start';
+import { createHoverAllowance } from './hover-allowance';
+import { createLinkFrames } from './link-frames';
+import { createLinkFramesLocator, scriptingReports } from './link-frames-locator';
+import { registerMessageHandlers } from './messages';
+import { createSnapshotService } from './snapshot-service';
+import type { FetchLike } from './snapshot-service/http';
+import { startWatchlist } from './watchlist/start';
+
+/** The browser APIs the background uses: WXT's `browser`, or a fake of it in tests. */
+export type BackgroundBrowser = Pick<
+  WxtBrowser,
+  'alarms' | 'i18n' | 'notifications' | 'runtime' | 'scripting' | 'storage' | 'tabs' | 'windows'
+> & { sidePanel?: WxtBrowser['sidePanel'] | undefined };
+
+export interface BackgroundOptions {
+  fetch: FetchLike;
+  isOnline: () => boolean;
+}
+
+export interface Background {
+  /** Unregisters every message handler and listener this call added (tests; a worker never stops itself). */
+  stop(): void;
+}
+
+/**
+ * The background service worker, wired: the snapshot service (the only code that fetches), the card
+ * routes, the frames' look, the watchlist, the runtime registrations, and the message handlers that
+ * call them. Listeners that wake the worker are added at once, as MV3 requires.
+ */
+export function createBackground(browser: BackgroundBrowser, options: BackgroundOptions): Background {
+  const stops: (() => void)[] = [];
+  const listen = <Listener>(
+    event: { addListener(listener: Listener): void; removeListener(listener: Listener): void },
+    listener: Listener,
+  ) => {
+    event.addListener(listener);
+    stops.push(() => event.removeListener(listener));
+  };
+  const uiLanguage = () => browser.i18n.getUILanguage();
+  const settings = createSettingsStore();
+  // Start the slow first read of the administrator policy now, not on the first hover. The onStartup
+  // listener makes the browser start this worker when it starts, so the read is done before the
+  // first mail page asks for settings (it took ~2.6 s in Chromium).
+  const warmPolicy = () => void settings.getEffectiveSettings();
+  warmPolicy();
+  listen(browser.runtime.onStartup, warmPolicy);
+  const service = createSnapshotService({
+    fetch: options.fetch,
+    getSettings: () => settings.getEffectiveSettings(),
+    hasHostPermission: hasServicePermission,
+    sessionArea: browser.storage.session,
+    localArea: browser.storage.local,
+  });
+  const contentMessenger = defineExtensionMessaging<ContentProtocolMap>();
+  const hoverAllowance = createHoverAllowance({ area: browser.storage.session });
+  const cards = createCardRoutes({
+    area: browser.storage.session,
+    service,
+    hoverAllowance,
+    push: (type, data, frame) => contentMessenger.sendMessage(type, data, frame),
+    language: async () => resolveLanguage(await getLanguagePreference(), uiLanguage()),
+  });
+  const linkFrames = createLinkFrames(browser.storage.session);
+  // Frames that report share links, so the popup and side panel ask them too.
+  stops.push(watchPageLinks((tabId, frameId) => void linkFrames.add(tabId, frameId)));
+  const watchSettings = createWatchSettingsStore();
+  const watchlist = startWatchlist({
+    browser: {
+      alarms: browser.alarms,
+      notifications: browser.notifications,
+      // Firefox has no sidePanel (its sidebar cannot be opened from a notification click): a tab instead.
+      ...(browser.sidePanel ? { sidePanel: browser.sidePanel } : {}),
+      windowId: browser.windows.WINDOW_ID_CURRENT,
+      openTab: (url) => browser.tabs.create({ url }),
+      sidePanelUrl: browser.runtime.getURL('/sidepanel.html'),
+      iconUrl: browser.runtime.getURL('/notification-icon.png'),
+      uiLanguage,
+    },
+    service,
+    watchSettings,
+    getRequestBudget: async () => (await settings.getEffectiveSettings()).requestBudgetPerMinute,
+    isOnline: options.isOnline,
+  });
+  const linkFramesLocator = createLinkFramesLocator({
+    ...scriptingReports(browser.scripting),
+    getRecognizer: async () => getLinkRecognizer((await settings.getPageSettings()).services),
+    startAnnotator: (frame) => startAnnotatorInFrame(browser.scripting, frame),
+  });
+
+  stops.push(
+    registerMessageHandlers(
+      {
+        service,
+        getSettings: () => settings.getEffectiveSettings(),
+        getPageSettings: () => settings.getPageSettings(),
+        getBadgeText: async () => badgeTextFor(await getLanguagePreference(), uiLanguage()),
+        cards,
+        linkFrames,
+        linkFramesLocator,
+        watchlist,
+        getWatchSettings: () => watchSettings.get(),
+        extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
+      },
+      { content: contentMessenger, pages: pagesMessenger, card: cardMessenger },
+    ),
+  );
+  listen(browser.tabs.onRemoved, (tabId: number) => {
+    void cards.forgetTab(tabId);
+    void hoverAllowance.forget(tabId);
+    void linkFrames.forget(tabId);
+  });
+  // A new page in the tab: the frames of the old one are gone.
+  listen(browser.tabs.onUpdated, (tabId: number, change: { url?: string }) => {
+    if (change.url !== undefined) void linkFrames.forget(tabId);
+  });
+  // The annotator on the user's extra sites (enabledSites), registered at runtime.
+  const registration = startContentRegistration({ scripting: browser.scripting, settings });
+  stops.push(() => registration.stop());
+  // Snapshot data is confidential: turning persistence off removes what was kept on disk.
+  stops.push(
+    settings.watch((next) => {
+      if (!next.persistCache) void service.clearCache('local');
+    }),
+  );
+  return { stop: () => stops.splice(0).forEach((stop) => stop()) };
+}

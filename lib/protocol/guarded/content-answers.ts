@@ -1,0 +1,131 @@
+import {
+  isEpochMs,
+  isErrorCode,
+  isFiniteNumber,
+  isReadinessLabel,
+  isRecord,
+  isRiskBand,
+  isScore,
+  isString,
+  isStringArray,
+  isTimestamp,
+} from '../../core/guards';
+import { HOVER_DELAY_MS, MAX_BADGE_STRING } from '../../core/limits';
+import type { BadgeSummary } from '../../core/schemas/results';
+import type { ServiceConfig } from '../../core/services';
+import type { BadgeTextPayload, CardEvent, ContentSettings, FrameRect, OpenCardAnswer, ShowCard } from '../content';
+import { CARD_EVENTS, CARD_NONCE_PATTERN, MAX_CARD_COORDINATE, MAX_FRAME_HOPS, type CardEventKind } from './card';
+
+/**
+ * What the background answers and pushes to a content script (lib/protocol/content.ts), checked
+ * where it enters that process. Hand-written, not zod: zod/mini alone is ~5 KB gzip of the 15 KB
+ * content-script budget (measured). Each guard accepts exactly what its zod schema accepts, as a copy
+ * of the fields it keeps (test/lib/protocol/guarded/content-answers.test.ts holds them to the schemas).
+ */
+
+/** A badge answer that is not one. */
+export const INVALID_BADGE: BadgeSummary = { state: 'error', code: 'INVALID_RESPONSE' };
+
+export function isCardNonce(value: unknown): value is string {
+  return typeof value === 'string' && CARD_NONCE_PATTERN.test(value);
+}
+
+export function isCardEventKind(value: unknown): value is CardEventKind {
+  return (CARD_EVENTS as readonly unknown[]).includes(value);
+}
+
+/** A coordinate or length as `frameRectSchema` has it (CSS pixels, bounded). */
+export function isCoordinate(value: unknown, min = -MAX_CARD_COORDINATE): value is number {
+  return isFiniteNumber(value) && value >= min && value <= MAX_CARD_COORDINATE;
+}
+
+/** What `frameRectSchema` accepts, as a copy of its four coordinates (extra keys dropped); null for anything else. */
+export function toFrameRect(value: unknown): FrameRect | null {
+  if (!isRecord(value)) return null;
+  const { left, top, right, bottom } = value;
+  return isCoordinate(left) && isCoordinate(top) && isCoordinate(right) && isCoordinate(bottom)
+    ? { left, top, right, bottom }
+    : null;
+}
+
+/** A badge summary (`badgeSummarySchema`); anything malformed reads as INVALID_RESPONSE. */
+export function toBadgeSummary(value: unknown): BadgeSummary {
+  if (!isRecord(value)) return INVALID_BADGE;
+  if (value.state === 'ready') {
+    if (!isScore(value.score) || !isReadinessLabel(value.label) || !isRiskBand(value.band)) return INVALID_BADGE;
+    return { state: 'ready', score: value.score, label: value.label, band: value.band };
+  }
+  if (value.state === 'error' && isErrorCode(value.code)) {
+    if (value.retryAt !== undefined && !isEpochMs(value.retryAt)) return INVALID_BADGE;
+    if (value.expiredAt !== undefined && !isTimestamp(value.expiredAt)) return INVALID_BADGE;
+    return { state: 'error', code: value.code, retryAt: value.retryAt, expiredAt: value.expiredAt };
+  }
+  return INVALID_BADGE;
+}
+
+/** `openCard`'s answer; a malformed one draws nothing in the top frame and shows nothing on the badge. */
+export function toOpenCardAnswer(value: unknown): OpenCardAnswer {
+  if (!isRecord(value)) return { inTop: false, badge: null };
+  return {
+    inTop: value.inTop === true,
+    badge: value.badge === null || value.badge === undefined ? null : toBadgeSummary(value.badge),
+  };
+}
+
+function toService(value: unknown): ServiceConfig | null {
+  if (!isRecord(value)) return null;
+  const { id, name, origin, apiPathTemplate, sharePathTemplates } = value;
+  if (!isString(id) || !isString(name) || !isString(origin) || !isString(apiPathTemplate)) return null;
+  if (!isStringArray(sharePathTemplates)) return null;
+  return { id, name, origin, apiPathTemplate, sharePathTemplates };
+}
+
+/** `getPageSettings`' answer: a malformed service is dropped (the recogniser would never match it), the delay clamped. */
+export function toContentSettings(value: unknown): ContentSettings | null {
+  if (!isRecord(value) || !Array.isArray(value.services) || !isFiniteNumber(value.hoverDelayMs)) return null;
+  const services = value.services.map(toService).filter((service) => service !== null);
+  const { min, max } = HOVER_DELAY_MS;
+  return { services, hoverDelayMs: Math.min(Math.max(value.hoverDelayMs, min), max), settled: value.settled !== false };
+}
+
+/** `getBadgeText`'s answer: string values only (anything else is dropped, and its key shows); null when malformed. */
+export function toBadgeText(value: unknown): BadgeTextPayload | null {
+  if (!isRecord(value) || !isString(value.locale) || !isRecord(value.strings)) return null;
+  const strings: Record<string, string> = {};
+  for (const [key, text] of Object.entries(value.strings)) {
+    if (isString(text) && text.length <= MAX_BADGE_STRING) strings[key] = text;
+  }
+  return { locale: value.locale, strings };
+}
+
+/** `showCard` (to the top frame), checked. */
+export function toShowCard(value: unknown): ShowCard | null {
+  if (!isRecord(value)) return null;
+  const rect = toFrameRect(value.rect);
+  if (!rect || !isCardNonce(value.nonce) || !isCardNonce(value.key)) return null;
+  const { hops, viewport, focus } = value;
+  if (typeof hops !== 'number' || !Number.isInteger(hops) || hops < 0 || hops > MAX_FRAME_HOPS) return null;
+  if (typeof focus !== 'boolean' || !isRecord(viewport)) return null;
+  const { width, height } = viewport;
+  if (!isCoordinate(width, 0) || !isCoordinate(height, 0)) return null;
+  return { nonce: value.nonce, key: value.key, hops, rect, viewport: { width, height }, focus };
+}
+
+/** `moveCard` (to the top frame), checked. */
+export function toMoveCard(value: unknown): { nonce: string; rect: FrameRect } | null {
+  if (!isRecord(value) || !isCardNonce(value.nonce)) return null;
+  const rect = toFrameRect(value.rect);
+  return rect && { nonce: value.nonce, rect };
+}
+
+/** `closeCard` (to any frame): the nonce of the card to close, or null. */
+export function toCloseCard(value: unknown): string | null {
+  return isRecord(value) && isCardNonce(value.nonce) ? value.nonce : null;
+}
+
+/** `cardEvent` (to the frame whose card the top frame draws), checked. */
+export function toCardEvent(value: unknown): CardEvent | null {
+  return isRecord(value) && isCardNonce(value.nonce) && isCardEventKind(value.event)
+    ? { nonce: value.nonce, event: value.event }
+    : null;
+}

@@ -1,0 +1,490 @@
+import { describe, expect, it } from 'vitest';
+import { createCardRoutes, type CardRoutesDeps } from '@/lib/background/cards/card-routes';
+import type { StorageAreaAdapter } from '@/lib/background/common/storage-area';
+import { createHoverAllowance, HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
+import { createLinkFrames } from '@/lib/background/link-frames';
+import {
+  createCardHandlers,
+  createContentHandlers,
+  createPagesHandlers,
+  type MessageHandlerDeps,
+} from '@/lib/background/messages';
+import type { SnapshotService } from '@/lib/background/snapshot-service';
+import { isRecord } from '@/lib/core/guards';
+import { MAX_PEEK_BATCH } from '@/lib/core/limits';
+import { snapshotResultSchema, type SnapshotResult } from '@/lib/core/schemas/results';
+import { buildSnapshot, FIXTURE_TOKEN, fixtureToken } from '@/test/fixtures/snapshot';
+import { unusedWatchlist } from '../watchlist/stubs';
+
+/**
+ * The life of a tab's hover card (lib/background/cards/card-routes.ts), through the message handlers
+ * that call it: which card page may claim which link, what it is answered with, what may be fetched,
+ * and what each frame is told.
+ */
+
+interface Push {
+  type: string;
+  data: unknown;
+  tabId: number;
+  frameId: number;
+}
+
+/** A storage area in memory that counts its reads. */
+function memoryArea(): StorageAreaAdapter & { data: Record<string, unknown>; reads: number } {
+  const data: Record<string, unknown> = {};
+  const area = {
+    data,
+    reads: 0,
+    async get(keys: string[]) {
+      area.reads += 1;
+      return Object.fromEntries(keys.filter((key) => key in data).map((key) => [key, structuredClone(data[key])]));
+    },
+    async set(items: Record<string, unknown>) {
+      Object.assign(data, structuredClone(items));
+    },
+    async remove(keys: string[]) {
+      for (const key of keys) delete data[key];
+    },
+  };
+  return area;
+}
+
+const extensionOrigin = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
+const contentScript = (tabId: number, frameId = 0) => ({ tab: { id: tabId }, frameId, url: 'https://mail.google.com/mail/u/0/' });
+const cardPage = (tabId: number) => ({ tab: { id: tabId }, frameId: 7, url: `${extensionOrigin}/card.html` });
+const request = { origin: 'https://comply.example', token: FIXTURE_TOKEN };
+const READY: SnapshotResult = snapshotResultSchema.parse({
+  status: 'ready',
+  snapshot: buildSnapshot({ scores: { readiness_score: 95, fundraise_score: 90 } }),
+  meta: { token_status: 'active', view_count: 3 },
+  fetchedAt: 1,
+  fromCache: false,
+});
+const READY_BADGE = { state: 'ready', score: 95, label: 'Regulator Ready', band: 'investor_ready' };
+const NONCE = 'a'.repeat(32);
+const OTHER_NONCE = 'b'.repeat(32);
+const open = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'keyboard', token = FIXTURE_TOKEN) => ({
+  ...request,
+  token,
+  nonce,
+  intent,
+});
+
+interface Options {
+  /** What the cache holds for the link (null: nothing). */
+  cached?: () => SnapshotResult | null;
+  routes?: Partial<Pick<CardRoutesDeps, 'claimWithinMs' | 'claimWaitMs' | 'now'>>;
+  /** Frames of the tab where nothing answers a push (no content script there, or the frame is gone). */
+  silentFrames?: number[];
+  /** How long a push takes to arrive (resolves when it has). */
+  transit?: (push: Push) => Promise<void>;
+  area?: ReturnType<typeof memoryArea>;
+}
+
+/** The background's handlers over a memory area and a service whose fetches are counted. */
+function handlers(options: Options = {}) {
+  const unused = () => Promise.reject(new Error('not used by these tests'));
+  /** Tokens fetched over the network; a fetched snapshot is cached, as the real service does. */
+  const fetched: string[] = [];
+  const service: SnapshotService = {
+    peek: async (asked) => options.cached?.() ?? (fetched.includes(asked.token) ? { ...READY, fromCache: true } : null),
+    getSnapshot: async (asked) => {
+      if (options.cached?.() || fetched.includes(asked.token)) return { ...READY, fromCache: true };
+      fetched.push(asked.token);
+      return READY;
+    },
+    refresh: unused,
+    refreshInBackground: unused,
+    listCached: unused,
+    clearCache: unused,
+  };
+  const pushes: Push[] = [];
+  const area = options.area ?? memoryArea();
+  const now = options.routes?.now;
+  const cards = createCardRoutes({
+    area,
+    service,
+    hoverAllowance: createHoverAllowance({ area, ...(now ? { now } : {}) }),
+    language: async () => 'fr',
+    // A claim for a card not opened waits this long: short here, so that tests of refused claims are quick.
+    claimWaitMs: 50,
+    async push(type, data, frame) {
+      await (options.transit ?? (async () => undefined))({ type, data, ...frame });
+      pushes.push({ type, data, ...frame });
+      if (options.silentFrames?.includes(frame.frameId))
+        throw new Error('Could not establish connection. Receiving end does not exist.');
+    },
+    ...options.routes,
+  });
+  const deps: MessageHandlerDeps = {
+    service,
+    getSettings: unused,
+    getPageSettings: unused,
+    getBadgeText: unused,
+    cards,
+    linkFrames: createLinkFrames(area),
+    linkFramesLocator: { locate: unused },
+    watchlist: unusedWatchlist(),
+    getWatchSettings: unused,
+    extensionOrigin,
+  };
+  const pushesOf = (type: string) => pushes.filter((push) => push.type === type);
+  return {
+    ...createContentHandlers(deps),
+    ...createPagesHandlers(deps),
+    ...createCardHandlers(deps),
+    cards,
+    area,
+    pushes,
+    pushesOf,
+    fetched,
+  };
+}
+
+describe('the card page claims the card its content script opened', () => {
+  it('with the nonce of its own tab, once, and gets the snapshot itself; nothing for other tabs or nonces', async () => {
+    const background = handlers();
+    expect(await background.openCard(open(), contentScript(5))).toEqual({ inTop: false, badge: READY_BADGE });
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(6))).toBeNull(); // another tab: nothing opened there
+    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toBeNull(); // a guess
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toEqual({
+      request,
+      result: { ...READY, fromCache: true },
+      language: 'fr',
+    });
+    // Security finding 1: a second card page in the tab (one the page framed itself) gets nothing.
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    // One fetch for the badge and the card together.
+    expect(background.fetched).toEqual([FIXTURE_TOKEN]);
+  });
+
+  it('a claim that arrives before its card is opened waits for it (the card page may load first)', async () => {
+    const background = handlers({ routes: { claimWaitMs: 5000 } });
+    const claim = background.claimCard({ nonce: NONCE }, cardPage(5));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await background.openCard(open(), contentScript(5));
+    expect(await claim).toMatchObject({ request, language: 'fr' });
+  });
+
+  it('a claim for a card never opened gets nothing once its wait is over, and a page cannot pile up waiting claims', async () => {
+    const background = handlers();
+    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toBeNull();
+    const waiting = Array.from({ length: 6 }, (_, index) =>
+      background.claimCard({ nonce: index.toString(16).repeat(32) }, cardPage(5)),
+    );
+    // The oldest two are answered at once (nothing) to make room; the rest when their wait is over.
+    const settled: number[] = [];
+    waiting.forEach((claim, index) => void claim.then(() => settled.push(index)));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settled.sort()).toEqual([0, 1]);
+    expect(await Promise.all(waiting)).toEqual([null, null, null, null, null, null]);
+  });
+
+  it('a copy of the card page framed before the real one claims nothing without the nonce (finding 1)', async () => {
+    const background = handlers();
+    await background.openCard(open(), contentScript(5));
+    await expect(background.claimCard({ nonce: '' }, cardPage(5))).rejects.toThrow(/Malformed/);
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request }); // the real card still can
+  });
+
+  it('a card not claimed in time is not handed out later', async () => {
+    let now = 0;
+    const background = handlers({ routes: { claimWithinMs: 1000, now: () => now } });
+    await background.openCard(open(), contentScript(5));
+    now = 2000;
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+  });
+
+  it('closing a card forgets it, but a late close of an older card leaves the newer one', async () => {
+    const background = handlers();
+    await background.openCard(open(NONCE), contentScript(5));
+    await background.openCard(open(OTHER_NONCE), contentScript(5));
+    await background.closeCard({ nonce: NONCE }, contentScript(5)); // the old card's late close
+    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toMatchObject({ request });
+    await background.openCard(open(NONCE), contentScript(5));
+    await background.closeCard({ nonce: NONCE }, contentScript(5, 3)); // not the frame whose card it is
+    await background.closeCard({ nonce: NONCE }, contentScript(5));
+    expect(await handlers({ area: background.area }).claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+  });
+
+  it('a closed tab takes its card and its waiting claims with it', async () => {
+    const background = handlers();
+    const waiting = background.claimCard({ nonce: OTHER_NONCE }, cardPage(5));
+    await background.openCard(open(), contentScript(5));
+    await background.cards.forgetTab(5);
+    expect(await waiting).toBeNull();
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(Object.keys(background.area.data).filter((key) => key.startsWith('cardRoute:'))).toEqual([]);
+  });
+});
+
+describe('what may be fetched', () => {
+  it("hover fetches an uncached link only within the tab's allowance; keys, clicks and cached links always (finding 6)", async () => {
+    const background = handlers();
+    const hovers: unknown[] = [];
+    for (let i = 0; i < HOVER_FETCHES_PER_MINUTE + 2; i += 1)
+      hovers.push((await background.openCard(open(NONCE, 'hover', fixtureToken(i)), contentScript(5))).badge);
+    expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE);
+    expect(hovers.slice(-2)).toEqual([null, null]); // neither fetched nor cached: nothing for the badge
+    await background.openCard(open(NONCE, 'hover', fixtureToken(20)), contentScript(6)); // another tab
+    await background.openCard(open(NONCE, 'click', fixtureToken(21)), contentScript(5));
+    await background.openCard(open(NONCE, 'keyboard', fixtureToken(22)), contentScript(5));
+    expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 3);
+    // Beyond the allowance the card page learns it may not fetch: it gets nothing to show, and offers to load.
+    const uncached = fixtureToken(23);
+    await background.openCard(open(OTHER_NONCE, 'hover', uncached), contentScript(5));
+    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toEqual({
+      request: { ...request, token: uncached },
+      result: null,
+      language: 'fr',
+    });
+    // A cached link costs nothing, and is shown.
+    expect(await background.openCard(open(NONCE, 'hover', fixtureToken(0)), contentScript(5))).toEqual({
+      inTop: false,
+      badge: READY_BADGE,
+    });
+    expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 3);
+  });
+
+  it('hovers arriving at once from several frames of a tab share one allowance', async () => {
+    const background = handlers();
+    await Promise.all(
+      Array.from({ length: HOVER_FETCHES_PER_MINUTE + 5 }, (_, frameId) =>
+        background.openCard(open(NONCE, 'hover', fixtureToken(frameId)), contentScript(5, frameId)),
+      ),
+    );
+    expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE);
+  });
+
+  it('the hover allowance frees up as the minute passes', async () => {
+    let now = 0;
+    const background = handlers({ routes: { now: () => now } });
+    for (let i = 0; i < HOVER_FETCHES_PER_MINUTE; i += 1)
+      await background.openCard(open(NONCE, 'hover', fixtureToken(i)), contentScript(5));
+    expect((await background.openCard(open(NONCE, 'hover', fixtureToken(50)), contentScript(5))).badge).toBeNull();
+    now = 60_001;
+    expect((await background.openCard(open(NONCE, 'hover', fixtureToken(50)), contentScript(5))).badge).toEqual(READY_BADGE);
+  });
+});
+
+describe('who may send what', () => {
+  it('refuses openCard from extension pages and claimCard from content scripts', async () => {
+    const background = handlers();
+    await expect(background.openCard(open(), cardPage(5))).rejects.toThrow(/content script/);
+    await expect(background.claimCard({ nonce: NONCE }, contentScript(5))).rejects.toThrow(/extension page/);
+  });
+
+  it('rejects malformed requests, tokens of the wrong shape, bad nonces and unknown intents', async () => {
+    const background = handlers();
+    await expect(background.openCard({ origin: 'https://comply.example' }, contentScript(5))).rejects.toThrow(/Malformed/);
+    await expect(background.openCard({ ...open(), token: '../../etc' }, contentScript(5))).rejects.toThrow(/token/);
+    await expect(background.openCard({ ...open(), nonce: 'short' }, contentScript(5))).rejects.toThrow(/nonce/);
+    await expect(background.openCard({ ...open(), intent: 'script' }, contentScript(5))).rejects.toThrow(/intent/);
+  });
+
+  it('peeks at many links in one message, answering null for ones the service refuses', async () => {
+    const background = handlers();
+    expect(await background.peekBadges([request, request], contentScript(5))).toEqual([null, null]);
+    await expect(
+      background.peekBadges(
+        Array.from({ length: MAX_PEEK_BATCH + 1 }, () => request),
+        contentScript(5),
+      ),
+    ).rejects.toThrow(/Malformed/);
+  });
+
+  it('content scripts get badge summaries; full cached snapshots only go to extension pages', async () => {
+    const background = handlers({ cached: () => READY });
+    expect(await background.peekBadges([request], contentScript(5))).toEqual([READY_BADGE]);
+    await expect(background.peekSnapshots([request], contentScript(5))).rejects.toThrow(/extension page/);
+    expect(await background.peekSnapshots([request], { url: `${extensionOrigin}/popup.html` })).toEqual([READY]);
+  });
+});
+
+describe('one card per tab', () => {
+  it('a frame opening its card tells the frame whose card it replaces to close it', async () => {
+    const background = handlers();
+    await background.openCard(open(NONCE), contentScript(5, 0));
+    await background.openCard(open(OTHER_NONCE), contentScript(5, 3));
+    await background.openCard(open(NONCE), contentScript(5, 3)); // the same frame again: nobody to tell
+    expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
+  });
+});
+
+describe('a card the top frame draws for a subframe', () => {
+  const KEY = 'c'.repeat(32);
+  const inTopFrame = {
+    key: KEY,
+    hops: 0,
+    rect: { left: 10, top: 20, right: 30, bottom: 36 },
+    viewport: { width: 300, height: 150 },
+  };
+  const openInTop = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'click') => ({ ...open(nonce, intent), inTopFrame });
+
+  it('the top frame is told to draw it (focus for a key), and its card page claims the snapshot', async () => {
+    const background = handlers();
+    expect(await background.openCard(openInTop(NONCE, 'keyboard'), contentScript(5, 3))).toEqual({
+      inTop: true,
+      badge: READY_BADGE,
+    });
+    expect(background.pushesOf('showCard')).toEqual([
+      { type: 'showCard', data: { ...inTopFrame, nonce: NONCE, focus: true }, tabId: 5, frameId: 0 },
+    ]);
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request, language: 'fr' });
+    await background.openCard(openInTop(OTHER_NONCE, 'hover'), contentScript(5, 3));
+    expect(background.pushesOf('showCard')[1]?.data).toMatchObject({ nonce: OTHER_NONCE, focus: false });
+  });
+
+  it('cards opened one after the other reach the top frame in that order, however long each push takes', async () => {
+    let arrive = () => {};
+    const slow = new Promise<void>((resolve) => (arrive = resolve));
+    const background = handlers({
+      transit: (push) =>
+        push.type === 'showCard' && isRecord(push.data) && push.data.nonce === NONCE ? slow : Promise.resolve(),
+    });
+    const first = background.openCard(openInTop(NONCE), contentScript(5, 3));
+    const second = background.openCard(openInTop(OTHER_NONCE), contentScript(5, 4));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    arrive();
+    await Promise.all([first, second]);
+    expect(background.pushesOf('showCard').map((push) => isRecord(push.data) && push.data.nonce)).toEqual([NONCE, OTHER_NONCE]);
+    // The second replaces the first in the top frame; frame 3 is told its card closed.
+    expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 3 }]);
+  });
+
+  it('the top frame draws its own card: its request to be drawn in the top frame is not passed on', async () => {
+    const background = handlers();
+    expect(await background.openCard(openInTop(), contentScript(5, 0))).toEqual({ inTop: false, badge: READY_BADGE });
+    expect(background.pushes).toEqual([]);
+  });
+
+  it('a top frame without the relay (nothing answers): the frame draws the card itself', async () => {
+    const background = handlers({ silentFrames: [0] });
+    expect(await background.openCard(openInTop(), contentScript(5, 3))).toEqual({ inTop: false, badge: READY_BADGE });
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request });
+    // Moves are not passed on to a top frame that does not draw it.
+    await background.moveCard({ nonce: NONCE, rect: inTopFrame.rect }, contentScript(5, 3));
+    expect(background.pushesOf('moveCard')).toEqual([]);
+  });
+
+  it('moves reach the top frame only from the frame whose card it is, for that card', async () => {
+    const background = handlers();
+    await background.openCard(openInTop(), contentScript(5, 3));
+    const rect = { left: 1, top: 2, right: 3, bottom: 4 };
+    await background.moveCard({ nonce: NONCE, rect }, contentScript(5, 3));
+    await background.moveCard({ nonce: NONCE, rect }, contentScript(5, 4)); // another frame
+    await background.moveCard({ nonce: OTHER_NONCE, rect }, contentScript(5, 3)); // not the card drawn
+    await background.moveCard({ nonce: NONCE, rect }, contentScript(6, 3)); // another tab
+    expect(background.pushesOf('moveCard')).toEqual([{ type: 'moveCard', data: { nonce: NONCE, rect }, tabId: 5, frameId: 0 }]);
+    await expect(
+      background.moveCard({ nonce: NONCE, rect: { ...rect, left: Number.POSITIVE_INFINITY } }, contentScript(5, 3)),
+    ).rejects.toThrow(/Malformed/);
+    await expect(background.moveCard({ nonce: NONCE, rect: { ...rect, left: 2e6 } }, contentScript(5, 3))).rejects.toThrow(
+      /Malformed/,
+    );
+  });
+
+  it('while it is open, moves and pointer events cost no storage read', async () => {
+    const background = handlers();
+    await background.openCard(openInTop(), contentScript(5, 3));
+    const reads = background.area.reads;
+    const rect = { left: 1, top: 2, right: 3, bottom: 4 };
+    for (let i = 0; i < 20; i += 1) {
+      await background.moveCard({ nonce: NONCE, rect }, contentScript(5, 3));
+      await background.cardEvent({ nonce: NONCE, event: i % 2 ? 'enter' : 'leave' }, contentScript(5, 0));
+    }
+    expect(background.pushesOf('moveCard')).toHaveLength(20);
+    expect(background.pushesOf('cardEvent')).toHaveLength(20);
+    expect(background.area.reads).toBe(reads);
+  });
+
+  it('what the card does goes to its frame, only from the top frame and for the card drawn now', async () => {
+    const background = handlers();
+    await background.openCard(openInTop(), contentScript(5, 3));
+    await background.cardEvent({ nonce: NONCE, event: 'enter' }, contentScript(5, 0));
+    await background.cardEvent({ nonce: OTHER_NONCE, event: 'dismiss' }, contentScript(5, 0));
+    await expect(background.cardEvent({ nonce: NONCE, event: 'dismiss' }, contentScript(5, 3))).rejects.toThrow(/top frame/);
+    await expect(background.cardEvent({ nonce: NONCE, event: 'open' }, contentScript(5, 0))).rejects.toThrow(/Malformed/);
+    expect(background.pushesOf('cardEvent')).toEqual([
+      { type: 'cardEvent', data: { nonce: NONCE, event: 'enter' }, tabId: 5, frameId: 3 },
+    ]);
+  });
+
+  it('a card whose frame is gone is forgotten, and the top frame removes it', async () => {
+    const background = handlers({ silentFrames: [3] });
+    await background.openCard(openInTop(), contentScript(5, 3));
+    await background.cardEvent({ nonce: NONCE, event: 'leave' }, contentScript(5, 0));
+    expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+  });
+
+  it('closing it, or another card replacing it, has the top frame remove it', async () => {
+    const background = handlers();
+    await background.openCard(openInTop(NONCE), contentScript(5, 3));
+    await background.closeCard({ nonce: NONCE }, contentScript(5, 3));
+    await background.openCard(openInTop(OTHER_NONCE), contentScript(5, 3));
+    await background.openCard(open(NONCE), contentScript(5, 0)); // the top frame's own card
+    await background.closeCard({ nonce: OTHER_NONCE }, contentScript(5, 3)); // late: nothing more to remove
+    expect(background.pushesOf('closeCard')).toEqual([
+      { type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }, // closed by its frame
+      { type: 'closeCard', data: { nonce: OTHER_NONCE }, tabId: 5, frameId: 3 }, // replaced: its frame
+      { type: 'closeCard', data: { nonce: OTHER_NONCE }, tabId: 5, frameId: 0 }, // replaced: the top frame that drew it
+    ]);
+  });
+
+  it('rejects a request to be drawn in the top frame that is malformed', async () => {
+    const background = handlers();
+    const bad = (change: object) => ({ ...open(), inTopFrame: { ...inTopFrame, ...change } });
+    for (const change of [
+      { key: 'x' },
+      { hops: -1 },
+      { hops: 1.5 },
+      { hops: 33 },
+      { rect: { left: 0, top: 0, right: 0 } },
+      { viewport: { width: -1, height: 1 } },
+      { viewport: { width: 1, height: 1, name: 'body' } },
+      { focus: true },
+    ]) {
+      await expect(background.openCard(bad(change), contentScript(5, 3)), JSON.stringify(change)).rejects.toThrow(/Malformed/);
+    }
+    expect(background.pushes).toEqual([]);
+  });
+});
+
+describe('a restarted service worker', () => {
+  it("reads a tab's card from storage.session once, then serves it from memory: its claim, moves and events still work", async () => {
+    const area = memoryArea();
+    const before = handlers({ area });
+    await before.openCard(
+      {
+        ...open(),
+        inTopFrame: {
+          key: 'c'.repeat(32),
+          hops: 0,
+          rect: { left: 0, top: 0, right: 1, bottom: 1 },
+          viewport: { width: 1, height: 1 },
+        },
+      },
+      contentScript(5, 3),
+    );
+    // The worker stops: a new one over the same storage.
+    const after = handlers({ area });
+    const reads = area.reads;
+    await after.moveCard({ nonce: NONCE, rect: { left: 1, top: 1, right: 2, bottom: 2 } }, contentScript(5, 3));
+    expect(after.pushesOf('moveCard')).toHaveLength(1);
+    expect(area.reads).toBe(reads + 1);
+    await after.cardEvent({ nonce: NONCE, event: 'enter' }, contentScript(5, 0));
+    expect(after.pushesOf('cardEvent')).toHaveLength(1);
+    expect(await after.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request, language: 'fr' });
+    expect(area.reads).toBe(reads + 1);
+  });
+
+  it('a card claimed before the restart cannot be claimed again after it', async () => {
+    const area = memoryArea();
+    const before = handlers({ area });
+    await before.openCard(open(), contentScript(5));
+    expect(await before.claimCard({ nonce: NONCE }, cardPage(5))).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the write lands
+    expect(await handlers({ area }).claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+  });
+});

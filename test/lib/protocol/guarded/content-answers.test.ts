@@ -1,0 +1,342 @@
+import fc from 'fast-check';
+import type { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { contentProtocol, contentPushProtocol } from '@/lib/protocol/content';
+import { CARD_EVENTS, MAX_CARD_COORDINATE, MAX_FRAME_HOPS } from '@/lib/protocol/guarded/card';
+import { CARD_ANCHOR_SOURCE, parseCardAnchor } from '@/lib/protocol/guarded/card-anchor';
+import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/protocol/guarded/card-frame';
+import {
+  toBadgeSummary,
+  toBadgeText,
+  toCardEvent,
+  toCloseCard,
+  toContentSettings,
+  toMoveCard,
+  toOpenCardAnswer,
+  toShowCard,
+} from '@/lib/protocol/guarded/content-answers';
+import { FRAME_LINKS_SIGNAL, isFrameLinksSignal } from '@/lib/protocol/guarded/frame-signals';
+import { cardAnchorMessageSchema, cardFrameMessageSchema, frameLinksSignalSchema } from '@/lib/protocol/guarded-schemas';
+import { READINESS_LABELS, RISK_BANDS } from '@/lib/core/labels';
+import { SNAPSHOT_ERROR_CODES, badgeSummarySchema } from '@/lib/core/schemas/results';
+import { FIXTURE_NOW } from '@/test/fixtures/snapshot';
+
+/**
+ * The hand-written guards of lib/protocol/guarded stand in for zod where zod does not fit (the content
+ * script's 15 KB budget, docs/security.md). Properties: they never throw, and for the fields they keep
+ * they reject exactly what the zod schemas reject; what they accept is what zod would have produced.
+ */
+
+/** What zod (`badgeSummarySchema`, what the background sends a content script) makes of a value. */
+const INVALID = { state: 'error', code: 'INVALID_RESPONSE' };
+
+function zodView(value: unknown) {
+  const parsed = badgeSummarySchema.safeParse(value);
+  if (!parsed.success) return INVALID;
+  if (parsed.data.state === 'ready') return parsed.data;
+  const { code, retryAt, expiredAt } = parsed.data;
+  return { state: 'error', code, retryAt, expiredAt };
+}
+
+const readyResult = fc.record({
+  state: fc.constant('ready'),
+  score: fc.integer({ min: 0, max: 100 }),
+  label: fc.constantFrom(...READINESS_LABELS),
+  band: fc.constantFrom(...RISK_BANDS),
+});
+const errorResult = fc.record(
+  {
+    state: fc.constant('error'),
+    code: fc.constantFrom(...SNAPSHOT_ERROR_CODES),
+    retryAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }),
+    expiredAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }).map((ms) => new Date(ms).toISOString()),
+  },
+  { requiredKeys: ['state', 'code'] },
+);
+
+const hostile = fc.oneof(
+  fc.constantFrom<unknown>(
+    -1,
+    101,
+    50.5,
+    '50',
+    NaN,
+    Infinity,
+    null,
+    undefined,
+    true,
+    '',
+    'critical',
+    'HIGH',
+    'Regulator Ready',
+    'investor_ready',
+    'NOT_FOUND',
+    'FOO',
+    'x'.repeat(65),
+    -5,
+    1.5,
+    1e20,
+    '2026-06-18',
+    'yesterday',
+    '2026-06-18T10:00:00Z',
+    '2026-06-18T10:00:00.000+01:00',
+    {},
+    [],
+    [1],
+    { __proto__: { state: 'ready' } },
+    Object.create(null),
+  ),
+  fc.anything({ maxDepth: 2 }),
+);
+
+/** Replaces one kept (or structural) field with a hostile value, or deletes it. */
+function mutate(
+  value: Record<string, unknown>,
+  path: readonly string[],
+  replacement: unknown,
+  remove: boolean,
+): Record<string, unknown> {
+  const copy = structuredClone(value);
+  let node: unknown = copy;
+  for (const key of path.slice(0, -1))
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  const last = path.at(-1);
+  if (typeof node === 'object' && node !== null && last !== undefined) {
+    if (remove) delete (node as Record<string, unknown>)[last];
+    else (node as Record<string, unknown>)[last] = replacement;
+  }
+  return copy;
+}
+
+const READY_PATHS = [['state'], ['score'], ['label'], ['band']] as const;
+const ERROR_PATHS = [['state'], ['code'], ['retryAt'], ['expiredAt']] as const;
+
+const candidate = fc.oneof(
+  readyResult,
+  errorResult,
+  fc.tuple(readyResult, fc.constantFrom(...READY_PATHS), hostile, fc.boolean()).map(([v, p, h, r]) => mutate(v, p, h, r)),
+  fc.tuple(errorResult, fc.constantFrom(...ERROR_PATHS), hostile, fc.boolean()).map(([v, p, h, r]) => mutate(v, p, h, r)),
+  hostile,
+);
+
+describe('content-script guards agree with zod (properties)', () => {
+  it('toBadgeSummary never throws and accepts exactly what zod accepts of a badge summary', () => {
+    fc.assert(
+      fc.property(candidate, (value) => {
+        let badge: unknown;
+        expect(() => {
+          badge = toBadgeSummary(value);
+        }).not.toThrow();
+        expect(badge).toEqual(zodView(value));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('valid labels and bands from lib are all accepted (no drift between the guard tables and zod enums)', () => {
+    for (const label of READINESS_LABELS) {
+      for (const band of RISK_BANDS) {
+        const value = { state: 'ready', score: 50, label, band };
+        expect(toBadgeSummary(value)).toEqual({ state: 'ready', score: 50, label, band });
+      }
+    }
+  });
+
+  it('the settings and badge-text guards never throw, and keep only what the schemas allow', () => {
+    fc.assert(
+      fc.property(fc.anything({ maxDepth: 3 }), (value) => {
+        const settings = toContentSettings(value);
+        if (settings) {
+          expect(settings.hoverDelayMs).toBeGreaterThanOrEqual(300);
+          expect(settings.hoverDelayMs).toBeLessThanOrEqual(1500);
+        }
+        const text = toBadgeText(value);
+        if (text) expect(Object.values(text.strings).every((string) => typeof string === 'string')).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('the settings guard drops malformed services; the badge-text guard drops what is not a string', () => {
+    const settings = toContentSettings({
+      hoverDelayMs: 400,
+      services: [
+        { id: 'a', name: 'A', origin: 'https://a.example', apiPathTemplate: '/api/{token}', sharePathTemplates: ['/s/{token}'] },
+        { id: 'b', origin: 42 },
+      ],
+    });
+    expect(settings?.services.map((service) => service.id)).toEqual(['a']);
+    expect(toContentSettings({ services: 'x' })).toBeNull();
+    expect(toBadgeText({ locale: 'fr', strings: { 'badge.brand': 'CL', 'badge.hint': 42, long: 'x'.repeat(5000) } })).toEqual({
+      locale: 'fr',
+      strings: { 'badge.brand': 'CL' },
+    });
+    expect(toBadgeText({ strings: {} })).toBeNull();
+    expect(contentProtocol.getBadgeText.output.safeParse({ strings: {} }).success).toBe(false);
+  });
+
+  it("openCard's answer: a badge checked like any other, nothing drawn in the top frame unless it says so", () => {
+    const badge = { state: 'ready', score: 50, label: 'In Progress', band: 'medium' };
+    expect(toOpenCardAnswer({ inTop: true, badge })).toEqual({ inTop: true, badge });
+    expect(toOpenCardAnswer({ inTop: 'yes', badge: null })).toEqual({ inTop: false, badge: null });
+    expect(toOpenCardAnswer({ inTop: false, badge: { state: 'ready', score: 500 } })).toEqual({
+      inTop: false,
+      badge: { state: 'error', code: 'INVALID_RESPONSE' },
+    });
+    expect(toOpenCardAnswer('nonsense')).toEqual({ inTop: false, badge: null });
+  });
+});
+
+const hex32 = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 });
+const coordinate = fc.double({ min: -MAX_CARD_COORDINATE, max: MAX_CARD_COORDINATE, noNaN: true });
+const length = fc.double({ min: 0, max: MAX_CARD_COORDINATE, noNaN: true });
+const hostedCard = fc.record({
+  nonce: hex32,
+  key: hex32,
+  hops: fc.integer({ min: 0, max: MAX_FRAME_HOPS }),
+  rect: fc.record({ left: coordinate, top: coordinate, right: coordinate, bottom: coordinate }),
+  viewport: fc.record({ width: length, height: length }),
+  focus: fc.boolean(),
+});
+const HOSTED_CARD_PATHS = [
+  ['nonce'],
+  ['key'],
+  ['hops'],
+  ['rect'],
+  ['rect', 'left'],
+  ['rect', 'bottom'],
+  ['viewport'],
+  ['viewport', 'width'],
+  ['viewport', 'height'],
+  ['focus'],
+] as const;
+const cardEvent = fc.record({ nonce: hex32, event: fc.constantFrom(...CARD_EVENTS) });
+const CARD_EVENT_PATHS = [['nonce'], ['event']] as const;
+const outOfRange = fc.constantFrom<unknown>(-1, MAX_FRAME_HOPS + 1, MAX_CARD_COORDINATE * 2, -MAX_CARD_COORDINATE * 2, 'open');
+
+/**
+ * Holds `guard` to `schema`: on valid values, on valid values with one field made hostile or out of
+ * range (or removed), and on hostile values, it answers what zod parses, or null where zod refuses.
+ */
+function expectAgreement<Value extends Record<string, unknown>>(
+  guard: (value: unknown) => unknown,
+  schema: z.ZodType,
+  valid: fc.Arbitrary<Value>,
+  paths: readonly (readonly string[])[],
+  numRuns: number,
+): void {
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        valid,
+        fc
+          .tuple(valid, fc.constantFrom(...paths), fc.oneof(hostile, outOfRange), fc.boolean())
+          .map(([v, p, h, r]) => mutate(v, p, h, r)),
+        hostile,
+      ),
+      (value) => {
+        const parsed = schema.safeParse(value);
+        expect(guard(value)).toEqual(parsed.success ? parsed.data : null);
+      },
+    ),
+    { numRuns },
+  );
+}
+
+describe('the guards of the card messages agree with zod (properties)', () => {
+  it('toShowCard (the top frame reads showCard) accepts exactly what the protocol schema accepts', () => {
+    expectAgreement(toShowCard, contentPushProtocol.showCard.input, hostedCard, HOSTED_CARD_PATHS, 5_000);
+  });
+
+  it('toCardEvent (the frame reads cardEvent) accepts exactly what the protocol schema accepts', () => {
+    expectAgreement(toCardEvent, contentPushProtocol.cardEvent.input, cardEvent, CARD_EVENT_PATHS, 3_000);
+  });
+
+  it('toMoveCard (the top frame reads moveCard) accepts exactly what the protocol schema accepts', () => {
+    const move = fc.record({ nonce: hex32, rect: hostedCard.map((card) => card.rect) });
+    expectAgreement(toMoveCard, contentPushProtocol.moveCard.input, move, [['nonce'], ['rect'], ['rect', 'top']], 3_000);
+  });
+
+  it('toCloseCard (any frame reads closeCard) accepts exactly what the protocol schema accepts', () => {
+    const close = fc.record({ nonce: hex32 });
+    const zodNonce = (value: unknown) => {
+      const parsed = contentPushProtocol.closeCard.input.safeParse(value);
+      return parsed.success ? parsed.data : null;
+    };
+    fc.assert(
+      fc.property(fc.oneof(close, hostile, fc.record({ nonce: fc.oneof(hostile, fc.string()) })), (value) => {
+        expect(toCloseCard(value)).toEqual(zodNonce(value)?.nonce ?? null);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('the guards of what is posted between windows agree with zod (properties)', () => {
+  it('parseCardFrameMessage (the card page posts to its framing document) accepts exactly the schema', () => {
+    const message = fc.oneof(
+      fc.record({
+        source: fc.constant(CARD_MESSAGE_SOURCE),
+        kind: fc.constant('size'),
+        width: fc.double({ min: -10, max: 2000, noNaN: true }),
+        height: fc.double({ min: -10, max: 2000, noNaN: true }),
+      }),
+      fc.record({
+        source: fc.constant(CARD_MESSAGE_SOURCE),
+        kind: fc.constant('close'),
+        reason: fc.constantFrom('escape', 'button', 'navigate'),
+      }),
+      fc.record({
+        source: fc.constant(CARD_MESSAGE_SOURCE),
+        kind: fc.constant('hover'),
+        inside: fc.oneof(fc.boolean(), hostile),
+      }),
+    );
+    const paths = [['source'], ['kind'], ['width'], ['height'], ['reason'], ['inside']] as const;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          message,
+          fc.tuple(message, fc.constantFrom(...paths), hostile, fc.boolean()).map(([v, p, h, r]) => mutate(v, p, h, r)),
+          hostile,
+        ),
+        (value) => {
+          const parsed = cardFrameMessageSchema.safeParse(value);
+          const expected = parsed.success ? (({ source: _source, ...event }) => event)(parsed.data) : null;
+          expect(parseCardFrameMessage(value)).toEqual(expected);
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('parseCardAnchor (a subframe posts its anchor key to the top window) accepts exactly the schema', () => {
+    const anchor = fc.record({ source: fc.constant(CARD_ANCHOR_SOURCE), key: fc.oneof(hex32, fc.string()) });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          anchor,
+          fc.tuple(anchor, fc.constantFrom(['source'], ['key']), hostile, fc.boolean()).map(([v, p, h, r]) => mutate(v, p, h, r)),
+          hostile,
+        ),
+        (value) => {
+          const parsed = cardAnchorMessageSchema.safeParse(value);
+          expect(parseCardAnchor(value)).toEqual(parsed.success ? parsed.data.key : null);
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('isFrameLinksSignal (a sentinel posts to the windows above it) accepts exactly the schema', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.constant(FRAME_LINKS_SIGNAL), fc.constant(`${FRAME_LINKS_SIGNAL} `), hostile, fc.string()),
+        (value) => {
+          expect(isFrameLinksSignal(value)).toBe(frameLinksSignalSchema.safeParse(value).success);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+  });
+});
