@@ -156,7 +156,7 @@ export const BOUNDARIES = [
     ],
   ),
   // One rule per bundle (ESLint keeps only the last matching options of a rule, so each lists all of its own).
-  boundary(['lib/content/annotator/**', 'entrypoints/*.content/**'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.topFrame]),
+  boundary(['lib/content/annotator/**', 'entrypoints/annotator.ts'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.topFrame]),
   boundary(['lib/content/top-frame/**', 'entrypoints/frame-relay.ts'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.annotator]),
   boundary(['lib/content/shared/**'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.annotator, CONTENT_BUNDLES.topFrame]),
   boundary(['lib/content/*.ts'], CONTENT_SCRIPT),

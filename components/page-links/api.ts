@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 import { listPageLinks, watchPageLinks, type PageLink } from '@/lib/protocol/page-links';
 import { backgroundClient } from '@/lib/protocol/pages';
-import { ANNOTATOR_SCRIPT, siteMatchPattern } from '@/lib/extension/content-scripts';
+import { ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT, siteMatchPattern } from '@/lib/extension/content-scripts';
 import { createSettingsStore, type SettingsStore } from '@/lib/extension/settings';
 import { type EffectiveSettings } from '@/lib/core/schemas/settings';
 import type { PeekResult, SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
@@ -194,7 +194,8 @@ export function createBrowserPageLinksApi(deps: BrowserPageLinksApiDeps = {}): P
     refreshSnapshot: backgroundClient.refreshSnapshot,
     getSettings: () => backgroundClient.getSettings(),
     async injectAnnotator(tabId) {
-      await browser.scripting.executeScript({ target: { tabId }, files: [`/${ANNOTATOR_SCRIPT}`] });
+      // The relay first: it draws the cards of the page the annotator finds links on.
+      await browser.scripting.executeScript({ target: { tabId }, files: [`/${FRAME_RELAY_SCRIPT}`, `/${ANNOTATOR_SCRIPT}`] });
     },
     requestSiteAccess: (host) => browser.permissions.request({ origins: [siteMatchPattern(host)] }),
     async enableSite(host) {

@@ -1,5 +1,5 @@
 /** The annotator content script as WXT builds it: the top frame's (`content_scripts[0].js` of the manifest). */
-export const ANNOTATOR_SCRIPT = 'content-scripts/annotator.js';
+export const ANNOTATOR_SCRIPT = 'annotator.js';
 
 /**
  * The frame relay (an unlisted script WXT builds at the root): beside the annotator in the top frame,

@@ -17,15 +17,16 @@ const length = z.number().min(0).max(MAX_CARD_COORDINATE);
 export const frameRectSchema = z.strictObject({ left: coordinate, top: coordinate, right: coordinate, bottom: coordinate });
 
 /**
- * A frame whose topmost same-origin document is not the top frame's (a sandboxed mail body, a frame of
- * another origin) asks the top frame to draw its card: a card page cannot run in a sandboxed frame,
- * and in a small frame it would be cut off. The frame posts `key` to the top window, from which the
- * top frame learns its window; `hops` same-origin parents up from it is the document that `rect`
- * (the badge's box) is in, whose viewport has this size (so the top frame tries the frame elements
- * of that size first: touching another frame's window builds the extension's world in it).
+ * Where the card goes. The top frame's card host draws every card of the tab (a card page cannot run
+ * in a sandboxed frame, a small frame would cut it off, and a card drawn in a frame would outlive it).
+ * `rect` is the badge's box in the viewport of the document `hops` same-origin parents up from the
+ * asking frame, whose size is `viewport`. A subframe posts `key` to the top window first, from which
+ * the host learns its window and finds that document's frame element (trying the frame elements of
+ * that size first: touching another frame's window builds the extension's world in it). The top
+ * frame's own links send no key: their box is in the top viewport already.
  */
-const topFrameCardSchema = z.strictObject({
-  key: cardNonceSchema,
+const cardAnchorSchema = z.strictObject({
+  key: cardNonceSchema.optional(),
   hops: z.int().min(0).max(MAX_FRAME_HOPS),
   rect: frameRectSchema,
   viewport: z.strictObject({ width: length, height: length }),
@@ -37,14 +38,14 @@ const topFrameCardSchema = z.strictObject({
  * from the top frame that draws it) and passes them on to the frame they concern.
  */
 const cardMessages = {
-  /** The badge of a card the top frame draws moved (scrolling, resizing): frame → background → top frame. */
+  /** The badge of the card moved (scrolling, resizing): its frame → background → the top frame that draws it. */
   moveCard: { input: z.strictObject({ nonce: cardNonceSchema, rect: frameRectSchema }), output: ok },
   /**
-   * The card of `nonce` is closed: from its frame (the background forgets it and tells the top frame,
-   * if that draws it), or from the background to a frame whose card another frame's card replaced.
+   * The card of `nonce` is closed: from its frame (the background forgets it and tells the top frame
+   * that draws it), or from the background to a frame whose card another frame's card replaced.
    */
   closeCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
-  /** What a card the top frame draws did: top frame → background → the subframe it belongs to. */
+  /** What the card did (the pointer entered or left it, a dismissal, a press elsewhere): top frame → background → its frame. */
   cardEvent: { input: z.strictObject({ nonce: cardNonceSchema, event: z.enum(CARD_EVENTS) }), output: ok },
 } as const;
 
@@ -81,20 +82,20 @@ export const contentProtocol = {
     }),
   },
   /**
-   * "My tab's card now shows this link": the card page named `nonce` claims it (lib/protocol/card.ts).
-   * The background decides whether the link may be fetched (a hover beyond the tab's allowance shows
-   * the card from the cache only), fetches it, and answers with what the badge shows (null: nothing,
-   * neither fetched nor cached). With `inTopFrame`, from a subframe, the top frame draws the card;
-   * `inTop` says whether it does (else this frame draws it).
+   * "My tab's card now shows this link, next to `anchor`": the background has the top frame draw it,
+   * and the card page named `nonce` claims it (lib/protocol/card.ts). The background decides whether
+   * the link may be fetched (a hover beyond the tab's allowance shows the card from the cache only),
+   * fetches it, and answers with whether the card is drawn (false: nothing in the top frame answers)
+   * and what the badge shows (null: nothing, neither fetched nor cached).
    */
   openCard: {
     input: snapshotRequestSchema.extend({
       token: z.string().regex(TOKEN_PATTERN),
       nonce: cardNonceSchema,
       intent: z.enum(ACTIVATION_SOURCES),
-      inTopFrame: topFrameCardSchema.optional(),
+      anchor: cardAnchorSchema,
     }),
-    output: z.object({ inTop: z.boolean(), badge: badgeSummarySchema.nullable() }),
+    output: z.object({ shown: z.boolean(), badge: badgeSummarySchema.nullable() }),
   },
   ...cardMessages,
   /**
@@ -106,9 +107,9 @@ export const contentProtocol = {
 
 /** Background → a content script (one frame of a tab). */
 export const contentPushProtocol = {
-  /** To the top frame: draw the card of `nonce` for the subframe that posted `key` (replacing any it draws). */
+  /** To the top frame: draw the card of `nonce` at its anchor (replacing any it draws). */
   showCard: {
-    input: topFrameCardSchema.extend({
+    input: cardAnchorSchema.extend({
       nonce: cardNonceSchema,
       /** Opened from the keyboard: focus moves into the card. */
       focus: z.boolean(),
@@ -121,7 +122,7 @@ export const contentPushProtocol = {
 export type ContentPushType = keyof typeof contentPushProtocol;
 export type ContentProtocolMap = ProtocolMapOf<typeof contentProtocol & typeof contentPushProtocol>;
 export type FrameRect = z.output<typeof frameRectSchema>;
-export type TopFrameCard = z.output<typeof topFrameCardSchema>;
+export type CardAnchor = z.output<typeof cardAnchorSchema>;
 export type ShowCard = z.output<typeof contentPushProtocol.showCard.input>;
 export type CardEvent = z.output<typeof cardMessages.cardEvent.input>;
 export type OpenCardAnswer = z.output<typeof contentProtocol.openCard.output>;

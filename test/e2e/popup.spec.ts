@@ -217,7 +217,7 @@ test("enabled sites: the background registers the annotator and the frame relay 
     {
       id: 'annotator-enabled-sites',
       matches: ['*://*.deals.example.org/*', '*://crm.example.com/*'],
-      js: ['content-scripts/annotator.js'],
+      js: ['annotator.js'],
       allFrames: false,
       world: 'ISOLATED',
     },

@@ -125,7 +125,7 @@ async function checkCommon(pkg: Package, browser: string) {
     expect(page, `${browser}: the popup and options pages are declared`).toBeTruthy();
   }
   expect(manifest.content_scripts?.flatMap((script) => script.js ?? []) ?? [], `${browser}: content scripts`).toContain(
-    'content-scripts/annotator.js',
+    'annotator.js',
   );
   expect(
     manifest.web_accessible_resources?.flatMap((entry) => entry.resources),

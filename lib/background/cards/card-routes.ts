@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
 import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
-import type { ContentPushType, ContentProtocolMap, FrameRect, TopFrameCard } from '../../protocol/content';
+import type { CardAnchor, ContentPushType, ContentProtocolMap, FrameRect } from '../../protocol/content';
 import type { ActivationSource, CardEventKind } from '../../protocol/guarded/card';
 import type { GetDataType } from '@webext-core/messaging';
 import { KeyedMutex } from '../common/keyed-mutex';
@@ -29,15 +29,11 @@ const routeSchema = z.object({
   frameId: z.int(),
   nonce: z.string(),
   fetch: z.boolean(),
-  inTop: z.boolean(),
   claimed: z.boolean(),
   at: z.number(),
 });
 
-/**
- * A tab's card: the link it shows, the frame whose link it is, the nonce its card page claims it
- * with, whether it may fetch, and whether the top frame draws it for that (sub)frame.
- */
+/** A tab's card: the link it shows, the frame whose link it is, the nonce its card page claims it with, whether it may fetch. */
 type CardRoute = z.infer<typeof routeSchema>;
 
 /** What the card page gets for its claim: its link, what to show (null: neither fetched nor cached), and the reader's language. */
@@ -50,7 +46,7 @@ export interface CardClaim {
 export interface OpenCardInput extends SnapshotRequest {
   nonce: string;
   intent: ActivationSource;
-  inTopFrame?: TopFrameCard | undefined;
+  anchor: CardAnchor;
 }
 
 export interface CardRoutesDeps {
@@ -70,7 +66,7 @@ export interface CardRoutesDeps {
 
 /**
  * The life of every tab's hover card, in one place (DESIGN decision 4: one card per tab, across its
- * frames). The message handlers only call it. Routes live in memory, so a pointer or scroll tick on
+ * frames, drawn by the top frame's card host). The message handlers only call it. Routes live in memory, so a pointer or scroll tick on
  * an open card costs no storage read; each change is also written to storage.session, read back
  * only when a restarted worker first meets the tab.
  */
@@ -78,17 +74,17 @@ export interface CardRoutes {
   /**
    * The content script in `from` opens its card for a link. Decides whether the link may be fetched
    * (a hover beyond the tab's allowance shows the card from the cache only), replaces the tab's
-   * previous card, has the top frame draw a subframe's card, and answers, once the snapshot is known,
-   * with whether the top frame draws it and what the badge shows.
+   * previous card, has the top frame draw it, and answers, once the snapshot is known, with whether
+   * it is drawn and what the badge shows.
    */
-  open(from: FrameOf, input: OpenCardInput): Promise<{ inTop: boolean; badge: BadgeSummary | null }>;
+  open(from: FrameOf, input: OpenCardInput): Promise<{ shown: boolean; badge: BadgeSummary | null }>;
   /** The card page of `tabId` claims the card opened with `nonce`, once; any other claim gets null (no view). */
   claim(tabId: number, nonce: string): Promise<CardClaim | null>;
-  /** The badge of a card the top frame draws moved: passed on to the top frame. */
+  /** The card's badge moved: passed on to the top frame, which draws it. */
   move(from: FrameOf, input: { nonce: string; rect: FrameRect }): Promise<void>;
   /** The frame closed its card. */
   close(from: FrameOf, input: { nonce: string }): Promise<void>;
-  /** What a card the top frame draws did, passed on to the frame it belongs to (the caller checks it comes from the top frame). */
+  /** What the card did, passed on to the frame it belongs to (the caller checks it comes from the top frame). */
   relayEvent(tabId: number, input: { nonce: string; event: CardEventKind }): Promise<void>;
   /** The tab closed: its card and waiting claims go. */
   forgetTab(tabId: number): Promise<void>;
@@ -151,12 +147,9 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   const tellQuietly = <Type extends ContentPushType>(type: Type, data: PushInput<Type>, tabId: number, frameId: number) =>
     tell(type, data, tabId, frameId).catch(() => undefined);
 
-  /** One card per tab: the frame whose card was replaced closes it, and the top frame removes one it drew. */
-  async function endReplaced(tabId: number, replaced: CardRoute, by: FrameOf, nextInTop: boolean): Promise<void> {
-    const closing = { nonce: replaced.nonce };
-    if (replaced.frameId !== by.frameId) await tellQuietly('closeCard', closing, tabId, replaced.frameId);
-    // A card the top frame draws is replaced there by the next one it draws.
-    if (replaced.inTop && !nextInTop) await tellQuietly('closeCard', closing, tabId, TOP_FRAME);
+  /** One card per tab: the frame whose card was replaced closes it (the top frame draws the next one in its place). */
+  async function endReplaced(tabId: number, replaced: CardRoute, by: FrameOf): Promise<void> {
+    if (replaced.frameId !== by.frameId) await tellQuietly('closeCard', { nonce: replaced.nonce }, tabId, replaced.frameId);
   }
 
   function wakeClaims(tabId: number, route: CardRoute): void {
@@ -194,32 +187,34 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   };
 
   return {
-    async open(from, { origin, token, nonce, intent, inTopFrame }) {
+    async open(from, { origin, token, nonce, intent, anchor }) {
       const { tabId, frameId } = from;
       const request = { origin, token };
-      const toTop = inTopFrame !== undefined && frameId !== TOP_FRAME;
       const opened = await opens.run(String(tabId), async () => {
         // Resting the pointer fetches an uncached link only within the tab's allowance; a click or a
         // key on the badge always may, and a cached link costs nothing.
         const fetch =
           intent !== 'hover' || (await deps.service.peek(request)) !== null || (await deps.hoverAllowance.take(tabId));
         const replaced = await routeOf(tabId);
-        const next: CardRoute = { ...request, frameId, nonce, fetch, inTop: toTop, claimed: false, at: now() };
+        const next: CardRoute = { ...request, frameId, nonce, fetch, claimed: false, at: now() };
         save(tabId, next);
         wakeClaims(tabId, next);
-        if (replaced && replaced.nonce !== nonce) await endReplaced(tabId, replaced, from, toTop);
-        if (!toTop) return next;
-        // A top frame without the relay (nothing answers) leaves the frame to draw its card itself.
-        const drawn = await tell('showCard', { ...inTopFrame, nonce, focus: intent === 'keyboard' }, tabId, TOP_FRAME).then(
+        if (replaced && replaced.nonce !== nonce) await endReplaced(tabId, replaced, from);
+        // A subframe names its window with a key; the top frame's own links need none (and may not
+        // send one: the host would look for a frame that is not there).
+        const key = frameId === TOP_FRAME ? undefined : anchor.key;
+        if (frameId !== TOP_FRAME && key === undefined) return { next, shown: false };
+        const { key: _sent, ...where } = anchor;
+        const placed = key === undefined ? where : { ...where, key };
+        // Nothing answers in a top frame without the card host (an orphaned page after an update): no card.
+        const shown = await tell('showCard', { ...placed, nonce, focus: intent === 'keyboard' }, tabId, TOP_FRAME).then(
           () => true,
           () => false,
         );
-        const current = routes.get(tabId);
-        if (!drawn && current?.nonce === nonce) save(tabId, { ...current, inTop: false });
-        return { ...next, inTop: drawn };
+        return { next, shown };
       });
-      const result = await resultOf(opened);
-      return { inTop: opened.inTop, badge: result && toBadgeSummary(result) };
+      const result = await resultOf(opened.next);
+      return { shown: opened.shown, badge: result && toBadgeSummary(result) };
     },
 
     async claim(tabId, nonce) {
@@ -235,7 +230,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
 
     async move(from, { nonce, rect }) {
       const route = await routeOf(from.tabId);
-      if (route?.inTop && route.nonce === nonce && route.frameId === from.frameId) {
+      if (route?.nonce === nonce && route.frameId === from.frameId) {
         await tellQuietly('moveCard', { nonce, rect }, from.tabId, TOP_FRAME);
       }
     },
@@ -244,12 +239,12 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       const route = await routeOf(from.tabId);
       if (!route || route.nonce !== nonce || route.frameId !== from.frameId) return;
       save(from.tabId, null);
-      if (route.inTop) await tellQuietly('closeCard', { nonce }, from.tabId, TOP_FRAME);
+      await tellQuietly('closeCard', { nonce }, from.tabId, TOP_FRAME);
     },
 
     async relayEvent(tabId, { nonce, event }) {
       const route = await routeOf(tabId);
-      if (!route?.inTop || route.nonce !== nonce) return;
+      if (route?.nonce !== nonce) return;
       // The frame is gone (navigated, removed): its card goes with it.
       await tell('cardEvent', { nonce, event }, tabId, route.frameId).catch(async () => {
         if (routes.get(tabId) !== route) return;

@@ -61,8 +61,15 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     newBadge: (doc) => makeBadge(doc, badgeCallbacks, (view, at) => describeBadge(view, at, text)),
     onDropped: (annotation) => interaction.forget(annotation),
     onLinksChanged: () => linkListeners.forEach((listener) => listener()),
+    onNavigated: () => rescan(),
   });
   const interaction: Interaction = createInteraction(config, scanner, states);
+
+  function rescan(changes: { recognizer?: AnchorRecognizer; hoverDelayMs?: number } = {}): void {
+    if (signal.aborted) return;
+    interaction.reset('navigation', changes.hoverDelayMs);
+    scanner.rescan(changes.recognizer);
+  }
   // The scanner and the interaction stop themselves on the same signal.
   signal.addEventListener(
     'abort',
@@ -90,10 +97,6 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       text = next;
       for (const annotation of scanner.live) annotation.badge.repaint();
     },
-    rescan(changes = {}) {
-      if (signal.aborted) return;
-      interaction.reset('navigation', changes.hoverDelayMs);
-      scanner.rescan(changes.recognizer);
-    },
+    rescan,
   };
 }

@@ -1,6 +1,7 @@
-import type { FrameRect, TopFrameCard } from '../../protocol/content';
+import type { CardAnchor, FrameRect } from '../../protocol/content';
+import { CARD_TAG } from '../../protocol/guarded/card';
 import { postCardAnchor } from '../shared/card-anchor';
-import { createCardView, watchViewports, type CardView } from '../shared/card-view';
+import { watchViewports } from '../shared/viewports';
 import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
 import { newNonce } from '../shared/nonce';
 import type { CardClient } from './client';
@@ -8,29 +9,25 @@ import type { CardEvents, CardPresenter, SnapshotRequest } from './types';
 
 export interface CardDeps {
   client: CardClient;
-  /** `browser.runtime.getURL('')` origin: the only origin card messages may come from. */
-  extensionOrigin: string;
   /** The window of the content script's own document. */
   window: Window;
   /** Aborted when the content script stops: the card and its listeners go. */
   signal: AbortSignal;
 }
 
+const isCardElement = (node: Node) => node.nodeType === 1 && (node as Element).localName === CARD_TAG;
+
 /**
- * The annotator's hover card. The top frame draws it in its own document (card-view.ts). A subframe
- * has the top frame draw it (lib/content/top-frame/card-host.ts, told through the background), so that
- * the card is not cut off by a small frame, runs where a sandboxed frame would stop a card page, and
- * goes away with a frame that goes away; the frame sends it where its badge went and hears what the
- * card did. Only if the top frame cannot (nothing there answers) does a subframe draw the card in its
- * own document. The card page claims its link with a one-time nonce: a copy of card.html that a page
- * frames itself gets nothing.
+ * The annotator's side of its hover card. The top frame's card host (lib/content/top-frame) draws the
+ * card of every frame of the tab, told through the background: so a card is not cut off by a small
+ * frame, runs where a sandboxed frame would stop a card page, and goes away with a frame that goes
+ * away. This side says where the badge is and where it moves, and hears what the card did. The card
+ * page claims its link with a one-time nonce: a copy of card.html that a page frames itself gets nothing.
  */
-export function createCard(deps: CardDeps, events: CardEvents): CardPresenter {
-  const { client, window: win, signal } = deps;
+export function createCard({ client, window: win, signal }: CardDeps, events: CardEvents): CardPresenter {
   const inSubframe = win !== win.top;
   let placement: { hops: number; frames: readonly HTMLElement[]; windows: readonly Window[] } | null = null;
-  let view: CardView | null = null;
-  let current: { request: SnapshotRequest; nonce: string; inTop: boolean } | null = null;
+  let current: { request: SnapshotRequest; nonce: string } | null = null;
   let anchorElement: Element | null = null;
   let viewports: AbortController | null = null;
 
@@ -52,45 +49,31 @@ export function createCard(deps: CardDeps, events: CardEvents): CardPresenter {
   signal.addEventListener('abort', () => presenter.close('stopped'), { once: true });
 
   /**
-   * Where the top frame places the card: by the window `hops` same-origin parents up, the highest
-   * below the top that this frame reaches (frame-geometry.ts), whose frame element the top frame
-   * finds. The badge's box is measured through the frames on the way, and the windows on the way
-   * scroll it.
+   * Where the host places the card: by the window `hops` same-origin parents up, the highest below
+   * the top that this frame reaches (frame-geometry.ts), whose frame element the host finds (for the
+   * top frame itself: its own viewport). The badge's box is measured through the frames on the way,
+   * and the windows on the way scroll it.
    */
   function placementOf(): NonNullable<typeof placement> {
     if (placement) return placement;
     const { frames, windows } = sameOriginChainOf(win);
-    const hops = windows.at(-1) === win.top ? frames.length - 1 : frames.length;
+    // Up to the top itself, the last frame element is one the host finds: the box is measured up to the window inside it.
+    const hops = windows.at(-1) === win.top ? Math.max(frames.length - 1, 0) : frames.length;
     return (placement = { hops, frames: frames.slice(0, hops), windows: windows.slice(0, hops + 1) });
   }
 
   /** The badge's box in that window's viewport. */
   const rectOf = (anchor: Element): FrameRect => toAncestorViewport(anchor.getBoundingClientRect(), placementOf().frames);
 
-  function inTopFrame(anchor: Element): TopFrameCard | undefined {
-    if (!inSubframe) return undefined;
+  function anchorOf(anchor: Element): CardAnchor {
     const { windows, hops } = placementOf();
     const target = windows[hops] ?? win;
     return {
-      key: postCardAnchor(win),
+      ...(inSubframe ? { key: postCardAnchor(win) } : {}),
       hops,
       rect: rectOf(anchor),
       viewport: { width: target.innerWidth, height: target.innerHeight },
     };
-  }
-
-  /** Draws the card in this document, next to its badge, and follows this window's scrolling. */
-  function showHere(nonce: string, anchor: Element, focus: boolean): void {
-    view ??= createCardView({ document: win.document, extensionOrigin: deps.extensionOrigin }, events);
-    view.show(nonce, () => (anchorElement ?? anchor).getBoundingClientRect(), focus);
-    follow([win]);
-  }
-
-  /** Places the card again while any of `windows` (those that scroll its badge) scrolls or resizes. */
-  function follow(windows: readonly Window[]): void {
-    viewports?.abort();
-    viewports = new AbortController();
-    watchViewports(windows, () => presenter.reposition(), viewports.signal);
   }
 
   const presenter: CardPresenter = {
@@ -99,31 +82,24 @@ export function createCard(deps: CardDeps, events: CardEvents): CardPresenter {
     },
     open(request, anchor, options) {
       anchorElement = anchor;
-      if (current && current.request.origin === request.origin && current.request.token === request.token) {
-        // The same link again (a key after a hover, say): only the card the top frame draws must be asked anew for focus.
-        if (!(current.inTop && options.focus)) {
-          presenter.reposition();
-          if (options.focus) view?.focus();
-          return null;
-        }
+      // The same link again (a click after a hover, say): only a key asks anew, for focus.
+      if (current && current.request.origin === request.origin && current.request.token === request.token && !options.focus) {
+        presenter.reposition();
+        return null;
       }
       const nonce = newNonce();
-      const opened = (current = { request, nonce, inTop: inSubframe });
-      // The top frame's own card starts loading its page now, beside the background's answer.
-      if (!inSubframe) showHere(nonce, anchor, options.focus);
-      else view?.remove();
-      return client.open({ ...request, nonce, intent: options.intent, inTopFrame: inTopFrame(anchor) }).then(
-        ({ inTop, badge }) => {
-          if (current !== opened || signal.aborted) return badge;
-          if (inSubframe) {
-            opened.inTop = inTop;
-            if (inTop) follow(placementOf().windows);
-            else showHere(nonce, anchor, options.focus);
-          }
+      const opened = (current = { request, nonce });
+      viewports?.abort();
+      viewports = new AbortController();
+      watchViewports(placementOf().windows, () => presenter.reposition(), viewports.signal);
+      return client.open({ ...request, nonce, intent: options.intent, anchor: anchorOf(anchor) }).then(
+        ({ shown, badge }) => {
+          // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
+          if (!shown && current === opened) events.onCloseRequested('replaced');
           return badge;
         },
         () => {
-          if (current === opened) presenter.close('stopped');
+          if (current === opened) events.onCloseRequested('replaced');
           return null;
         },
       );
@@ -135,16 +111,15 @@ export function createCard(deps: CardDeps, events: CardEvents): CardPresenter {
       anchorElement = null;
       viewports?.abort();
       viewports = null;
-      view?.remove();
       void client.close(nonce).catch(() => undefined);
     },
-    contains: (node) => view?.contains(node) ?? false,
-    hasFocus: () => view?.hasFocus() ?? false,
+    // The card is drawn in the top document: only there can the pointer or focus be on it.
+    contains: (node) => !inSubframe && isCardElement(node),
+    hasFocus: () => !inSubframe && win.document.activeElement !== null && isCardElement(win.document.activeElement),
     reposition() {
       if (!current) return;
-      if (!anchorElement?.isConnected) presenter.close('replaced');
-      else if (current.inTop) void client.move(current.nonce, rectOf(anchorElement)).catch(() => undefined);
-      else view?.place();
+      if (!anchorElement?.isConnected) events.onCloseRequested('replaced');
+      else void client.move(current.nonce, rectOf(anchorElement)).catch(() => undefined);
     },
   };
   return presenter;

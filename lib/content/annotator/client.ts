@@ -1,4 +1,4 @@
-import type { ContentProtocolMap, ContentSettings, FrameRect, TopFrameCard } from '../../protocol/content';
+import type { CardAnchor, ContentProtocolMap, ContentSettings, FrameRect } from '../../protocol/content';
 import type { ActivationSource, CardEventKind } from '../../protocol/guarded/card';
 import {
   toBadgeSummary,
@@ -66,18 +66,18 @@ export function withUsableLocale(text: BadgeText): BadgeText {
 /** What the card asks the background for (lib/background/cards/card-routes.ts owns the card's life). */
 export interface CardClient {
   /**
-   * Opens this tab's card for `request` (the card page named `nonce` claims it); answers, once the
-   * snapshot is known, whether the top frame draws it and what the badge shows (null: nothing).
+   * Opens this tab's card for `request` next to `anchor` (the card page named `nonce` claims it);
+   * answers, once the snapshot is known, whether the card is drawn and what the badge shows (null: nothing).
    */
   open(
-    card: SnapshotRequest & { nonce: string; intent: ActivationSource; inTopFrame?: TopFrameCard },
-  ): Promise<{ inTop: boolean; badge: BadgeResult | null }>;
-  /** The badge of the card the top frame draws moved to `rect`. */
+    card: SnapshotRequest & { nonce: string; intent: ActivationSource; anchor: CardAnchor },
+  ): Promise<{ shown: boolean; badge: BadgeResult | null }>;
+  /** The card's badge moved to `rect`. */
   move(nonce: string, rect: FrameRect): Promise<unknown>;
   close(nonce: string): Promise<unknown>;
   /**
    * Calls `onClose` when the background closes a card of this frame (another frame's card replaced
-   * it) and `onEvent` with what the card the top frame draws for this frame did, until `signal` aborts.
+   * it) and `onEvent` with what the card did, until `signal` aborts.
    */
   listen(
     handlers: { onClose(nonce: string): void; onEvent(nonce: string, event: CardEventKind): void },

@@ -11,6 +11,11 @@ export interface ScannerHooks {
   onDropped: (annotation: Annotation) => void;
   /** The list of annotated links changed during the last slice (told once per slice). */
   onLinksChanged: () => void;
+  /**
+   * The document's address changed (a single-page app moved on): seen at the next DOM change, which
+   * such a move always brings, so no timer or history hook watches for it.
+   */
+  onNavigated: () => void;
 }
 
 const OBSERVED = { childList: true, subtree: true, attributes: true, attributeFilter: ['href', 'data-saferedirecturl'] };
@@ -218,8 +223,13 @@ export function createLinkScanner(
     }
   }
 
+  let address = doc.URL;
   const observer = new MutationObserver((records) => {
     if (signal.aborted) return;
+    if (doc.URL !== address) {
+      address = doc.URL;
+      hooks.onNavigated();
+    }
     let changed = false;
     for (const record of records) {
       if (record.type === 'attributes') {

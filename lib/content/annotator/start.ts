@@ -1,8 +1,8 @@
 import { browser } from 'wxt/browser';
-import type { ContentScriptContext } from 'wxt/utils/content-script-context';
 import { LANGUAGE_ITEM_KEY } from '../../core/i18n/language';
 import { changesPageSettings } from '../../core/storage-keys';
 import { createLinkRecognizer } from '../../core/links/recognize';
+import type { Lifetime } from '../shared/lifetime';
 import { createAnnotator, type Annotator } from './annotator';
 import { createCard } from './card';
 import type { BadgeText } from './badge-view';
@@ -24,15 +24,15 @@ export interface StartAnnotatorDeps {
 /** How long a batch of DOM work may wait for an idle period on a busy page. */
 const BATCH_TIMEOUT_MS = 200;
 
-/** Idle periods for DOM work (with a timeout, so it goes on in a busy or throttled tab), and timers. */
-function contextScheduler(ctx: ContentScriptContext): Scheduler {
+/** Idle periods for DOM work (with a timeout, so it goes on in a busy or throttled tab), and timers; none runs once the script's lifetime is over. */
+function lifetimeScheduler(lifetime: Lifetime): Scheduler {
   return {
     batch(callback) {
-      const id = ctx.requestIdleCallback(() => callback(), { timeout: BATCH_TIMEOUT_MS });
+      const id = requestIdleCallback(() => lifetime.isAlive() && callback(), { timeout: BATCH_TIMEOUT_MS });
       return () => cancelIdleCallback(id);
     },
     timeout(callback, ms) {
-      const timer = ctx.setTimeout(callback, ms);
+      const timer = setTimeout(() => lifetime.isAlive() && callback(), ms);
       return () => clearTimeout(timer);
     },
     now: () => performance.now(),
@@ -41,33 +41,31 @@ function contextScheduler(ctx: ContentScriptContext): Scheduler {
 
 /**
  * Wires the engine to the extension: settings and snapshots through the background, the card
- * iframe, SPA navigation, settings changes and teardown when the extension context goes away.
+ * iframe, settings changes, and teardown when the script's lifetime ends.
  * Reusable by a popup-triggered "scan this page" (inject the content script, then call this).
  */
-export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
+export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
   const getSettings = deps.getSettings ?? fetchContentSettings;
   const getBadgeText = deps.getBadgeText ?? fetchBadgeText;
   const [settings, text] = await Promise.all([getSettings(), getBadgeText()]);
-  if (ctx.isInvalid) return null;
+  if (!lifetime.isAlive()) return null;
   let applied = settings;
 
-  const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
-  const { signal } = ctx;
+  const { signal } = lifetime;
   const annotator = createAnnotator({
     document: deps.document ?? document,
     signal,
     recognizer: createLinkRecognizer(settings.services),
     client: deps.client ?? messagingSnapshotClient,
-    createCard: (events) => createCard({ client: cardClient, extensionOrigin, window, signal }, events),
-    scheduler: contextScheduler(ctx),
+    createCard: (events) => createCard({ client: cardClient, window, signal }, events),
+    scheduler: lifetimeScheduler(lifetime),
     hoverDelayMs: settings.hoverDelayMs,
     text,
   });
-  ctx.addEventListener(window, 'wxt:locationchange', () => annotator.rescan());
 
   /** New services or hover delay: every link is looked at again (only if something changed). */
   const apply = (next: ContentSettings) => {
-    if (ctx.isInvalid || sameSettings(applied, next)) return;
+    if (!lifetime.isAlive() || sameSettings(applied, next)) return;
     applied = next;
     annotator.rescan({ recognizer: createLinkRecognizer(next.services), hoverDelayMs: next.hoverDelayMs });
   };
@@ -85,7 +83,7 @@ export async function startAnnotator(ctx: ContentScriptContext, deps: StartAnnot
     if (LANGUAGE_ITEM_KEY in changes) {
       void getBadgeText().then(
         (next) => {
-          if (ctx.isValid) annotator.setText(next);
+          if (lifetime.isAlive()) annotator.setText(next);
         },
         () => undefined,
       );

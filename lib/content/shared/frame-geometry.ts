@@ -1,4 +1,10 @@
-import type { Rect } from './placement';
+/** A box in a viewport, in CSS pixels. */
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
 
 /**
  * The documents a frame reaches through same-origin parents (a `srcdoc` or script-written

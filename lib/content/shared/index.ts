@@ -1,11 +1,11 @@
 /**
- * lib/content/shared: what the annotator and the top frame's relay both use (the card's view and
- * placement, frame geometry, the nonce and anchor key, the messaging wire format). It imports
- * neither of them.
+ * lib/content/shared: what the annotator and the top frame's relay both use (frame geometry, the
+ * anchor key and nonces, following viewports, the lifetime of a script, the messaging wire format).
+ * It imports neither of them.
  */
 export { postCardAnchor } from './card-anchor';
-export { CARD_TAG, createCardView, watchViewports, type CardView } from './card-view';
 export { sameOriginChainOf, toAncestorViewport } from './frame-geometry';
+export { startLifetime, type Lifetime } from './lifetime';
 export { contentMessenger, type ContentMessenger } from './messaging';
 export { newNonce } from './nonce';
-export { placeCard, type Rect } from './placement';
+export { watchViewports } from './viewports';

@@ -4,10 +4,11 @@ import { parseCardAnchor } from '../../protocol/guarded/card-anchor';
 import { CARD_HOVER_REPEAT_MS } from '../../protocol/guarded/card-frame';
 import { toCloseCard, toMoveCard, toShowCard } from '../../protocol/guarded/content-answers';
 import { queryDeep } from '../../dom';
-import { createCardView, watchViewports, type CardView } from '../shared/card-view';
+import { watchViewports } from '../shared/viewports';
+import { createCardView, type CardView } from './card-view';
 import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
 import type { ContentMessenger } from '../shared/messaging';
-import type { Rect } from '../shared/placement';
+import type { Rect } from './placement';
 
 /** Anchor keys remembered at once: any window may post some, and a card is asked for right after its own. */
 const MAX_ANCHORS = 16;
@@ -90,12 +91,14 @@ function locate(top: Window, source: Window, card: ShowCard): Located | null {
 }
 
 /**
- * The top frame's host for the cards of its subframes (card-frame.ts says why they do not draw their
- * own). The background passes on a frame's `openCard` as `showCard`; the frame's anchor message
- * (card-anchor.ts) names its window, whose frame element the card is placed by. What the card does
- * (the pointer entering or leaving it, a dismissal, a press elsewhere) goes back to the frame through
- * the background, and the frame decides when the card closes; the host closes it itself on a
- * dismissal, a press elsewhere, or when the frame goes. One card at a time, until `signal` aborts.
+ * The top frame's host for the cards of the tab: the only place a card is drawn
+ * (lib/content/annotator/card.ts says why). The background passes on a frame's `openCard` as
+ * `showCard`. The top frame's own links give their box in this viewport; a subframe's anchor message
+ * (lib/protocol/guarded/card-anchor.ts) names its window, whose frame element the card is placed by.
+ * What the card does (the pointer entering or leaving it, a dismissal, a press elsewhere) goes back
+ * to the frame through the background, and the frame decides when the card closes; the host closes
+ * it itself on a dismissal, a press elsewhere, or when the frame goes. One card at a time, until
+ * `signal` aborts.
  */
 export function hostFrameCards(deps: FrameCardHostDeps): void {
   const { window: top, messenger, signal } = deps;
@@ -132,7 +135,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
       {
         onCardHover: hover,
         onCloseRequested() {
-          // Focus goes into the frame first, whose badge then takes it back (a frame cannot take it from the top's card).
+          // Focus goes into a subframe first, whose badge then takes it back (a frame cannot take it from the top's card).
           if (view?.hasFocus()) located?.element.focus();
           report('dismiss');
           end();
@@ -160,8 +163,9 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
     top.document.addEventListener('pointermove', (event) => outside(event) && hover(false), options);
   }
 
-  /** The badge's box in the top viewport; until the frame is found (or if it cannot be), the top right corner. */
+  /** The badge's box in the top viewport; until a subframe's frame is found (or if it cannot be), the top right corner. */
   function anchorRect(): Rect {
+    if (card && card.key === undefined) return card.rect;
     if (!card || !located?.element.isConnected) {
       const right = top.document.documentElement.clientWidth || top.innerWidth;
       return { left: right, top: 0, right, bottom: 0 };
@@ -174,7 +178,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
 
   /** Finds where the card goes once both the card and its anchor message are here, and watches what moves it. */
   function settle(): void {
-    const source = card && !located ? anchors.get(card.key) : undefined;
+    const source = card?.key !== undefined && !located ? anchors.get(card.key) : undefined;
     if (!card || !source || !listeners) return;
     const { signal } = listeners;
     const timer = setInterval(() => {

@@ -28,3 +28,6 @@ export const MAX_FRAME_HOPS = 32;
 /** The hover card's largest size; the frame is also clamped to the viewport, and the card's body scrolls. */
 export const CARD_MAX_WIDTH = 360;
 export const CARD_MAX_HEIGHT = 560;
+
+/** The element the top frame draws a card in (its card page's frame sits in its closed shadow root). */
+export const CARD_TAG = 'compliance-lens-card';

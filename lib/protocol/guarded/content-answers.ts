@@ -63,13 +63,11 @@ export function toBadgeSummary(value: unknown): BadgeSummary {
   return INVALID_BADGE;
 }
 
-/** `openCard`'s answer; a malformed one draws nothing in the top frame and shows nothing on the badge. */
+/** `openCard`'s answer; a malformed one is a card not drawn, and shows nothing on the badge. */
 export function toOpenCardAnswer(value: unknown): OpenCardAnswer {
-  if (!isRecord(value)) return { inTop: false, badge: null };
-  return {
-    inTop: value.inTop === true,
-    badge: value.badge === null || value.badge === undefined ? null : toBadgeSummary(value.badge),
-  };
+  if (!isRecord(value)) return { shown: false, badge: null };
+  const { badge } = value;
+  return { shown: value.shown === true, badge: badge === null || badge === undefined ? null : toBadgeSummary(badge) };
 }
 
 function toService(value: unknown): ServiceConfig | null {
@@ -102,13 +100,13 @@ export function toBadgeText(value: unknown): BadgeTextPayload | null {
 export function toShowCard(value: unknown): ShowCard | null {
   if (!isRecord(value)) return null;
   const rect = toFrameRect(value.rect);
-  if (!rect || !isCardNonce(value.nonce) || !isCardNonce(value.key)) return null;
-  const { hops, viewport, focus } = value;
+  const { key, hops, viewport, focus } = value;
+  if (!rect || !isCardNonce(value.nonce) || (key !== undefined && !isCardNonce(key))) return null;
   if (typeof hops !== 'number' || !Number.isInteger(hops) || hops < 0 || hops > MAX_FRAME_HOPS) return null;
   if (typeof focus !== 'boolean' || !isRecord(viewport)) return null;
   const { width, height } = viewport;
   if (!isCoordinate(width, 0) || !isCoordinate(height, 0)) return null;
-  return { nonce: value.nonce, key: value.key, hops, rect, viewport: { width, height }, focus };
+  return { nonce: value.nonce, ...(key === undefined ? {} : { key }), hops, rect, viewport: { width, height }, focus };
 }
 
 /** `moveCard` (to the top frame), checked. */

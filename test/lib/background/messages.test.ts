@@ -20,7 +20,12 @@ import { unusedWatchlist } from './watchlist/stubs';
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
 const popupSender = { id: 'test-extension-id', url: `${EXTENSION_ORIGIN}/popup.html` };
 /** A card opened by a click: the content script's one way to have a link fetched. */
-const openCard = (request: object) => ({ ...request, nonce: 'c'.repeat(32), intent: 'click' });
+const openCard = (request: object) => ({
+  ...request,
+  nonce: 'c'.repeat(32),
+  intent: 'click',
+  anchor: { hops: 0, rect: { left: 0, top: 0, right: 10, bottom: 10 }, viewport: { width: 800, height: 600 } },
+});
 const contentScriptSender = {
   id: 'test-extension-id',
   url: 'https://mail.example.com/inbox',
@@ -120,7 +125,7 @@ describe('handlers validate their inputs', () => {
       contentScriptSender,
     );
     expect(contentProtocol.openCard.output.parse(result)).toEqual({
-      inTop: false,
+      shown: true,
       badge: { state: 'error', code: 'FORBIDDEN_ORIGIN' },
     });
     expect(fetch).not.toHaveBeenCalled();
@@ -138,7 +143,7 @@ describe('handlers validate their inputs', () => {
     // A content script learns what its badge shows, and nothing else of the snapshot.
     expect(await content.openCard(openCard(request), contentScriptSender)).toEqual(
       contentProtocol.openCard.output.parse({
-        inTop: false,
+        shown: true,
         badge: { state: 'ready', score: 68, label: 'In Progress', band: 'medium' },
       }),
     );
@@ -179,9 +184,7 @@ describe('senders', () => {
     const { content, fetch } = setup();
     const request = { origin: ORIGIN, token: FIXTURE_TOKEN };
     await expect(content.peekBadges([request], {})).rejects.toBeInstanceOf(ForbiddenSenderError);
-    await expect(content.openCard({ ...request, nonce: 'c'.repeat(32), intent: 'click' }, popupSender)).rejects.toBeInstanceOf(
-      ForbiddenSenderError,
-    );
+    await expect(content.openCard(openCard(request), popupSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
     expect(fetch).not.toHaveBeenCalled();
   });
 

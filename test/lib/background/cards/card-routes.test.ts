@@ -63,11 +63,21 @@ const READY: SnapshotResult = snapshotResultSchema.parse({
 const READY_BADGE = { state: 'ready', score: 95, label: 'Regulator Ready', band: 'investor_ready' };
 const NONCE = 'a'.repeat(32);
 const OTHER_NONCE = 'b'.repeat(32);
+const KEY = 'c'.repeat(32);
+/** Where a card goes: the top frame's own links give their box in its viewport; a subframe's, with the key it posted. */
+const OWN_ANCHOR = { hops: 0, rect: { left: 10, top: 20, right: 30, bottom: 36 }, viewport: { width: 1280, height: 800 } };
+const FRAME_ANCHOR = { ...OWN_ANCHOR, key: KEY, viewport: { width: 300, height: 150 } };
 const open = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'keyboard', token = FIXTURE_TOKEN) => ({
   ...request,
   token,
   nonce,
   intent,
+  anchor: OWN_ANCHOR,
+});
+/** A subframe's card. */
+const openInFrame = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'click') => ({
+  ...open(nonce, intent),
+  anchor: FRAME_ANCHOR,
 });
 
 interface Options {
@@ -144,7 +154,7 @@ function handlers(options: Options = {}) {
 describe('the card page claims the card its content script opened', () => {
   it('with the nonce of its own tab, once, and gets the snapshot itself; nothing for other tabs or nonces', async () => {
     const background = handlers();
-    expect(await background.openCard(open(), contentScript(5))).toEqual({ inTop: false, badge: READY_BADGE });
+    expect(await background.openCard(open(), contentScript(5))).toEqual({ shown: true, badge: READY_BADGE });
     expect(await background.claimCard({ nonce: NONCE }, cardPage(6))).toBeNull(); // another tab: nothing opened there
     expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toBeNull(); // a guess
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toEqual({
@@ -240,7 +250,7 @@ describe('what may be fetched', () => {
     });
     // A cached link costs nothing, and is shown.
     expect(await background.openCard(open(NONCE, 'hover', fixtureToken(0)), contentScript(5))).toEqual({
-      inTop: false,
+      shown: true,
       badge: READY_BADGE,
     });
     expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 3);
@@ -301,38 +311,40 @@ describe('who may send what', () => {
   });
 });
 
-describe('one card per tab', () => {
-  it('a frame opening its card tells the frame whose card it replaces to close it', async () => {
+describe('one card per tab, drawn by the top frame', () => {
+  it("the top frame's own link: the top frame is told to draw it at the badge's box, without a key", async () => {
     const background = handlers();
-    await background.openCard(open(NONCE), contentScript(5, 0));
-    await background.openCard(open(OTHER_NONCE), contentScript(5, 3));
-    await background.openCard(open(NONCE), contentScript(5, 3)); // the same frame again: nobody to tell
-    expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
+    expect(await background.openCard(open(NONCE, 'keyboard'), contentScript(5, 0))).toEqual({ shown: true, badge: READY_BADGE });
+    expect(background.pushes).toEqual([
+      { type: 'showCard', data: { ...OWN_ANCHOR, nonce: NONCE, focus: true }, tabId: 5, frameId: 0 },
+    ]);
+    // A key from the top frame is dropped: the host would look for a frame that is not there.
+    await background.openCard({ ...open(OTHER_NONCE, 'hover'), anchor: FRAME_ANCHOR }, contentScript(5, 0));
+    const { key: _dropped, ...withoutKey } = FRAME_ANCHOR;
+    expect(background.pushesOf('showCard')[1]?.data).toEqual({ ...withoutKey, nonce: OTHER_NONCE, focus: false });
   });
-});
 
-describe('a card the top frame draws for a subframe', () => {
-  const KEY = 'c'.repeat(32);
-  const inTopFrame = {
-    key: KEY,
-    hops: 0,
-    rect: { left: 10, top: 20, right: 30, bottom: 36 },
-    viewport: { width: 300, height: 150 },
-  };
-  const openInTop = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'click') => ({ ...open(nonce, intent), inTopFrame });
-
-  it('the top frame is told to draw it (focus for a key), and its card page claims the snapshot', async () => {
+  it("a subframe's link: the top frame is told to draw it by the frame the key names (focus for a key), and its card page claims the snapshot", async () => {
     const background = handlers();
-    expect(await background.openCard(openInTop(NONCE, 'keyboard'), contentScript(5, 3))).toEqual({
-      inTop: true,
+    expect(await background.openCard(openInFrame(NONCE, 'keyboard'), contentScript(5, 3))).toEqual({
+      shown: true,
       badge: READY_BADGE,
     });
     expect(background.pushesOf('showCard')).toEqual([
-      { type: 'showCard', data: { ...inTopFrame, nonce: NONCE, focus: true }, tabId: 5, frameId: 0 },
+      { type: 'showCard', data: { ...FRAME_ANCHOR, nonce: NONCE, focus: true }, tabId: 5, frameId: 0 },
     ]);
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request, language: 'fr' });
-    await background.openCard(openInTop(OTHER_NONCE, 'hover'), contentScript(5, 3));
-    expect(background.pushesOf('showCard')[1]?.data).toMatchObject({ nonce: OTHER_NONCE, focus: false });
+    // A subframe without a key cannot be placed: not drawn (its badge still shows the snapshot).
+    expect(await background.openCard(open(OTHER_NONCE), contentScript(5, 3))).toEqual({ shown: false, badge: READY_BADGE });
+    expect(background.pushesOf('showCard')).toHaveLength(1);
+  });
+
+  it('a frame opening its card tells the frame whose card it replaces to close it', async () => {
+    const background = handlers();
+    await background.openCard(open(NONCE), contentScript(5, 0));
+    await background.openCard(openInFrame(OTHER_NONCE), contentScript(5, 3));
+    await background.openCard(openInFrame(NONCE), contentScript(5, 3)); // the same frame again: nobody to tell
+    expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
   });
 
   it('cards opened one after the other reach the top frame in that order, however long each push takes', async () => {
@@ -342,8 +354,8 @@ describe('a card the top frame draws for a subframe', () => {
       transit: (push) =>
         push.type === 'showCard' && isRecord(push.data) && push.data.nonce === NONCE ? slow : Promise.resolve(),
     });
-    const first = background.openCard(openInTop(NONCE), contentScript(5, 3));
-    const second = background.openCard(openInTop(OTHER_NONCE), contentScript(5, 4));
+    const first = background.openCard(openInFrame(NONCE), contentScript(5, 3));
+    const second = background.openCard(openInFrame(OTHER_NONCE), contentScript(5, 4));
     await new Promise((resolve) => setTimeout(resolve, 10));
     arrive();
     await Promise.all([first, second]);
@@ -352,24 +364,15 @@ describe('a card the top frame draws for a subframe', () => {
     expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 3 }]);
   });
 
-  it('the top frame draws its own card: its request to be drawn in the top frame is not passed on', async () => {
-    const background = handlers();
-    expect(await background.openCard(openInTop(), contentScript(5, 0))).toEqual({ inTop: false, badge: READY_BADGE });
-    expect(background.pushes).toEqual([]);
-  });
-
-  it('a top frame without the relay (nothing answers): the frame draws the card itself', async () => {
+  it('a top frame without the card host (nothing answers): no card is drawn', async () => {
     const background = handlers({ silentFrames: [0] });
-    expect(await background.openCard(openInTop(), contentScript(5, 3))).toEqual({ inTop: false, badge: READY_BADGE });
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request });
-    // Moves are not passed on to a top frame that does not draw it.
-    await background.moveCard({ nonce: NONCE, rect: inTopFrame.rect }, contentScript(5, 3));
-    expect(background.pushesOf('moveCard')).toEqual([]);
+    expect(await background.openCard(openInFrame(), contentScript(5, 3))).toEqual({ shown: false, badge: READY_BADGE });
+    expect(background.pushes.map((push) => push.type)).toEqual(['showCard']);
   });
 
   it('moves reach the top frame only from the frame whose card it is, for that card', async () => {
     const background = handlers();
-    await background.openCard(openInTop(), contentScript(5, 3));
+    await background.openCard(openInFrame(), contentScript(5, 3));
     const rect = { left: 1, top: 2, right: 3, bottom: 4 };
     await background.moveCard({ nonce: NONCE, rect }, contentScript(5, 3));
     await background.moveCard({ nonce: NONCE, rect }, contentScript(5, 4)); // another frame
@@ -386,7 +389,7 @@ describe('a card the top frame draws for a subframe', () => {
 
   it('while it is open, moves and pointer events cost no storage read', async () => {
     const background = handlers();
-    await background.openCard(openInTop(), contentScript(5, 3));
+    await background.openCard(openInFrame(), contentScript(5, 3));
     const reads = background.area.reads;
     const rect = { left: 1, top: 2, right: 3, bottom: 4 };
     for (let i = 0; i < 20; i += 1) {
@@ -400,7 +403,7 @@ describe('a card the top frame draws for a subframe', () => {
 
   it('what the card does goes to its frame, only from the top frame and for the card drawn now', async () => {
     const background = handlers();
-    await background.openCard(openInTop(), contentScript(5, 3));
+    await background.openCard(openInFrame(), contentScript(5, 3));
     await background.cardEvent({ nonce: NONCE, event: 'enter' }, contentScript(5, 0));
     await background.cardEvent({ nonce: OTHER_NONCE, event: 'dismiss' }, contentScript(5, 0));
     await expect(background.cardEvent({ nonce: NONCE, event: 'dismiss' }, contentScript(5, 3))).rejects.toThrow(/top frame/);
@@ -412,29 +415,33 @@ describe('a card the top frame draws for a subframe', () => {
 
   it('a card whose frame is gone is forgotten, and the top frame removes it', async () => {
     const background = handlers({ silentFrames: [3] });
-    await background.openCard(openInTop(), contentScript(5, 3));
+    await background.openCard(openInFrame(), contentScript(5, 3));
     await background.cardEvent({ nonce: NONCE, event: 'leave' }, contentScript(5, 0));
     expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
   });
 
-  it('closing it, or another card replacing it, has the top frame remove it', async () => {
+  it('closing it has the top frame remove it; a replaced card is replaced there by the next one', async () => {
     const background = handlers();
-    await background.openCard(openInTop(NONCE), contentScript(5, 3));
+    await background.openCard(openInFrame(NONCE), contentScript(5, 3));
     await background.closeCard({ nonce: NONCE }, contentScript(5, 3));
-    await background.openCard(openInTop(OTHER_NONCE), contentScript(5, 3));
+    await background.openCard(openInFrame(OTHER_NONCE), contentScript(5, 3));
     await background.openCard(open(NONCE), contentScript(5, 0)); // the top frame's own card
     await background.closeCard({ nonce: OTHER_NONCE }, contentScript(5, 3)); // late: nothing more to remove
     expect(background.pushesOf('closeCard')).toEqual([
       { type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }, // closed by its frame
       { type: 'closeCard', data: { nonce: OTHER_NONCE }, tabId: 5, frameId: 3 }, // replaced: its frame
-      { type: 'closeCard', data: { nonce: OTHER_NONCE }, tabId: 5, frameId: 0 }, // replaced: the top frame that drew it
+    ]);
+    expect(background.pushesOf('showCard').map((push) => isRecord(push.data) && push.data.nonce)).toEqual([
+      NONCE,
+      OTHER_NONCE,
+      NONCE,
     ]);
   });
 
-  it('rejects a request to be drawn in the top frame that is malformed', async () => {
+  it('rejects an anchor that is malformed, or none', async () => {
     const background = handlers();
-    const bad = (change: object) => ({ ...open(), inTopFrame: { ...inTopFrame, ...change } });
+    const bad = (change: object) => ({ ...open(), anchor: { ...FRAME_ANCHOR, ...change } });
     for (const change of [
       { key: 'x' },
       { hops: -1 },
@@ -447,6 +454,9 @@ describe('a card the top frame draws for a subframe', () => {
     ]) {
       await expect(background.openCard(bad(change), contentScript(5, 3)), JSON.stringify(change)).rejects.toThrow(/Malformed/);
     }
+    await expect(background.openCard({ ...request, nonce: NONCE, intent: 'click' }, contentScript(5, 3))).rejects.toThrow(
+      /anchor/,
+    );
     expect(background.pushes).toEqual([]);
   });
 });
@@ -455,18 +465,7 @@ describe('a restarted service worker', () => {
   it("reads a tab's card from storage.session once, then serves it from memory: its claim, moves and events still work", async () => {
     const area = memoryArea();
     const before = handlers({ area });
-    await before.openCard(
-      {
-        ...open(),
-        inTopFrame: {
-          key: 'c'.repeat(32),
-          hops: 0,
-          rect: { left: 0, top: 0, right: 1, bottom: 1 },
-          viewport: { width: 1, height: 1 },
-        },
-      },
-      contentScript(5, 3),
-    );
+    await before.openCard(openInFrame(), contentScript(5, 3));
     // The worker stops: a new one over the same storage.
     const after = handlers({ area });
     const reads = area.reads;

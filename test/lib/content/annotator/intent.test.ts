@@ -189,16 +189,27 @@ describe('keyboard', () => {
 
 describe('click', () => {
   it('a click on the badge fetches and opens the card; a click on the link is left alone', async () => {
-    const anchor = byId('a');
-    const event = new MouseEvent('click', { bubbles: true, cancelable: true });
-    anchor.dispatchEvent(event);
-    expect(event.defaultPrevented).toBe(false);
-    expect(h.openCard).not.toHaveBeenCalled();
-
     badgeOf('a').button.click();
     await h.settle();
     expect(h.openCard).toHaveBeenCalledTimes(1);
     expect(h.card().isOpen).toBe(true);
+
+    // Last: following the link moves the document (happy-dom does it in place).
+    const event = new MouseEvent('click', { bubbles: true, cancelable: true });
+    byId('a').dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(false);
+    expect(h.openCard).toHaveBeenCalledTimes(1);
+  });
+
+  it('the document moving on (a single-page app) closes the card and looks at every link again, at its next change', async () => {
+    badgeOf('a').button.click();
+    await h.settle();
+    history.pushState(null, '', '#elsewhere');
+    expect(h.card().isOpen).toBe(true);
+    byId('elsewhere').append(document.createElement('span'));
+    await h.settle();
+    expect(h.card().closed).toEqual(['navigation']);
+    history.pushState(null, '', location.pathname);
   });
 });
 

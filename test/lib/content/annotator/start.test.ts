@@ -6,10 +6,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ContentScriptContext } from 'wxt/utils/content-script-context';
 import type { ContentSettings } from '@/lib/content/annotator/client';
 import { startAnnotator } from '@/lib/content/annotator/start';
 import type { BadgeSnapshotClient } from '@/lib/content/annotator/types';
+import type { Lifetime } from '@/lib/content/shared/lifetime';
 import type { ServiceConfig } from '@/lib/core/services';
 import { EN_TEXT } from './badge-text';
 import { badges, SERVICE, shareUrl } from './helpers';
@@ -18,17 +18,20 @@ const OTHER: ServiceConfig = { ...SERVICE, id: 'other', origin: 'https://other.e
 const settings = (services: ServiceConfig[], settled: boolean): ContentSettings => ({ services, hoverDelayMs: 400, settled });
 const client: BadgeSnapshotClient = { peekMany: async (requests) => requests.map(() => null) };
 
-let ctx: ContentScriptContext;
+let lifetime: Lifetime;
+let end: () => void;
 beforeEach(() => {
   // happy-dom has no idle callbacks; Chrome and Firefox, where the content script runs, both do.
   vi.stubGlobal('requestIdleCallback', (callback: () => void) => setTimeout(callback, 0));
   vi.stubGlobal('cancelIdleCallback', (id: ReturnType<typeof setTimeout>) => clearTimeout(id));
   fakeBrowser.reset();
-  ctx = new ContentScriptContext('annotator-test');
+  const controller = new AbortController();
+  lifetime = { signal: controller.signal, isAlive: () => !controller.signal.aborted };
+  end = () => controller.abort();
   document.body.innerHTML = `<p><a id="a" href="${shareUrl(0)}">ours</a> <a id="b" href="https://other.example/share/${'B'.repeat(43)}">other</a></p>`;
 });
 afterEach(() => {
-  ctx.abort();
+  end();
   vi.unstubAllGlobals();
 });
 
@@ -45,7 +48,7 @@ describe('startAnnotator settings', () => {
       await policyRead;
       return settings([OTHER], true);
     });
-    await startAnnotator(ctx, { getSettings, getBadgeText: async () => EN_TEXT, client });
+    await startAnnotator(lifetime, { getSettings, getBadgeText: async () => EN_TEXT, client });
     await vi.waitFor(() => expect(badgedIds()).toEqual(['a']));
     expect(getSettings).toHaveBeenCalledTimes(2);
     expect(getSettings).toHaveBeenLastCalledWith({ waitForPolicy: true });
@@ -56,14 +59,14 @@ describe('startAnnotator settings', () => {
 
   it('settled settings at start: no second request', async () => {
     const getSettings = vi.fn(async () => settings([SERVICE], true));
-    await startAnnotator(ctx, { getSettings, getBadgeText: async () => EN_TEXT, client });
+    await startAnnotator(lifetime, { getSettings, getBadgeText: async () => EN_TEXT, client });
     await vi.waitFor(() => expect(badgedIds()).toEqual(['a']));
     expect(getSettings).toHaveBeenCalledTimes(1);
   });
 
   it('a new policy copy or new user settings in storage make it look again; other keys do not', async () => {
     const getSettings = vi.fn(async () => settings([SERVICE], true));
-    await startAnnotator(ctx, { getSettings, getBadgeText: async () => EN_TEXT, client });
+    await startAnnotator(lifetime, { getSettings, getBadgeText: async () => EN_TEXT, client });
     await vi.waitFor(() => expect(badgedIds()).toEqual(['a']));
     expect(getSettings).toHaveBeenCalledTimes(1);
 

@@ -175,29 +175,33 @@ describe('content-script guards agree with zod (properties)', () => {
     expect(contentProtocol.getBadgeText.output.safeParse({ strings: {} }).success).toBe(false);
   });
 
-  it("openCard's answer: a badge checked like any other, nothing drawn in the top frame unless it says so", () => {
+  it("openCard's answer: a badge checked like any other, a card not drawn unless it says so", () => {
     const badge = { state: 'ready', score: 50, label: 'In Progress', band: 'medium' };
-    expect(toOpenCardAnswer({ inTop: true, badge })).toEqual({ inTop: true, badge });
-    expect(toOpenCardAnswer({ inTop: 'yes', badge: null })).toEqual({ inTop: false, badge: null });
-    expect(toOpenCardAnswer({ inTop: false, badge: { state: 'ready', score: 500 } })).toEqual({
-      inTop: false,
+    expect(toOpenCardAnswer({ shown: true, badge })).toEqual({ shown: true, badge });
+    expect(toOpenCardAnswer({ shown: 'yes', badge: null })).toEqual({ shown: false, badge: null });
+    expect(toOpenCardAnswer({ shown: false, badge: { state: 'ready', score: 500 } })).toEqual({
+      shown: false,
       badge: { state: 'error', code: 'INVALID_RESPONSE' },
     });
-    expect(toOpenCardAnswer('nonsense')).toEqual({ inTop: false, badge: null });
+    expect(toOpenCardAnswer('nonsense')).toEqual({ shown: false, badge: null });
   });
 });
 
 const hex32 = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 });
 const coordinate = fc.double({ min: -MAX_CARD_COORDINATE, max: MAX_CARD_COORDINATE, noNaN: true });
 const length = fc.double({ min: 0, max: MAX_CARD_COORDINATE, noNaN: true });
-const hostedCard = fc.record({
-  nonce: hex32,
-  key: hex32,
-  hops: fc.integer({ min: 0, max: MAX_FRAME_HOPS }),
-  rect: fc.record({ left: coordinate, top: coordinate, right: coordinate, bottom: coordinate }),
-  viewport: fc.record({ width: length, height: length }),
-  focus: fc.boolean(),
-});
+/** A card to draw: a subframe's with the key it posted, the top frame's own without. */
+const hostedCard = fc.record(
+  {
+    nonce: hex32,
+    key: hex32,
+    hops: fc.integer({ min: 0, max: MAX_FRAME_HOPS }),
+    rect: fc.record({ left: coordinate, top: coordinate, right: coordinate, bottom: coordinate }),
+    viewport: fc.record({ width: length, height: length }),
+    focus: fc.boolean(),
+  },
+  { requiredKeys: ['nonce', 'hops', 'rect', 'viewport', 'focus'] },
+);
 const HOSTED_CARD_PATHS = [
   ['nonce'],
   ['key'],

@@ -1,9 +1,7 @@
 import { browser } from 'wxt/browser';
-import { CARD_MAX_WIDTH } from '../../protocol/guarded/card';
+import { CARD_MAX_WIDTH, CARD_TAG } from '../../protocol/guarded/card';
 import { parseCardFrameMessage } from '../../protocol/guarded/card-frame';
 import { placeCard, type Rect } from './placement';
-
-export const CARD_TAG = 'compliance-lens-card';
 
 // `!important` on the host: page styles cannot move or hide it. Position is set on the inner wrapper,
 // which page CSS cannot reach (inline styles on the host would lose to `all: initial !important`).
@@ -159,19 +157,4 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
     contains: (node) => element.contains(node),
     hasFocus: () => doc.activeElement === element,
   };
-}
-
-/**
- * Calls `changed` at most once per animation frame while any of `windows` (those between a link and
- * its card) scrolls or resizes, until `signal` aborts.
- */
-export function watchViewports(windows: readonly Window[], changed: () => void, signal: AbortSignal): void {
-  let frame = 0;
-  const onChange = () => {
-    if (frame === 0) frame = requestAnimationFrame(() => ((frame = 0), changed()));
-  };
-  for (const win of windows) {
-    win.addEventListener('scroll', onChange, { capture: true, passive: true, signal });
-    win.addEventListener('resize', onChange, { passive: true, signal });
-  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeCard } from '@/lib/content/shared/placement';
+import { placeCard } from '@/lib/content/top-frame/placement';
 
 describe('placeCard', () => {
   const viewport = { width: 1280, height: 800 };

@@ -1,9 +1,6 @@
-export interface Rect {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
+import type { Rect } from '../shared/frame-geometry';
+
+export type { Rect };
 
 export interface Size {
   width: number;
