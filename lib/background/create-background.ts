@@ -109,7 +109,8 @@ export function createBackground(browser: BackgroundBrowser, options: Background
         linkFramesLocator,
         watchlist,
         getWatchSettings: () => watchSettings.get(),
-        extensionOrigin: new URL(browser.runtime.getURL('/')).origin,
+        // Not `new URL(…).origin`: outside a browser (tests) a chrome-extension: URL has the origin "null".
+        extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, ''),
       },
       { content: contentMessenger, pages: pagesMessenger, card: cardMessenger },
     ),

@@ -1,0 +1,128 @@
+/**
+ * The background as its entrypoint builds it (lib/background/create-background.ts), over WXT's fake
+ * browser: the wiring between the snapshot service, the card routes, the message handlers and the
+ * browser's events, which the unit tests of each part do not reach.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createBackground, type Background, type BackgroundBrowser } from '@/lib/background/create-background';
+import { buildSuccessEnvelope, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
+
+const ORIGIN = 'http://localhost:8787';
+const NONCE = 'a'.repeat(32);
+const EXTENSION = `chrome-extension://${fakeBrowser.runtime.id}`;
+const contentScript = (tabId: number, frameId = 0) => ({ tab: { id: tabId }, frameId, url: 'https://mail.google.com/' });
+const cardPage = (tabId: number) => ({ tab: { id: tabId }, frameId: 9, url: `${EXTENSION}/card.html` });
+
+/** An event of the browser's that the test fires itself. */
+function fakeEvent<Listener extends (...args: never[]) => unknown>() {
+  const listeners = new Set<Listener>();
+  return {
+    addListener: (listener: Listener) => void listeners.add(listener),
+    removeListener: (listener: Listener) => void listeners.delete(listener),
+    hasListeners: () => listeners.size > 0,
+    fire: (...args: Parameters<Listener>) => [...listeners].forEach((listener) => listener(...args)),
+  };
+}
+
+/** Sends a message in @webext-core/messaging's wire format from `sender`, as the browser would deliver it. */
+async function send(type: string, data: unknown, sender: object): Promise<unknown> {
+  let respond: (answer: unknown) => void = () => undefined;
+  const answer = new Promise((resolve) => (respond = resolve));
+  const results = await fakeBrowser.runtime.onMessage.trigger({ id: 1, type, data, timestamp: Date.now() }, sender, respond);
+  return results.some((result: unknown) => result === true) ? answer : undefined;
+}
+
+let background: Background;
+let fetch: ReturnType<typeof vi.fn<(input: RequestInfo | URL) => Promise<Response>>>;
+let pushes: { message: unknown; options: unknown }[];
+let tabs: { onRemoved: ReturnType<typeof fakeEvent>; onUpdated: ReturnType<typeof fakeEvent> };
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  fetch = vi.fn(
+    async () => new Response(JSON.stringify(buildSuccessEnvelope()), { headers: { 'content-type': 'application/json' } }),
+  );
+  pushes = [];
+  tabs = { onRemoved: fakeEvent(), onUpdated: fakeEvent() };
+  const browser = {
+    ...fakeBrowser,
+    // The bundled local server is in the manifest's host permissions.
+    permissions: { ...fakeBrowser.permissions, contains: async () => true },
+    i18n: { ...fakeBrowser.i18n, getUILanguage: () => 'fr-SN' },
+    tabs: {
+      ...fakeBrowser.tabs,
+      ...tabs,
+      create: async () => ({}),
+      // @webext-core/messaging calls the callback form of chrome.tabs.sendMessage.
+      sendMessage: (_tabId: number, message: unknown, options: unknown, callback?: (answer: unknown) => void) => {
+        pushes.push({ message, options });
+        const answer = { res: { ok: true } };
+        callback?.(answer);
+        return Promise.resolve(answer);
+      },
+    },
+    scripting: {
+      getRegisteredContentScripts: async () => [],
+      registerContentScripts: async () => undefined,
+      unregisterContentScripts: async () => undefined,
+      updateContentScripts: async () => undefined,
+      executeScript: async () => [],
+    },
+    sidePanel: undefined,
+  } as unknown as BackgroundBrowser; // a fake of the slice of `browser` the background uses
+  vi.spyOn(fakeBrowser.tabs, 'sendMessage').mockImplementation(browser.tabs.sendMessage);
+  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => true);
+  background = createBackground(browser, { fetch: (input) => fetch(input), isOnline: () => true });
+});
+afterEach(() => {
+  background.stop();
+  vi.restoreAllMocks();
+});
+
+const anchor = { hops: 0, rect: { left: 0, top: 0, right: 10, bottom: 10 }, viewport: { width: 800, height: 600 } };
+
+describe('createBackground', () => {
+  it("a content script's card: drawn by the top frame, claimed by its card page with the snapshot, one fetch for both", async () => {
+    const opened = await send(
+      'openCard',
+      { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'click', anchor },
+      contentScript(5),
+    );
+    expect(opened).toMatchObject({ res: { shown: true, badge: { state: 'ready' } } });
+    expect(pushes.map(({ message, options }) => [(message as { type: string }).type, options])).toEqual([
+      ['showCard', { frameId: 0 }],
+    ]);
+    const claimed = await send('claimCard', { nonce: NONCE }, cardPage(5));
+    expect(claimed).toMatchObject({
+      res: { request: { origin: ORIGIN, token: FIXTURE_TOKEN }, result: { status: 'ready' }, language: 'fr' },
+    });
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses what a sender may not ask: a content script asking for a whole snapshot', async () => {
+    const answer = await send('getSnapshot', { origin: ORIGIN, token: FIXTURE_TOKEN }, contentScript(5));
+    expect(answer).toMatchObject({ err: { name: 'ForbiddenSenderError' } });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('a closed tab takes its card, its hover allowance and its frames with it', async () => {
+    await send('openCard', { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'hover', anchor }, contentScript(5));
+    await send('pageLinksChanged', undefined, contentScript(5, 3)); // frame 3 holds share links
+    const keys = async () => Object.keys(await fakeBrowser.storage.session.get(null)).filter((key) => key.endsWith(':5'));
+    await vi.waitFor(async () =>
+      expect(await keys()).toEqual(expect.arrayContaining(['cardRoute:5', 'hoverFetches:5', 'linkFrames:5'])),
+    );
+    tabs.onRemoved.fire(5);
+    await vi.waitFor(async () => expect(await keys()).toEqual([]));
+  });
+
+  it('stop() takes every handler and listener away', async () => {
+    background.stop();
+    expect(
+      await send('openCard', { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'click', anchor }, contentScript(5)),
+    ).toBeUndefined();
+    expect(tabs.onRemoved.hasListeners()).toBe(false);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
