@@ -2,6 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SnapshotCard } from '@/components/SnapshotCard';
+import { SnapshotError } from '@/components/SnapshotError';
 import { buildSnapshot, FIXTURE_NOW } from '../fixtures/snapshot';
 
 afterEach(() => cleanup());
@@ -42,5 +43,140 @@ describe('the investor view link (security review finding 4)', () => {
   ])('is not shown when it points at %s', (_name, url) => {
     renderWith(url);
     expect(investorView()).toBeNull();
+  });
+});
+
+function renderCard(props: Partial<Parameters<typeof SnapshotCard>[0]> & { snapshot?: ReturnType<typeof buildSnapshot> } = {}) {
+  return render(
+    <SnapshotCard
+      snapshot={props.snapshot ?? buildSnapshot()}
+      meta={meta}
+      fetchedAt={FIXTURE_NOW - 5 * 60_000}
+      fromCache={false}
+      now={FIXTURE_NOW}
+      serviceOrigin={SERVICE}
+      {...props}
+    />,
+  );
+}
+
+const byTestId = (id: string) => screen.queryAllByTestId(id);
+const GAP = { title: 'No AML officer', severity: 'critical', regulatory_basis: 'MLR 2022 s.4' } as const;
+
+describe('every state of the snapshot card', () => {
+  it('a ready snapshot: company, readiness score and label, risk band, each gap and the whole disclaimer', () => {
+    const snapshot = buildSnapshot({ top_gaps: [GAP, { ...GAP, title: 'No DPO', severity: 'high' }] });
+    renderCard({ snapshot });
+    expect(byTestId('snapshot-card')).toHaveLength(1);
+    expect(byTestId('company-name')[0]?.textContent).toBe('Kobo Ledger Ltd');
+    expect(byTestId('readiness-score')[0]?.textContent).toContain('68');
+    expect(byTestId('readiness-label')[0]?.textContent).toBe('In Progress');
+    expect(byTestId('risk-band')[0]?.textContent).toMatch(/Medium/);
+    expect(byTestId('gap').map((gap) => gap.textContent)).toEqual([
+      expect.stringContaining('No AML officer') as unknown,
+      expect.stringContaining('No DPO') as unknown,
+    ]);
+    expect(byTestId('disclaimer')[0]?.textContent).toContain(snapshot.disclaimer);
+  });
+
+  it('no gaps: says so, and lists none', () => {
+    renderCard({ snapshot: buildSnapshot({ top_gaps: [] }) });
+    expect(byTestId('gap')).toHaveLength(0);
+    expect(screen.getByText(/no open gaps|no gaps/i)).toBeTruthy();
+  });
+
+  it('nothing classified, no regulator, not in ARIP, no DD pack: each says so instead of a blank', () => {
+    const snapshot = buildSnapshot({
+      licensing: {
+        product_classification: null,
+        product_classification_label: null,
+        primary_regulator: null,
+        secondary_regulators: [],
+        arip_stage: null,
+        arip_stage_label: null,
+      },
+    });
+    renderCard({ snapshot });
+    const card = byTestId('snapshot-card')[0]?.textContent ?? '';
+    expect(card).not.toMatch(/undefined|null/);
+    expect(card).toMatch(/not classified/i);
+  });
+
+  it('secondary regulators are listed with the primary one', () => {
+    renderCard({ snapshot: buildSnapshot({ licensing: { secondary_regulators: ['CBN', 'FCCPC'] } }) });
+    expect(byTestId('snapshot-card')[0]?.textContent).toMatch(/CBN.*FCCPC|FCCPC.*CBN/);
+  });
+
+  it.each([
+    [12, 'Critical'],
+    [45, 'In Progress'],
+    [75, 'Good Standing'],
+    [93, 'Regulator Ready'],
+  ])('readiness %i reads %s', (score, label) => {
+    renderCard({ snapshot: buildSnapshot({ scores: { readiness_score: score } }) });
+    expect(byTestId('readiness-label')[0]?.textContent).toBe(label);
+  });
+
+  it.each([
+    [20, /High/],
+    [50, /Medium/],
+    [70, /Low/],
+    [90, /Investor/i],
+  ])('fundraise score %i is the %s risk band', (score, band) => {
+    renderCard({ snapshot: buildSnapshot({ scores: { fundraise_score: score } }) });
+    expect(byTestId('risk-band')[0]?.textContent).toMatch(band);
+  });
+
+  it('fetched now and from the cache read differently; refreshing disables the refresh button', () => {
+    const { unmount } = renderCard({ fromCache: false, onRefresh: () => undefined });
+    const fresh = byTestId('snapshot-card')[0]?.textContent ?? '';
+    unmount();
+    renderCard({ fromCache: true, onRefresh: () => undefined, refreshing: true });
+    const cached = byTestId('snapshot-card')[0]?.textContent ?? '';
+    expect(cached).not.toBe(fresh);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: /refresh/i }).disabled).toBe(true);
+  });
+
+  it('without a refresh action, no refresh button', () => {
+    renderCard();
+    expect(screen.queryByRole('button', { name: /refresh/i })).toBeNull();
+  });
+
+  it('an API version it does not know is flagged', () => {
+    renderCard({ apiVersionWarning: 'v2' });
+    expect(screen.getByText(/version/i)).toBeTruthy();
+  });
+});
+
+describe('every state of a failed snapshot', () => {
+  it.each([
+    ['NOT_FOUND', false],
+    ['EXPIRED', false],
+    ['FORBIDDEN_ORIGIN', false],
+    ['RATE_LIMITED', true],
+    ['NETWORK', true],
+    ['TIMEOUT', true],
+    ['INVALID_RESPONSE', true],
+    ['SOMETHING_NEW', true],
+  ])('%s: says what happened, and offers a retry only where one can help (%s)', (code, retry) => {
+    render(<SnapshotError code={code} now={FIXTURE_NOW} onRetry={() => undefined} />);
+    expect(screen.getByRole('alert').textContent?.length).toBeGreaterThan(10);
+    expect(byTestId('error-message')[0]?.textContent).not.toBe('');
+    expect(screen.queryByRole('button') !== null).toBe(retry);
+  });
+
+  it('an expired link says when it expired; a rate limit says when to try again', () => {
+    const { unmount } = render(
+      <SnapshotError code="EXPIRED" expiredAt="2026-11-20T10:00:00Z" now={FIXTURE_NOW} locale="en-GB" />,
+    );
+    expect(byTestId('error-message')[0]?.textContent).toMatch(/20 Nov/);
+    unmount();
+    render(<SnapshotError code="RATE_LIMITED" retryAt={FIXTURE_NOW + 90_000} now={FIXTURE_NOW} locale="en-GB" />);
+    expect(byTestId('error-message')[0]?.textContent).toMatch(/2 minutes|90 seconds|minute/);
+  });
+
+  it("the service's own message is kept as a detail when it says more", () => {
+    render(<SnapshotError code="INVALID_RESPONSE" message="data.scores: expected number" now={FIXTURE_NOW} />);
+    expect(screen.getByRole('alert').textContent).toContain('data.scores: expected number');
   });
 });

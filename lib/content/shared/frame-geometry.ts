@@ -9,8 +9,8 @@ export interface Rect {
 /**
  * The documents a frame reaches through same-origin parents (a `srcdoc` or script-written
  * `about:blank` frame, a same-origin frame, nested), up to the topmost: a subframe measures its
- * badge's box through them for the top frame, which draws its card (card-frame.ts), and the top
- * frame places the card through the frames between it and the frame it found (card-host.ts).
+ * badge's box through them for the top frame, which draws its card (annotator/card.ts), and the top
+ * frame places the card through the frames between it and the frame it found (top-frame/card-host.ts).
  */
 export interface SameOriginChain {
   /** The topmost document reached. */

@@ -36,7 +36,9 @@ async function send(type: string, data: unknown, sender: object): Promise<unknow
 let background: Background;
 let fetch: ReturnType<typeof vi.fn<(input: RequestInfo | URL) => Promise<Response>>>;
 let pushes: { message: unknown; options: unknown }[];
-let tabs: { onRemoved: ReturnType<typeof fakeEvent>; onUpdated: ReturnType<typeof fakeEvent> };
+type TabRemoved = (tabId: number) => void;
+type TabUpdated = (tabId: number, change: { url?: string }) => void;
+let tabs: { onRemoved: ReturnType<typeof fakeEvent<TabRemoved>>; onUpdated: ReturnType<typeof fakeEvent<TabUpdated>> };
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -44,7 +46,7 @@ beforeEach(() => {
     async () => new Response(JSON.stringify(buildSuccessEnvelope()), { headers: { 'content-type': 'application/json' } }),
   );
   pushes = [];
-  tabs = { onRemoved: fakeEvent(), onUpdated: fakeEvent() };
+  tabs = { onRemoved: fakeEvent<TabRemoved>(), onUpdated: fakeEvent<TabUpdated>() };
   const browser = {
     ...fakeBrowser,
     // The bundled local server is in the manifest's host permissions.
@@ -54,13 +56,6 @@ beforeEach(() => {
       ...fakeBrowser.tabs,
       ...tabs,
       create: async () => ({}),
-      // @webext-core/messaging calls the callback form of chrome.tabs.sendMessage.
-      sendMessage: (_tabId: number, message: unknown, options: unknown, callback?: (answer: unknown) => void) => {
-        pushes.push({ message, options });
-        const answer = { res: { ok: true } };
-        callback?.(answer);
-        return Promise.resolve(answer);
-      },
     },
     scripting: {
       getRegisteredContentScripts: async () => [],
@@ -71,8 +66,14 @@ beforeEach(() => {
     },
     sidePanel: undefined,
   } as unknown as BackgroundBrowser; // a fake of the slice of `browser` the background uses
-  vi.spyOn(fakeBrowser.tabs, 'sendMessage').mockImplementation(browser.tabs.sendMessage);
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async () => true);
+  // @webext-core/messaging pushes to a frame with the callback form of the global chrome.tabs.sendMessage.
+  const push = (_tabId: number, message: unknown, options: unknown, callback?: (answer: unknown) => void) => {
+    pushes.push({ message, options });
+    callback?.({ res: { ok: true } });
+    return Promise.resolve();
+  };
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the fake answers both the callback and the promise form
+  vi.spyOn(fakeBrowser.tabs, 'sendMessage').mockImplementation(push);
   background = createBackground(browser, { fetch: (input) => fetch(input), isOnline: () => true });
 });
 afterEach(() => {

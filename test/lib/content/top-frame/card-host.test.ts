@@ -102,6 +102,19 @@ describe('hostFrameCards', () => {
     lifetime.abort();
   });
 
+  it("draws the top frame's own card (no key) at the badge's box it is given, and follows its moves", () => {
+    const { messenger, push } = fakeMessenger();
+    const lifetime = new AbortController();
+    hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
+    const { key: _none, ...own } = card();
+    push('showCard', { ...own, rect: { left: 40, top: 100, right: 70, bottom: 116 } });
+    const wrapper = shadows.at(-1)?.querySelector<HTMLElement>('.frame');
+    expect({ left: wrapper?.style.left, top: wrapper?.style.top }).toEqual({ left: '40px', top: '122px' }); // below it, 6px apart
+    push('moveCard', { nonce: NONCE, rect: { left: 40, top: 300, right: 70, bottom: 316 } });
+    expect(wrapper?.style.top).toBe('322px');
+    lifetime.abort();
+  });
+
   it('removes the card of the nonce it is told, not a newer one', () => {
     const { messenger, push } = fakeMessenger();
     const lifetime = new AbortController();

@@ -1,0 +1,197 @@
+// @vitest-environment happy-dom
+/**
+ * The annotator's side of its card (lib/content/annotator/card.ts): what it asks the background for
+ * (where the badge is, in which viewport, with which key), what it does with the answers and pushes.
+ * The top frame's host draws the card; test/e2e/frames.spec.ts checks the whole path in Chromium.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCard } from '@/lib/content/annotator/card';
+import type { CardClient } from '@/lib/content/annotator/client';
+import type { CardEvents } from '@/lib/content/annotator/types';
+import { CARD_ANCHOR_SOURCE } from '@/lib/protocol/guarded/card-anchor';
+import { CARD_TAG, type CardEventKind } from '@/lib/protocol/guarded/card';
+import { READY } from './helpers';
+
+const request = { origin: 'https://comply.example', token: 'T'.repeat(43) };
+
+function fakeClient(answer: { shown: boolean } = { shown: true }) {
+  const pushes: { onClose(nonce: string): void; onEvent(nonce: string, event: CardEventKind): void }[] = [];
+  const client = {
+    open: vi.fn<CardClient['open']>(async () => ({ ...answer, badge: READY })),
+    move: vi.fn<CardClient['move']>(async () => ({ ok: true })),
+    close: vi.fn<CardClient['close']>(async () => ({ ok: true })),
+    listen: vi.fn<CardClient['listen']>((handlers) => void pushes.push(handlers)),
+  } satisfies CardClient;
+  return { client, push: () => pushes[0]! };
+}
+
+function fakeEvents() {
+  return { onCloseRequested: vi.fn<CardEvents['onCloseRequested']>(), onCardHover: vi.fn<CardEvents['onCardHover']>() };
+}
+
+/** An element whose box the test sets (happy-dom lays nothing out). */
+function placed(box: { left: number; top: number; width: number; height: number }): HTMLElement {
+  const element = document.createElement('span');
+  element.getBoundingClientRect = () => DOMRect.fromRect({ x: box.left, y: box.top, width: box.width, height: box.height });
+  document.body.append(element);
+  return element;
+}
+
+let lifetime: AbortController;
+beforeEach(() => {
+  lifetime = new AbortController();
+  document.body.innerHTML = '';
+});
+afterEach(() => lifetime.abort());
+
+describe("the top frame's own link", () => {
+  it('asks for the card at the badge’s box in the top viewport, without a key; follows its moves; closes with its nonce', async () => {
+    const { client } = fakeClient();
+    const events = fakeEvents();
+    const card = createCard({ client, window, signal: lifetime.signal }, events);
+    const badge = placed({ left: 10, top: 20, width: 30, height: 16 });
+    await expect(card.open(request, badge, { focus: false, intent: 'hover' })).resolves.toEqual(READY);
+    const [[asked]] = client.open.mock.calls as [[Parameters<CardClient['open']>[0]]];
+    expect(asked).toMatchObject({
+      ...request,
+      intent: 'hover',
+      anchor: {
+        hops: 0,
+        rect: { left: 10, top: 20, right: 40, bottom: 36 },
+        viewport: { width: innerWidth, height: innerHeight },
+      },
+    });
+    expect(asked.anchor.key).toBeUndefined();
+    expect(asked.nonce).toMatch(/^[0-9a-f]{32}$/);
+
+    badge.getBoundingClientRect = () => DOMRect.fromRect({ x: 10, y: 120, width: 30, height: 16 });
+    card.reposition();
+    expect(client.move).toHaveBeenCalledWith(asked.nonce, { left: 10, top: 120, right: 40, bottom: 136 });
+
+    card.close('escape');
+    expect(client.close).toHaveBeenCalledWith(asked.nonce);
+    expect(card.isOpen).toBe(false);
+  });
+
+  it('the same link again asks nothing, unless from the keyboard (the card takes focus then)', () => {
+    const { client } = fakeClient();
+    const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
+    const badge = placed({ left: 0, top: 0, width: 10, height: 10 });
+    void card.open(request, badge, { focus: false, intent: 'hover' });
+    expect(card.open(request, badge, { focus: false, intent: 'click' })).toBeNull();
+    expect(client.open).toHaveBeenCalledTimes(1);
+    void card.open(request, badge, { focus: true, intent: 'keyboard' });
+    expect(client.open).toHaveBeenCalledTimes(2);
+  });
+
+  it('the pointer and focus are on the card when they are on the element the host draws it in', () => {
+    const card = createCard({ client: fakeClient().client, window, signal: lifetime.signal }, fakeEvents());
+    const element = document.createElement(CARD_TAG);
+    element.tabIndex = 0;
+    document.body.append(element);
+    expect(card.contains(element)).toBe(true);
+    expect(card.contains(document.body)).toBe(false);
+    element.focus();
+    expect(card.hasFocus()).toBe(true);
+  });
+
+  it('a card nothing draws (no host in the top frame) is closed; the badge still learns the snapshot', async () => {
+    const { client } = fakeClient({ shown: false });
+    const events = fakeEvents();
+    const card = createCard({ client, window, signal: lifetime.signal }, events);
+    await expect(
+      card.open(request, placed({ left: 0, top: 0, width: 1, height: 1 }), { focus: false, intent: 'click' }),
+    ).resolves.toEqual(READY);
+    expect(events.onCloseRequested).toHaveBeenCalledWith('replaced');
+  });
+
+  it('a badge that left the page closes its card when it would be placed again', () => {
+    const events = fakeEvents();
+    const card = createCard({ client: fakeClient().client, window, signal: lifetime.signal }, events);
+    const badge = placed({ left: 0, top: 0, width: 1, height: 1 });
+    void card.open(request, badge, { focus: false, intent: 'click' });
+    badge.remove();
+    card.reposition();
+    expect(events.onCloseRequested).toHaveBeenCalledWith('replaced');
+  });
+
+  it('what the background says of this card reaches the engine; of another card, nothing', async () => {
+    const { client, push } = fakeClient();
+    const events = fakeEvents();
+    const card = createCard({ client, window, signal: lifetime.signal }, events);
+    await card.open(request, placed({ left: 0, top: 0, width: 1, height: 1 }), { focus: false, intent: 'hover' });
+    const nonce = client.open.mock.calls[0]![0].nonce;
+    push().onEvent('f'.repeat(32), 'outside');
+    push().onClose('f'.repeat(32));
+    expect(events.onCloseRequested).not.toHaveBeenCalled();
+    push().onEvent(nonce, 'enter');
+    push().onEvent(nonce, 'leave');
+    expect(events.onCardHover.mock.calls).toEqual([[true], [false]]);
+    push().onEvent(nonce, 'dismiss'); // from inside the card: as Escape, focus goes back to the badge
+    push().onEvent(nonce, 'outside');
+    push().onClose(nonce); // another frame's card replaced it
+    expect(events.onCloseRequested.mock.calls).toEqual([['escape'], ['outside'], ['replaced']]);
+  });
+
+  it('when the script stops, an open card is closed', async () => {
+    const { client } = fakeClient();
+    const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
+    await card.open(request, placed({ left: 0, top: 0, width: 1, height: 1 }), { focus: false, intent: 'click' });
+    lifetime.abort();
+    expect(client.close).toHaveBeenCalledTimes(1);
+    expect(card.isOpen).toBe(false);
+  });
+});
+
+describe("a subframe's link", () => {
+  /** A frame two same-origin levels below the top: a mail body inside a reading pane. */
+  function nestedFrame() {
+    const posted: unknown[] = [];
+    const outerFrame = {
+      getBoundingClientRect: () => DOMRect.fromRect({ x: 200, y: 100, width: 600, height: 400 }),
+      offsetWidth: 600,
+      offsetHeight: 400,
+      clientLeft: 0,
+      clientTop: 0,
+    };
+    const innerFrame = {
+      getBoundingClientRect: () => DOMRect.fromRect({ x: 20, y: 30, width: 300, height: 150 }),
+      offsetWidth: 300,
+      offsetHeight: 150,
+      clientLeft: 1,
+      clientTop: 1,
+    };
+    const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
+    const top = {
+      ...listeners,
+      innerWidth: 1280,
+      innerHeight: 800,
+      postMessage: (message: unknown) => posted.push(message),
+    } as Record<string, unknown>;
+    top.top = top;
+    top.parent = top;
+    const pane = { ...listeners, top, parent: top, frameElement: outerFrame, innerWidth: 600, innerHeight: 400 };
+    const body = { ...listeners, top, parent: pane, frameElement: innerFrame, innerWidth: 300, innerHeight: 150, document };
+    return { window: body as unknown as Window, posted };
+  }
+
+  it('posts a key to the top window and asks for the card by it, the box measured up to the frame the host finds', async () => {
+    const { window: frameWindow, posted } = nestedFrame();
+    const { client } = fakeClient();
+    const card = createCard({ client, window: frameWindow, signal: lifetime.signal }, fakeEvents());
+    await card.open(request, placed({ left: 10, top: 20, width: 30, height: 16 }), { focus: true, intent: 'keyboard' });
+    const [[asked]] = client.open.mock.calls as [[Parameters<CardClient['open']>[0]]];
+    // One hop up: the reading pane's window, whose frame element (in the top document) the host finds;
+    // the box is carried through the mail body's frame (its position and 1px border) into the pane.
+    expect(asked.anchor).toEqual({
+      key: expect.stringMatching(/^[0-9a-f]{32}$/) as unknown,
+      hops: 1,
+      rect: { left: 31, top: 51, right: 61, bottom: 67 },
+      viewport: { width: 600, height: 400 },
+    });
+    expect(posted).toEqual([{ source: CARD_ANCHOR_SOURCE, key: asked.anchor.key }]);
+    // Neither the pointer nor focus can be on the card from here: it is in the top document.
+    const element = document.createElement(CARD_TAG);
+    expect(card.contains(element)).toBe(false);
+  });
+});
