@@ -49,8 +49,6 @@ beforeEach(() => {
   tabs = { onRemoved: fakeEvent<TabRemoved>(), onUpdated: fakeEvent<TabUpdated>() };
   const browser = {
     ...fakeBrowser,
-    // The bundled local server is in the manifest's host permissions.
-    permissions: { ...fakeBrowser.permissions, contains: async () => true },
     i18n: { ...fakeBrowser.i18n, getUILanguage: () => 'fr-SN' },
     tabs: {
       ...fakeBrowser.tabs,
@@ -74,6 +72,10 @@ beforeEach(() => {
   };
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the fake answers both the callback and the promise form
   vi.spyOn(fakeBrowser.tabs, 'sendMessage').mockImplementation(push);
+  // The bundled local server is in the manifest's host permissions.
+  const granted = () => Promise.resolve(true);
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the promise form is the one the extension calls
+  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(granted);
   background = createBackground(browser, { fetch: (input) => fetch(input), isOnline: () => true });
 });
 afterEach(() => {
