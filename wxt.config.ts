@@ -61,7 +61,7 @@ export default defineConfig({
     // server in development and tests (its origin is still matched exactly against the configured services
     // before anything is sent).
     host_permissions: [...ANNOTATOR_MATCHES],
-    // User-added and production services are granted at runtime (lib/permissions.ts).
+    // User-added and production services are granted at runtime (lib/extension/permissions.ts).
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     // Administrator policy (lib/extension/settings.ts reads it; absent is fine). Chrome-only key: Firefox takes
     // managed storage from a native manifest instead.
@@ -73,7 +73,7 @@ export default defineConfig({
         // The card must also open on sites the user enables or scans at runtime, which cannot be
         // listed here. A page that learns the URL (resource timing, a guess on Firefox) and frames the
         // card itself gets nothing: the card page shows only the link it claims with the one-time
-        // name its content script gave its frame (lib/background/card-binding.ts).
+        // name its content script gave its frame (lib/background/cards/card-routes.ts).
         matches: ['https://*/*', 'http://*/*'],
         ...(browser === 'firefox' ? {} : { use_dynamic_url: true }),
       },

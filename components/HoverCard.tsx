@@ -52,7 +52,7 @@ export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover }
   const body = (
     <CardFrame onClose={onClose} onResize={ready ? onResize : null} onHover={onHover}>
       {claimed.state === 'pending' ? (
-        <Loading />
+        loadingShown && <Loading />
       ) : claimed.claim === null ? (
         <NoCard />
       ) : (

@@ -3,7 +3,7 @@ export const ANNOTATOR_SCRIPT = 'annotator.js';
 
 /**
  * The frame relay (an unlisted script WXT builds at the root): beside the annotator in the top frame,
- * it passes the sentinels' signals to the background (lib/content/frame-relay.ts).
+ * it passes the sentinels' signals to the background (lib/content/top-frame/frame-relay.ts).
  */
 export const FRAME_RELAY_SCRIPT = 'frame-relay.js';
 

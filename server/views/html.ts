@@ -27,7 +27,7 @@ export function escapeHtml(value: string | number): string {
 }
 
 /**
- * "20 Jun 2026, 09:15 UTC" (lib/format, British English), always UTC as the API states its
+ * "20 Jun 2026, 09:15 UTC" (lib/core/format, British English), always UTC as the API states its
  * timestamps. Returns the input unchanged when it is not a parseable date.
  */
 export function formatUtc(value: string | Date): string {

@@ -16,6 +16,7 @@ import {
   measureBundle,
   measureStorePackages,
 } from './bundle';
+import { benchCard, CARD_CASES } from './card';
 import { benchColdStart } from './cold-start';
 import { benchContent, listPage, scriptLoads } from './content';
 import { framesPage, shadowRootsPage } from './embedded-pages';
@@ -145,6 +146,30 @@ if (coldStart) {
   for (const note of coldStart.notes) console.log(`  · ${note}`);
 }
 
+// 2c. The hover card: from intent to the company name painted, this build and (with --compare) the other.
+const card = only === undefined ? await benchCard({ samples: quick ? 5 : 12 }) : null;
+const comparedCard =
+  card && compareWith ? await benchCard({ samples: quick ? 5 : 12, extension: path.resolve(compareWith) }) : null;
+if (card) {
+  console.log(`\nThe hover card: intent (the pointer rested for the hover delay) → the company name painted [${elapsed()}]`);
+  const medianOf = (result: typeof card, which: (typeof CARD_CASES)[number]) =>
+    result.rows.find((row) => row.case === which)?.['intent → name painted, median (ms)'];
+  console.table(
+    comparedCard
+      ? CARD_CASES.map((which) => ({
+          case: which,
+          'this build, median (ms)': medianOf(card, which),
+          'compared, median (ms)': medianOf(comparedCard, which),
+          'this: "Loading…" first': card.rows.find((row) => row.case === which)?.['"Loading…" before the name'],
+          'compared: "Loading…" first': comparedCard.rows.find((row) => row.case === which)?.['"Loading…" before the name'],
+        }))
+      : card.rows,
+  );
+  console.log(
+    '  · Measured in the card page (the frame after the name is in its DOM) against the pointer coming over the link plus the 400 ms hover delay; a new tab for each uncached pair (a tab may fetch 10 uncached links a minute by hovering).',
+  );
+}
+
 // 3. Background: cached hover against a network fetch.
 const background =
   only === undefined ? await benchBackground({ cachedHovers: quick ? 50 : 200, refreshes: quick ? 5 : 20 }) : null;
@@ -189,6 +214,8 @@ writeFileSync(
       bundle,
       storePackages: packages,
       content,
+      card,
+      comparedCard,
       compared: compared && { build: compareWith, ...compared },
       coldStart,
       background,

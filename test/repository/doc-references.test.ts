@@ -54,6 +54,27 @@ export function missingTests(text: string, testFiles: readonly string[]): string
 
 const testFiles = execFileSync('git', ['ls-files', '-z', 'test'], { cwd: root, encoding: 'utf8' }).split('\0');
 
+/** Source files, whose comments name other files (`lib/…/x.ts says why`). */
+const sources = execFileSync('git', ['ls-files', '-z', '*.ts', '*.tsx', '*.js', '*.mjs', '*.sh'], { cwd: root, encoding: 'utf8' })
+  .split('\0')
+  .filter((file) => file !== '');
+/** A repository path in a comment: written without backticks, so taken up to where the name ends. */
+const PATH_IN_COMMENT = new RegExp(`(?<![\\w./@-])((?:${SOURCE_ROOTS.join('|')})/[\\w./-]*\\w)`, 'g');
+
+/** The repository paths the comments of a source text name that do not exist. */
+export function missingCommentPaths(text: string): string[] {
+  const missing = new Set<string>();
+  for (const line of text.split('\n')) {
+    const comment = /^\s*(\/\/|\*|\/\*|#)/.test(line) ? line : (/\/\/ .*$/.exec(line)?.[0] ?? '');
+    for (const match of comment.matchAll(PATH_IN_COMMENT)) {
+      const written = match[1] ?? '';
+      if (PATTERN.test(written)) continue;
+      if (!RESOLVED_SUFFIXES.some((suffix) => existsSync(path.join(root, written + suffix)))) missing.add(written);
+    }
+  }
+  return [...missing];
+}
+
 describe('docs name what exists', () => {
   it('the checks bite: a moved file and a renamed test are caught', () => {
     expect(missingPaths('see `lib/content/annotator/annotator.ts` and `lib/content/gone.ts`')).toEqual(['lib/content/gone.ts']);
@@ -65,6 +86,17 @@ describe('docs name what exists', () => {
 
   it.each(markdown)('%s: every repository path in backticks exists', (file) => {
     expect(missingPaths(readFileSync(path.join(root, file), 'utf8'))).toEqual([]);
+  });
+
+  it('the comment check bites: a comment naming a file that moved is caught, code is not read', () => {
+    expect(
+      // Built so that this file's own comments do not name the missing file.
+      missingCommentPaths(['/', '/ lib/content/', 'gone.ts says why\n * see lib/core/token.ts\nconst x = "lib/not/a/comment.ts";'].join('')),
+    ).toEqual(['lib/content/gone.ts']);
+  });
+
+  it.each(sources)('%s: every repository path its comments name exists', (file) => {
+    expect(missingCommentPaths(readFileSync(path.join(root, file), 'utf8'))).toEqual([]);
   });
 
   it.each(markdown)('%s: every quoted test is in its file', (file) => {

@@ -8,7 +8,7 @@ import type { VisibilityWatcherFactory } from './visibility';
  * runs unchanged in happy-dom tests, the real content script and a popup-triggered "scan this page".
  */
 
-/** The part of a recognised link the engine uses (lib/links `RecognizedLink` fits). */
+/** The part of a recognised link the engine uses (lib/core/links `RecognizedLink` fits). */
 export interface AnnotatableLink {
   readonly origin: string;
   readonly token: string;
@@ -26,7 +26,7 @@ export interface AnchorRecognizer {
   ): AnnotatableLink | null;
   /**
    * Which anchors are worth a look on a page with this base URL, as a CSS selector (null: none).
-   * Without it every `a[href]` is looked at. lib/links' recognizer provides it.
+   * Without it every `a[href]` is looked at. lib/core/links' recognizer provides it.
    */
   candidateSelector?(baseURI: string): string | null;
 }

@@ -7,7 +7,7 @@ import { messageOf } from '../../core/thrown';
  * `{ id, type, data, timestamp }`, an answer `{ res }` or `{ err }`. The background and the extension
  * pages use the library itself; the content script speaks its format in these few lines because the
  * library and its error serialiser took ~1 KB gzip of the 15 KB budget (docs/design-changes.md).
- * test/lib/content/messaging.test.ts holds both sides to each other, through the real library.
+ * test/lib/content/shared/messaging.test.ts holds both sides to each other, through the real library.
  */
 export interface ContentMessenger<Map> {
   /** Sends `type` and resolves with the answer (unchecked: the caller's guards check it); rejects with the handler's error. */

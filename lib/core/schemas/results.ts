@@ -10,7 +10,7 @@ import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../result-codes';
  * is the API's own ISO timestamp.
  */
 
-// Defined without zod so the content script's guards can check codes too (lib/content/guards.ts).
+// Defined without zod so the content script's guards can check codes too (lib/protocol/guarded/content-answers.ts).
 export { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../result-codes';
 
 const epochMs = z.number().int().nonnegative();

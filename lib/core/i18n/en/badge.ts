@@ -1,6 +1,6 @@
 /**
  * Badge strings (content script). Kept apart so the content script can import this slice alone
- * (`lib/i18n/badge.ts`) and stay within its size budget.
+ * (`lib/core/i18n/badge.ts`) and stay within its size budget.
  */
 export const badgeEn = {
   'badge.brand': 'CL',

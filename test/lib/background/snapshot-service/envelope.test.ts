@@ -8,7 +8,7 @@ import { FIXTURE_NOW, buildSuccessEnvelope } from '@/test/fixtures/snapshot';
 
 /**
  * The response validator under hostile input (issue 6): lib's `snapshotSuccessEnvelopeSchema` and the
- * snapshot service's parse path (`fetchSnapshot`, lib/snapshot-service/http.ts) accept every valid
+ * snapshot service's parse path (`fetchSnapshot`, lib/background/snapshot-service/http.ts) accept every valid
  * envelope, reject every mutation that breaks the schema, and never throw on arbitrary bodies.
  */
 

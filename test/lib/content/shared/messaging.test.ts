@@ -1,5 +1,5 @@
 /**
- * The content script's messaging speaks @webext-core/messaging's wire format (lib/content/messaging.ts):
+ * The content script's messaging speaks @webext-core/messaging's wire format (lib/content/shared/messaging.ts):
  * held here to the real library, both ways, as the background and the extension pages use it.
  */
 import { defineExtensionMessaging } from '@webext-core/messaging';
