@@ -1,11 +1,11 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useI18n } from '../i18n';
+import { Spinner } from '../Spinner';
 import { primaryButtonClass } from '../styles';
 import { Disclaimer, SnapshotCard } from '../SnapshotCard';
 import { SnapshotError, ERROR_TEXT } from '../SnapshotError';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
 import { distinctDisclaimers, unloadedLinks, type LinkRow } from './rows';
-import { WatchToggle } from '../watchlist/WatchToggle';
 import { formatDateTime, formatRelative } from '@/lib/core/format';
 
 /** The parts of one listed link, shared by the popup's list and the side panel's table. */
@@ -80,15 +80,6 @@ export function RowStatus({ row }: { row: LinkRow }) {
   return null;
 }
 
-export function Spinner() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5 animate-spin motion-reduce:animate-none" fill="none">
-      <circle cx="8" cy="8" r="6" stroke="currentColor" strokeOpacity="0.25" strokeWidth="2" />
-      <path d="M14 8a6 6 0 0 0-6-6" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-    </svg>
-  );
-}
-
 /** "Load 7 snapshots (counts 7 views)": the one explicit action that fetches the uncached links. */
 export function LoadAllBar({ rows, onLoad }: { rows: readonly LinkRow[]; onLoad: () => void }) {
   const { t } = useI18n();
@@ -128,23 +119,28 @@ export function Disclaimers({ rows }: { rows: readonly LinkRow[] }) {
   );
 }
 
-/** The full snapshot of one link (SnapshotCard with Refresh), or its error, or an offer to load it. */
+/**
+ * The full snapshot of one link (SnapshotCard with Refresh), or its error, or an offer to load it.
+ * `watchControl` (the watchlist's toggle) is given by the page that composes both features.
+ */
 export function SnapshotDetail({
   row,
   onLoad,
   onRefresh,
   now,
+  watchControl,
 }: {
   row: LinkRow;
   onLoad: () => void;
   onRefresh: () => void;
   now?: number;
+  watchControl?: ReactNode;
 }) {
   const { t } = useI18n();
   if (row.ready) {
     return (
       <>
-        <WatchToggle request={row.link} />
+        {watchControl}
         <SnapshotCard
           snapshot={row.ready.snapshot}
           serviceOrigin={row.link.origin}

@@ -16,6 +16,7 @@ import {
 } from '../page-links/row-parts';
 import { usePageLinkRows } from '../page-links/queries';
 import type { LinkRow } from '../page-links/rows';
+import { WatchToggle } from '../watchlist/WatchToggle';
 
 /** The popup's "On this page": every share link found, cached ones at once, the rest on request. */
 export function PageLinksList({ now }: { now?: number }) {
@@ -163,7 +164,13 @@ function DetailView({
         </svg>
         {t('detail.back')}
       </button>
-      <SnapshotDetail row={row} onLoad={onLoad} onRefresh={onRefresh} {...(now !== undefined ? { now } : {})} />
+      <SnapshotDetail
+        row={row}
+        onLoad={onLoad}
+        onRefresh={onRefresh}
+        watchControl={<WatchToggle request={row.link} />}
+        {...(now !== undefined ? { now } : {})}
+      />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import {
 } from '../page-links/row-parts';
 import { usePageLinkRows } from '../page-links/queries';
 import { sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
+import { WatchToggle } from '../watchlist/WatchToggle';
 import { exportFileName, exportRowsToCsv } from './export';
 
 /** The side panel's "On this page": the page's share links as a sortable table, a detail, CSV export. */
@@ -249,7 +250,13 @@ function DetailRegion({
           {t('panel.closeDetails')}
         </button>
       </div>
-      <SnapshotDetail row={row} onLoad={onLoad} onRefresh={onRefresh} {...(now !== undefined ? { now } : {})} />
+      <SnapshotDetail
+        row={row}
+        onLoad={onLoad}
+        onRefresh={onRefresh}
+        watchControl={<WatchToggle request={row.link} />}
+        {...(now !== undefined ? { now } : {})}
+      />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { formatDelta } from '@/lib/core/watchlist/diff';
 import type { WatchPoint, WatchRecord } from '@/lib/core/watchlist/types';
 import { useI18n } from '../i18n';
 import { Disclaimer } from '../SnapshotCard';
-import { StatePanel } from '../page-links/page-states';
+import { StatePanel } from '../StatePanel';
 import { primaryButtonClass, secondaryButtonClass } from '../styles';
 import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
 import type { WatchlistApi } from './api';
