@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { useI18n } from '../i18n';
+import { rowNameProps } from '../row-name';
 import { Spinner } from '../Spinner';
 import { primaryButtonClass } from '../styles';
 import { Disclaimer, SnapshotCard } from '../SnapshotCard';
@@ -10,11 +11,12 @@ import { formatDateTime, formatRelative } from '@/lib/core/format';
 
 /** The parts of one listed link, shared by the popup's list and the side panel's table. */
 
-/** A short name for a row: the company, or "Share link 3" until its snapshot is loaded. */
+/** A row's name: the company, or "Share link 3" until its snapshot is loaded (cleaned, cut, whole in `title`). */
 export function useRowName() {
   const { t } = useI18n();
-  return (row: LinkRow, index: number) => row.company ?? t('pageLinks.unnamed', { number: index + 1 });
+  return (row: LinkRow, index: number): RowName => rowNameProps(row.company ?? t('pageLinks.unnamed', { number: index + 1 }));
 }
+export type RowName = ReturnType<typeof rowNameProps>;
 
 /** Score and label; `stacked` puts the label under the score (narrow table columns). */
 export function ReadinessPill({ row, stacked = false }: { row: LinkRow; stacked?: boolean }) {

@@ -13,6 +13,7 @@ import {
   RowStatus,
   SnapshotDetail,
   useRowName,
+  type RowName,
 } from '../page-links/row-parts';
 import { usePageLinkRows } from '../page-links/queries';
 import type { LinkRow } from '../page-links/rows';
@@ -84,7 +85,7 @@ export function PageLinksList({ now }: { now?: number }) {
   );
 }
 
-function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: string; now: number; onSelect: () => void }) {
+function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: RowName; now: number; onSelect: () => void }) {
   const { t } = useI18n();
   const kind = t(row.link.kind === 'api' ? 'pageLinks.linkKind.api' : 'pageLinks.linkKind.share');
   return (
@@ -98,10 +99,11 @@ function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: string; n
     >
       <span className="flex min-w-0 flex-1 flex-col gap-0.5">
         <span
-          className={`truncate text-sm ${row.company ? 'font-semibold text-slate-900 dark:text-white' : 'text-slate-700 dark:text-slate-200'}`}
+          className={`text-sm break-words ${row.company ? 'font-semibold text-slate-900 dark:text-white' : 'text-slate-700 dark:text-slate-200'}`}
           data-testid="row-company"
+          title={name.title}
         >
-          {name}
+          {name.children}
         </span>
         <span className="truncate text-[11px] text-slate-500 dark:text-slate-400">
           {t('pageLinks.onService', { kind, host: hostOf(row.link.origin) ?? row.link.origin })}
@@ -141,7 +143,7 @@ function DetailView({
   onRefresh,
 }: {
   row: LinkRow;
-  name: string;
+  name: RowName;
   now: number | undefined;
   onBack: () => void;
   onLoad: () => void;
@@ -151,7 +153,7 @@ function DetailView({
   const backRef = useRef<HTMLButtonElement>(null);
   useEffect(() => backRef.current?.focus(), []);
   return (
-    <div className="flex flex-col gap-3" data-testid="link-detail" aria-label={name} role="group">
+    <div className="flex flex-col gap-3" data-testid="link-detail" aria-label={name.children} role="group">
       <button
         ref={backRef}
         type="button"

@@ -12,6 +12,7 @@ import {
   RowStatus,
   SnapshotDetail,
   useRowName,
+  type RowName,
 } from '../page-links/row-parts';
 import { usePageLinkRows } from '../page-links/queries';
 import { sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
@@ -122,7 +123,7 @@ function LinksTable({
   onSelect,
   now,
 }: {
-  rows: readonly { row: LinkRow; name: string }[];
+  rows: readonly { row: LinkRow; name: RowName }[];
   sort: SortState | null;
   onSort: (column: SortColumn) => void;
   selectedKey: string | null;
@@ -175,12 +176,13 @@ function LinksTable({
                   <button
                     type="button"
                     aria-pressed={selected}
-                    aria-label={t('pageLinks.openDetails', { name })}
+                    aria-label={t('pageLinks.openDetails', { name: name.children })}
+                    title={name.title}
                     onClick={() => onSelect(row.link.canonicalKey)}
                     className={`block max-w-full rounded text-left font-semibold break-words text-sky-900 hover:underline dark:text-sky-200 ${focusRing}`}
                     data-testid="row-company"
                   >
-                    {name}
+                    {name.children}
                   </button>
                   {!row.ready && <RowStatus row={row} />}
                 </td>
@@ -220,7 +222,7 @@ function DetailRegion({
   onRefresh,
 }: {
   row: LinkRow;
-  name: string;
+  name: RowName;
   now: number | undefined;
   onClose: () => void;
   onLoad: () => void;
@@ -244,7 +246,7 @@ function DetailRegion({
     >
       <div className="flex items-center justify-between gap-2">
         <h2 id={headingId} className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-          {t('panel.details')} · <span className="normal-case">{name}</span>
+          {t('panel.details')} · <span className="normal-case">{name.children}</span>
         </h2>
         <button type="button" onClick={onClose} className={`text-xs ${secondaryButtonClass}`}>
           {t('panel.closeDetails')}

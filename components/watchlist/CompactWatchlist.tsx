@@ -5,6 +5,7 @@ import { messageOf } from '@/lib/core/thrown';
 import { describeCadence } from '@/lib/core/watchlist/describe';
 import { askWithinGesture } from '../gesture';
 import { useI18n } from '../i18n';
+import { rowNameProps } from '../row-name';
 import { focusRing, linkButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
 import { useWatchlistApi } from './context';
@@ -56,7 +57,8 @@ function Compact({ api, now }: { api: WatchlistApi; now: number }) {
       </WatchlistHeader>
       <ul aria-label={t('watchlist.heading')} className="flex flex-col gap-1.5" data-testid="watch-rows">
         {watches.map((watch) => {
-          const company = watch.company ?? new URL(watch.origin).host;
+          const name = rowNameProps(watch.company ?? new URL(watch.origin).host);
+          const company = name.children;
           return (
             <li key={watch.id} data-testid="watch-row" data-watch-id={watch.id} data-status={watch.status}>
               <button
@@ -66,7 +68,11 @@ function Compact({ api, now }: { api: WatchlistApi; now: number }) {
                 className={`flex w-full items-center gap-2.5 rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-left hover:border-sky-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-500 ${focusRing}`}
               >
                 <span className="flex min-w-0 flex-1 flex-col gap-0.5">
-                  <span data-testid="company-name" className="truncate text-sm font-semibold text-slate-900 dark:text-white">
+                  <span
+                    data-testid="company-name"
+                    className="text-sm font-semibold break-words text-slate-900 dark:text-white"
+                    title={name.title}
+                  >
                     {company}
                   </span>
                   {watch.end ? (

@@ -3,6 +3,7 @@ import { formatDateTime, formatRelative } from '@/lib/core/format';
 import { formatDelta } from '@/lib/core/watchlist/diff';
 import type { WatchRecord } from '@/lib/core/watchlist/types';
 import { useI18n } from '../i18n';
+import { rowNameProps } from '../row-name';
 import { ERROR_TEXT } from '../SnapshotError';
 import type { WatchlistApi } from './api';
 import { BandBadge, ChangeValue, ScorePill, smallButtonClass } from './parts';
@@ -35,7 +36,8 @@ export function WatchRow({
   const ref = useRef<HTMLElement>(null);
   const actions = useWatchlistActions(api);
   const [confirming, setConfirming] = useState(false);
-  const company = watch.company ?? new URL(watch.origin).host;
+  const name = rowNameProps(watch.company ?? new URL(watch.origin).host);
+  const company = name.children;
   const latest = watch.latest;
   const week = weekChangeOf(watch);
   const failure = actions.refresh.error ?? actions.setMuted.error ?? actions.unwatch.error;
@@ -62,6 +64,7 @@ export function WatchRow({
               id={nameId}
               data-testid="company-name"
               className="text-sm font-semibold break-words text-slate-900 dark:text-white"
+              title={name.title}
             >
               {company}
             </h3>

@@ -36,6 +36,18 @@ function Toggle({ api, request }: { api: WatchlistApi; request: SnapshotRequest 
   const busy = state.isPending || watchLink.isPending || unwatch.isPending;
   const cadence = state.data ? describeCadence(i18n, state.data.settings) : '';
   const failure = watchLink.error ?? unwatch.error ?? state.error;
+  // What went wrong in the reader's words: a parser's or a store's message means nothing to them.
+  const failureText = watchLink.error
+    ? isWatchlistFull(watchLink.error)
+      ? t('watch.toggle.full', { max: WATCHLIST_LIMITS.maxWatches })
+      : watchLink.error.name === 'UnwatchableLinkError'
+        ? t('watch.toggle.unwatchable')
+        : t('watch.toggle.addFailed')
+    : unwatch.error
+      ? t('watch.toggle.removeFailed')
+      : failure
+        ? t('watch.toggle.error', { reason: failure.message })
+        : null;
   const hint =
     watch?.end != null
       ? t('watch.toggle.endedHint', { reason: describeChange(i18n, endChange(watch.end.code), watch.end.at) })
@@ -70,11 +82,7 @@ function Toggle({ api, request }: { api: WatchlistApi; request: SnapshotRequest 
       <div className="min-w-0 text-[11px] leading-snug text-slate-600 dark:text-slate-300">
         <p id={hintId}>{hint}</p>
         <p role="alert" className="font-medium text-red-800 empty:hidden dark:text-red-300">
-          {failure
-            ? isWatchlistFull(failure)
-              ? t('watch.toggle.full', { max: WATCHLIST_LIMITS.maxWatches })
-              : t('watch.toggle.error', { reason: failure.message })
-            : null}
+          {failureText}
         </p>
       </div>
     </div>

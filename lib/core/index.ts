@@ -6,6 +6,7 @@ export * from './api-errors';
 export * from './content-scripts';
 export * from './coalesce';
 export * from './csv';
+export * from './display-text';
 export * from './format';
 export * from './frame-signals';
 export * from './guards';

@@ -1,3 +1,4 @@
+import { DISPLAY_NAME_MAX, displayText } from '../display-text';
 import { formatRelative } from '../format';
 import type { WatchlistTranslator } from '../i18n/watchlist';
 import type { AripStage, GapSeverity, ProductClassification, ReadinessLabel, RiskBand } from '../labels';
@@ -25,6 +26,8 @@ const BAND_KEY = {
 } as const satisfies Record<RiskBand, string>;
 
 const severity = ({ t }: WatchlistTranslator, value: GapSeverity) => t(`snapshot.severity.${value}`);
+/** A founder's gap title, cleaned and cut: it goes into notifications and rows. */
+const gapTitle = (title: string) => displayText(title, { max: DISPLAY_NAME_MAX });
 const arip = ({ t }: WatchlistTranslator, value: AripStage | null) =>
   value ? t(`snapshot.arip.${value}`) : t('snapshot.notInArip');
 const product = ({ t }: WatchlistTranslator, value: ProductClassification | null) =>
@@ -42,17 +45,17 @@ export function describeChange(i18n: WatchlistTranslator, change: WatchChange, n
     case 'band':
       return t('watch.change.band', { from: t(BAND_KEY[change.from]), to: t(BAND_KEY[change.to]) });
     case 'gap-added':
-      return t('watch.change.gapAdded', { severity: severity(i18n, change.severity), title: change.title });
+      return t('watch.change.gapAdded', { severity: severity(i18n, change.severity), title: gapTitle(change.title) });
     case 'gap-resolved':
       return t(change.displaced ? 'watch.change.gapDisplaced' : 'watch.change.gapResolved', {
         severity: severity(i18n, change.severity),
-        title: change.title,
+        title: gapTitle(change.title),
       });
     case 'gap-severity':
       return t('watch.change.gapSeverity', {
         from: severity(i18n, change.from),
         to: severity(i18n, change.to),
-        title: change.title,
+        title: gapTitle(change.title),
       });
     case 'checklist':
       return t('watch.change.checklist', { from: change.from, to: change.to });
