@@ -19,13 +19,12 @@ export const RISK_TONE: Readonly<Record<RiskBand, string>> = {
 };
 
 /** Catalog keys of the API's readiness labels (the English text equals the API's label). */
-export const READINESS_LABEL_KEY = {
-  Critical: 'snapshot.readiness.critical',
-  'In Progress': 'snapshot.readiness.inProgress',
-  'Good Standing': 'snapshot.readiness.goodStanding',
-  'Regulator Ready': 'snapshot.readiness.regulatorReady',
-} as const satisfies Readonly<Record<ReadinessLabel, keyof typeof en>>;
+export { READINESS_LABEL_KEY } from '@/lib/core/vocabulary';
 
+/**
+ * "High risk" … "Investor ready": the card's band keys until it takes lib/core/vocabulary.ts's
+ * "Fundraising risk: High" (riskText, riskBandName); the lists use those already.
+ */
 export const RISK_BAND_KEY = {
   high: 'snapshot.riskBand.high',
   medium: 'snapshot.riskBand.medium',

@@ -21,7 +21,7 @@ export const watchlistEn = {
   'watch.change.readiness': 'Readiness score {from} → {to} ({delta})',
   'watch.change.fundraise': 'Fundraise score {from} → {to} ({delta})',
   'watch.change.label': 'Readiness: {from} → {to}',
-  'watch.change.band': 'Risk band: {from} → {to}',
+  'watch.change.band': 'Fundraising risk: {from} → {to}',
   'watch.change.gapAdded': 'New {severity} gap: {title}',
   'watch.change.gapResolved': 'Gap resolved ({severity}): {title}',
   'watch.change.gapDisplaced': 'Gap no longer in the top 3 ({severity}): {title}',

@@ -23,7 +23,7 @@ export const watchlistFr: Record<keyof typeof watchlistEn, string> = {
   'watch.change.readiness': 'Score de préparation {from} → {to} ({delta})',
   'watch.change.fundraise': 'Score de levée {from} → {to} ({delta})',
   'watch.change.label': 'Préparation : {from} → {to}',
-  'watch.change.band': 'Niveau de risque : {from} → {to}',
+  'watch.change.band': 'Risque de levée de fonds : {from} → {to}',
   'watch.change.gapAdded': 'Nouvel écart ({severity}) : {title}',
   'watch.change.gapResolved': 'Écart résolu ({severity}) : {title}',
   'watch.change.gapDisplaced': 'Écart sorti des 3 premiers ({severity}) : {title}',
