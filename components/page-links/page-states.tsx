@@ -188,16 +188,18 @@ export function PageStates({
     return <NotRunningState tab={tab} host={scan.host ?? hostOf(tab.url)} enableLocked={enableLocked} />;
   }
   if (scan.links.length === 0) {
-    const names =
-      services && services.length > 0
-        ? new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' }).format(services)
-        : t('pageLinks.empty.noServices');
+    // Until the settings are read, say nothing about them: "no services yet" would be untrue.
+    const detail =
+      services === undefined
+        ? t('pageLinks.empty.detailUnknownServices')
+        : t('pageLinks.empty.detail', {
+            services:
+              services.length > 0
+                ? new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' }).format(services)
+                : t('pageLinks.empty.noServices'),
+          });
     return (
-      <StatePanel
-        testId="page-empty"
-        title={t('pageLinks.empty.title')}
-        detail={t('pageLinks.empty.detail', { services: names })}
-      >
+      <StatePanel testId="page-empty" title={t('pageLinks.empty.title')} detail={detail}>
         <button type="button" className={linkButtonClass} onClick={() => void api.openOptionsPage()}>
           {t('popup.settingsTitle')}
         </button>

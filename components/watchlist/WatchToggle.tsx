@@ -72,8 +72,8 @@ function Toggle({ api, request }: { api: WatchlistApi; request: SnapshotRequest 
         onClick={toggle}
         className={`inline-flex shrink-0 items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset ${focusRing} ${
           pressed
-            ? 'bg-sky-700 text-white ring-sky-700 hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950 dark:ring-sky-400 dark:hover:bg-sky-300'
-            : 'bg-white text-sky-800 ring-sky-700/40 hover:bg-sky-50 dark:bg-slate-900 dark:text-sky-200 dark:ring-sky-400/50 dark:hover:bg-slate-800'
+            ? 'bg-primary text-on-primary ring-primary hover:bg-primary-hover'
+            : 'bg-white text-accent ring-accent/50 hover:bg-slate-50 dark:bg-slate-900 dark:hover:bg-slate-800'
         }`}
       >
         <EyeIcon />

@@ -4,6 +4,12 @@
  * may use it).
  */
 
+/**
+ * The language the service writes its own text in (disclaimer, error details): the spec's. Shown as
+ * it is, marked with this language, with a note in a UI of another language.
+ */
+export const SERVICE_TEXT_LANGUAGE = 'en';
+
 /** A readable length for a name in a row, a notification title or a badge's label. */
 export const DISPLAY_NAME_MAX = 120;
 

@@ -1,3 +1,4 @@
+import { formatRelative } from './format';
 import type { vocabularyEn } from './i18n/en/vocabulary';
 import type { Translator } from './i18n/translator';
 import { REGULATORS, type AripStage, type ProductClassification, type ReadinessLabel, type RiskBand } from './labels';
@@ -61,4 +62,15 @@ export function aripStageName({ t }: VocabularyTranslator, code: AripStage | nul
 export function regulatorName({ t }: VocabularyTranslator, code: string): NamedCode {
   const name = Object.hasOwn(REGULATORS, code) ? REGULATORS[code] : undefined;
   return { name: name ?? t('vocab.regulatorUnknown', { code }), code };
+}
+
+/**
+ * Less than this ago, a past event happened "just now": the extension's clock and the service's can
+ * disagree by seconds, and "refreshed in 2 seconds" is never true of the past.
+ */
+export const JUST_NOW_MS = 60_000;
+
+/** When a past event happened: "just now", "5 minutes ago", "3 days ago"; never in the future. */
+export function sinceText(i18n: VocabularyTranslator, at: number, now: number): string {
+  return now - at < JUST_NOW_MS ? i18n.t('vocab.justNow') : formatRelative(at, now, i18n.locale);
 }

@@ -7,7 +7,7 @@ import {
   PRODUCT_CLASSIFICATIONS,
   RISK_BANDS,
 } from '@/lib/core/labels';
-import { aripStageName, productName, readinessText, regulatorName, riskText } from '@/lib/core/vocabulary';
+import { aripStageName, productName, readinessText, regulatorName, riskText, sinceText } from '@/lib/core/vocabulary';
 import { DEMO_ORGANISATIONS } from '@/server/seed-data';
 
 const en = appTranslator('en', 'en-GB');
@@ -52,5 +52,14 @@ describe('one vocabulary (issue #27 item 5)', () => {
       ...organisation.profile.secondary_regulators,
     ]).filter((code): code is string => code !== null);
     for (const code of codes) expect(regulatorName(en, code).name, code).not.toContain(code);
+  });
+
+  it('a past event is never in the future: up to a minute late (or early, a clock behind the service’s) is "just now"', () => {
+    const now = Date.parse('2026-11-22T10:00:00.000Z');
+    expect(sinceText(en, now + 2000, now)).toBe('just now');
+    expect(sinceText(en, now - 30_000, now)).toBe('just now');
+    expect(sinceText(fr, now + 2000, now)).toBe('à l’instant');
+    expect(sinceText(en, now - 5 * 60_000, now)).toBe('5 minutes ago');
+    expect(sinceText(fr, now - 3 * 24 * 3600_000, now)).toBe('il y a 3 jours');
   });
 });

@@ -19,6 +19,8 @@ export const vocabularyEn = {
   'vocab.band.low': 'Low',
   'vocab.band.investor_ready': 'Investor ready',
   'vocab.code': 'Code: {code}',
+  'vocab.justNow': 'just now',
+  'vocab.serviceText.en': 'The service’s original text, in English.',
   'vocab.regulatorUnknown': 'Regulator code {code}',
   'snapshot.readiness.critical': 'Critical',
   'snapshot.readiness.inProgress': 'In Progress',

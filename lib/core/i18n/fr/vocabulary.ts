@@ -12,6 +12,8 @@ export const vocabularyFr: Record<keyof typeof vocabularyEn, string> = {
   'vocab.band.low': 'Faible',
   'vocab.band.investor_ready': 'Prêt pour les investisseurs',
   'vocab.code': 'Code : {code}',
+  'vocab.justNow': 'à l’instant',
+  'vocab.serviceText.en': 'Texte d’origine du service, en anglais.',
   'vocab.regulatorUnknown': 'Régulateur de code {code}',
   'snapshot.readiness.critical': 'Critique',
   'snapshot.readiness.inProgress': 'En cours',
