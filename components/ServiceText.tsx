@@ -11,7 +11,7 @@ export function ServiceText({
   children,
   testId,
   className,
-  noteClassName = 'text-[11px] text-slate-500 italic dark:text-slate-400',
+  noteClassName = 'text-[11px] text-slate-600 italic dark:text-slate-300',
 }: {
   children: ReactNode;
   /** On the text itself (the note is outside it), e.g. `disclaimer`. */
