@@ -132,7 +132,13 @@ export function LoadAllBar({
         {status?.text}
       </div>
       {toLoad > 0 && (
-        <button type="button" data-testid="load-all" className={primaryButtonClass} aria-describedby={hintId} onClick={onLoad}>
+        <button
+          type="button"
+          data-testid="load-all"
+          className={`${primaryButtonClass} sm:self-start`}
+          aria-describedby={hintId}
+          onClick={onLoad}
+        >
           {t('pageLinks.loadAll', { count: toLoad })}
         </button>
       )}
@@ -140,7 +146,7 @@ export function LoadAllBar({
         <button
           type="button"
           data-testid="retry-failed"
-          className={toLoad > 0 ? secondaryButtonClass : primaryButtonClass}
+          className={`${toLoad > 0 ? secondaryButtonClass : primaryButtonClass} sm:self-start`}
           aria-describedby={hintId}
           onClick={onRetry}
         >

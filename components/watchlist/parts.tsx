@@ -142,7 +142,7 @@ export function WatchlistHeader({
         <button
           type="button"
           data-testid="watch-refresh-all"
-          className={primaryButtonClass}
+          className={`${primaryButtonClass} sm:self-start`}
           aria-describedby={hintId}
           disabled={toRefresh === 0 || pending}
           onClick={onRefreshAll}

@@ -6,7 +6,7 @@ export const popupFr: Record<keyof typeof popupEn, string> = {
   'popup.tabs.label': 'Vues',
   'popup.tabs.page': 'Sur cette page',
   'popup.tabs.pageCount': 'Sur cette page ({count})',
-  'popup.tabs.preview': 'Prévisualiser mon lien',
+  'popup.tabs.preview': 'Aperçu de mon lien',
 
   'pageLinks.loading': 'Recherche des liens de partage sur cette page…',
   'pageLinks.summary#one': '{count} lien de partage sur cette page',
