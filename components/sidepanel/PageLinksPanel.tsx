@@ -187,7 +187,7 @@ function LinksTable({
         <caption className="sr-only">{t('panel.table.caption')}</caption>
         <thead className="bg-slate-50 dark:bg-slate-900">
           <tr className="border-b border-slate-200 dark:border-slate-800">
-            {header('company', 'w-full')}
+            {header('company', 'w-full min-w-[7.5rem]')}
             {header('readiness')}
             {header('band')}
             {header('expiry', 'hidden @md:table-cell')}
@@ -213,7 +213,7 @@ function LinksTable({
                       aria-label={t('pageLinks.openDetails', { name: name.children })}
                       title={name.title}
                       onClick={() => onSelect(row.link.canonicalKey)}
-                      className={`block max-w-full rounded text-left text-sm font-semibold text-accent [overflow-wrap:anywhere] hover:underline ${focusRing}`}
+                      className={`block max-w-full rounded text-left text-sm font-semibold break-words text-accent hover:underline ${focusRing}`}
                       data-testid="row-company"
                     >
                       {name.children}
