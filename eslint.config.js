@@ -64,6 +64,24 @@ const FOLDERS = {
   },
   alias: { group: ['@/*'], message: 'The server runs under tsx and vitest without the @/ alias: import lib/core relatively.' },
 };
+/**
+ * components/: pages (popup, side panel, options) compose features; a feature folder imports neither
+ * another feature nor a page. What features share lives in components/'s top-level files.
+ * @param {string} folder
+ */
+const componentsFolder = (folder) => `^(\\.\\./|@/components/|.*/components/)${folder}(/|$)`;
+const COMPONENT_FEATURES = ['page-links', 'watchlist'];
+const COMPONENT_PAGES = {
+  regex: componentsFolder('(popup|sidepanel|options)'),
+  message: 'A feature folder does not import a page: pages compose features.',
+};
+/** @param {string} feature */
+const otherFeatures = (feature) => ({
+  regex: componentsFolder(`(${COMPONENT_FEATURES.filter((other) => other !== feature).join('|')})`),
+  message:
+    'Feature folders of components/ do not import each other: move what they share to a top-level components/ file, or let the page compose them.',
+});
+
 /** The extension's own folders, which code that runs elsewhere (the server, the page, the shared core) may not import. */
 const EXTENSION_FOLDERS = [FOLDERS.content, FOLDERS.background, FOLDERS.extension, FOLDERS.protocol, FOLDERS.components];
 
@@ -195,6 +213,21 @@ export const BOUNDARIES = [
   boundary(
     ['components/**', 'entrypoints/*/main.tsx'],
     [PACKAGES.node, FOLDERS.content, FOLDERS.background, FOLDERS.dom, FOLDERS.pageWorld],
+  ),
+  // Later entries replace the rule's options for their files: each repeats the components' list.
+  ...COMPONENT_FEATURES.map((feature) =>
+    boundary(
+      [`components/${feature}/**`],
+      [
+        PACKAGES.node,
+        FOLDERS.content,
+        FOLDERS.background,
+        FOLDERS.dom,
+        FOLDERS.pageWorld,
+        otherFeatures(feature),
+        COMPONENT_PAGES,
+      ],
+    ),
   ),
   boundary(
     ['server/**'],

@@ -3,6 +3,8 @@ import tailwindcss from '@tailwindcss/vite';
 import { compileOut } from './scripts/build/compile-out';
 import { ANNOTATOR_MATCHES, CARD_PAGE, PAGE_SCRIPTS } from './lib/extension/content-scripts';
 
+const ICONS = { 16: 'icon/16.png', 32: 'icon/32.png', 48: 'icon/48.png', 128: 'icon/128.png' };
+
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
@@ -33,6 +35,9 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
+    // The product mark (lib/core/brand.ts), drawn by scripts/icons.ts: extensions page, store, toolbar.
+    icons: ICONS,
+    action: { default_icon: ICONS },
     // The top frame of a matched page (also a window a matched page opened and wrote) runs the annotator
     // and the frame relay. Every subframe of a matched site, `about:blank`/`srcdoc` ones of a matched
     // page included, runs the sentinel in the page's own world, which costs no isolated world; the

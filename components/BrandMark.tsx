@@ -1,11 +1,16 @@
-/** The product mark in the popup and side panel headers. */
-export function BrandMark() {
+import { BRAND_MARK } from '@/lib/core/brand';
+
+/** The product mark (lib/core/brand.ts: the same as the toolbar icon and the `/share` page) in page headers. */
+export function BrandMark({ size = 28 }: { size?: number }) {
+  const { lens, handle, tick, tileRadius, viewBox } = BRAND_MARK;
   return (
-    <span
-      aria-hidden="true"
-      className="flex h-7 w-7 shrink-0 items-center justify-center rounded-md bg-sky-700 text-xs font-bold text-white dark:bg-sky-400 dark:text-slate-950"
-    >
-      CL
-    </span>
+    <svg aria-hidden="true" viewBox={viewBox} width={size} height={size} className="shrink-0">
+      <rect width="32" height="32" rx={tileRadius} className="fill-brand" />
+      <g fill="none" strokeLinecap="round" strokeLinejoin="round" className="stroke-on-brand">
+        <circle cx={lens.cx} cy={lens.cy} r={lens.r} strokeWidth={lens.strokeWidth} />
+        <path d={handle.d} strokeWidth={handle.strokeWidth} />
+        <path d={tick.d} strokeWidth={tick.strokeWidth} />
+      </g>
+    </svg>
   );
 }

@@ -61,7 +61,7 @@ export function ViewTabs<V extends string>({
           onKeyDown={onKeyDown}
           className={`-mb-px border-b-2 px-2.5 py-2 text-sm font-medium ${focusRing} ${
             current === tab.id
-              ? 'border-sky-700 text-sky-800 dark:border-sky-400 dark:text-sky-300'
+              ? 'border-accent text-accent'
               : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white'
           }`}
         >

@@ -1,40 +1,68 @@
 import type { GapSeverity, ReadinessLabel, RiskBand } from '@/lib/core/labels';
+import {
+  READINESS_TONE as READINESS_TONE_NAME,
+  RISK_BAND_TONE,
+  SEVERITY_TONE as SEVERITY_TONE_NAME,
+  type Tone,
+} from '@/lib/core/palette';
 import { type en } from '@/lib/core/i18n/en';
 
-/** Tailwind classes per label, so every surface colours a label the same way. */
+/**
+ * Tailwind classes per tone (lib/core/palette.ts: the same colours as the `/share` page), so every
+ * surface colours a label the same way. Written out whole: Tailwind finds classes by their text.
+ */
+export const TONE_CLASS: Readonly<Record<Tone, string>> = {
+  red: 'bg-tone-red-bg text-tone-red-fg ring-tone-red-border',
+  orange: 'bg-tone-orange-bg text-tone-orange-fg ring-tone-orange-border',
+  amber: 'bg-tone-amber-bg text-tone-amber-fg ring-tone-amber-border',
+  blue: 'bg-tone-blue-bg text-tone-blue-fg ring-tone-blue-border',
+  green: 'bg-tone-green-bg text-tone-green-fg ring-tone-green-border',
+  neutral: 'bg-tone-neutral-bg text-tone-neutral-fg ring-tone-neutral-border',
+};
+
+/** A tone's solid fill: bars, dots, lines. */
+export const TONE_FILL: Readonly<Record<Tone, string>> = {
+  red: 'bg-tone-red-solid',
+  orange: 'bg-tone-orange-solid',
+  amber: 'bg-tone-amber-solid',
+  blue: 'bg-tone-blue-solid',
+  green: 'bg-tone-green-solid',
+  neutral: 'bg-tone-neutral-solid',
+};
+
+const tone = (name: Tone) => TONE_CLASS[name];
+
 export const READINESS_TONE: Readonly<Record<ReadinessLabel, string>> = {
-  Critical: 'bg-red-50 text-red-800 ring-red-600/30 dark:bg-red-950 dark:text-red-200 dark:ring-red-400/40',
-  'In Progress': 'bg-amber-50 text-amber-900 ring-amber-600/30 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-400/40',
-  'Good Standing': 'bg-sky-50 text-sky-900 ring-sky-600/30 dark:bg-sky-950 dark:text-sky-200 dark:ring-sky-400/40',
-  'Regulator Ready':
-    'bg-emerald-50 text-emerald-900 ring-emerald-600/30 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/40',
+  Critical: tone(READINESS_TONE_NAME.Critical),
+  'In Progress': tone(READINESS_TONE_NAME['In Progress']),
+  'Good Standing': tone(READINESS_TONE_NAME['Good Standing']),
+  'Regulator Ready': tone(READINESS_TONE_NAME['Regulator Ready']),
 };
 
 export const RISK_TONE: Readonly<Record<RiskBand, string>> = {
-  high: 'bg-red-50 text-red-800 ring-red-600/30 dark:bg-red-950 dark:text-red-200 dark:ring-red-400/40',
-  medium: 'bg-amber-50 text-amber-900 ring-amber-600/30 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-400/40',
-  low: 'bg-sky-50 text-sky-900 ring-sky-600/30 dark:bg-sky-950 dark:text-sky-200 dark:ring-sky-400/40',
-  investor_ready:
-    'bg-emerald-50 text-emerald-900 ring-emerald-600/30 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/40',
+  high: tone(RISK_BAND_TONE.high),
+  medium: tone(RISK_BAND_TONE.medium),
+  low: tone(RISK_BAND_TONE.low),
+  investor_ready: tone(RISK_BAND_TONE.investor_ready),
+};
+
+/** Gap severities as chips, as on the `/share` page. */
+export const SEVERITY_TONE: Readonly<Record<GapSeverity, string>> = {
+  critical: tone(SEVERITY_TONE_NAME.critical),
+  high: tone(SEVERITY_TONE_NAME.high),
+  medium: tone(SEVERITY_TONE_NAME.medium),
 };
 
 /** Catalog keys of the API's readiness labels (the English text equals the API's label). */
-export const READINESS_LABEL_KEY = {
-  Critical: 'snapshot.readiness.critical',
-  'In Progress': 'snapshot.readiness.inProgress',
-  'Good Standing': 'snapshot.readiness.goodStanding',
-  'Regulator Ready': 'snapshot.readiness.regulatorReady',
-} as const satisfies Readonly<Record<ReadinessLabel, keyof typeof en>>;
+export { READINESS_LABEL_KEY } from '@/lib/core/vocabulary';
 
+/**
+ * "High risk" … "Investor ready": the card's band keys until it takes lib/core/vocabulary.ts's
+ * "Fundraising risk: High" (riskText, riskBandName); the lists use those already.
+ */
 export const RISK_BAND_KEY = {
   high: 'snapshot.riskBand.high',
   medium: 'snapshot.riskBand.medium',
   low: 'snapshot.riskBand.low',
   investor_ready: 'snapshot.riskBand.investor_ready',
 } as const satisfies Readonly<Record<RiskBand, keyof typeof en>>;
-
-export const SEVERITY_TONE: Readonly<Record<GapSeverity, string>> = {
-  critical: 'bg-red-600 text-white dark:bg-red-500 dark:text-red-950',
-  high: 'bg-orange-700 text-white dark:bg-orange-400 dark:text-orange-950',
-  medium: 'bg-amber-200 text-amber-950 dark:bg-amber-300 dark:text-amber-950',
-};

@@ -64,7 +64,7 @@ export function CacheSection({ effective }: { effective: EffectiveSettings }) {
           disabled={effective.locked.persistCache}
           onChange={(event) => updateSettings.mutate({ persistCache: event.target.checked })}
           aria-describedby={describedBy(`${ids.persist}-hint`, effective.locked.persistCache && ids.persistLocked)}
-          className={`mt-0.5 h-4 w-4 shrink-0 accent-sky-700 ${focusRing}`}
+          className={`mt-0.5 h-4 w-4 shrink-0 accent-primary ${focusRing}`}
         />
         <div className="flex flex-col gap-0.5">
           <label htmlFor={ids.persist} className="text-sm font-medium text-slate-800 dark:text-slate-200">

@@ -29,7 +29,7 @@ export function FetchingSection({ effective }: { effective: EffectiveSettings })
         {FETCH_MODES.map((mode) => (
           <label
             key={mode}
-            className={`flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 has-checked:border-sky-600 has-checked:bg-sky-50 has-disabled:cursor-not-allowed has-disabled:opacity-70 dark:border-slate-700 dark:has-checked:border-sky-400 dark:has-checked:bg-sky-950`}
+            className={`flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 has-checked:border-accent has-checked:bg-tone-blue-bg has-disabled:cursor-not-allowed has-disabled:opacity-70 dark:border-slate-700 `}
           >
             <input
               type="radio"
@@ -39,7 +39,7 @@ export function FetchingSection({ effective }: { effective: EffectiveSettings })
               disabled={effective.locked.fetchMode}
               onChange={() => updateSettings.mutate({ fetchMode: mode })}
               aria-describedby={`${ids.mode}-${mode}-hint`}
-              className={`mt-0.5 h-4 w-4 accent-sky-700 ${focusRing}`}
+              className={`mt-0.5 h-4 w-4 accent-primary ${focusRing}`}
             />
             <span className="flex flex-col gap-0.5">
               <span className="text-sm font-medium text-slate-900 dark:text-white">{t(FETCH_MODE_TEXT[mode].label)}</span>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { BrandMark } from '../BrandMark';
 import { useI18n } from '../i18n';
 import { CacheSection } from './CacheSection';
 import { useOptionsApi } from './context';
@@ -25,6 +26,19 @@ export function OptionsPage() {
     document.title = t('options.title');
   }, [language, t]);
 
+  // Shown at once with the last policy seen; read again once the browser has read the policy.
+  const settled = settings.data?.settled ?? true;
+  useEffect(() => {
+    if (settled) return;
+    let active = true;
+    void api.policySettled().then(() => {
+      if (active) void queryClient.invalidateQueries({ queryKey: optionsKeys.settings() });
+    });
+    return () => {
+      active = false;
+    };
+  }, [api, queryClient, settled]);
+
   // Another tab, the popup or a policy update may change settings while this page is open.
   useEffect(
     () => api.watchSettings(() => void queryClient.invalidateQueries({ queryKey: optionsKeys.settings() })),
@@ -35,11 +49,8 @@ export function OptionsPage() {
     <div className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
       <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-8 sm:px-6">
         <header className="flex items-start gap-3">
-          <span
-            aria-hidden="true"
-            className="mt-0.5 flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-sky-700 text-sm font-bold text-white dark:bg-sky-400 dark:text-slate-950"
-          >
-            CL
+          <span className="mt-0.5">
+            <BrandMark size={36} />
           </span>
           <div>
             <h1 className="text-xl font-semibold text-slate-900 dark:text-white">{t('options.title')}</h1>
@@ -60,6 +71,11 @@ export function OptionsPage() {
           </div>
         ) : (
           <>
+            {!settings.data.settled && (
+              <p role="status" className={hintClass} data-testid="policy-pending">
+                {t('options.policyPending')}
+              </p>
+            )}
             <ServicesSection effective={settings.data.effective} user={settings.data.user} />
             <SitesSection effective={settings.data.effective} />
             <FetchingSection effective={settings.data.effective} />

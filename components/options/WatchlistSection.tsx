@@ -40,7 +40,7 @@ export function WatchlistSection() {
         {cadences.map((cadence) => (
           <label
             key={cadence}
-            className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 has-checked:border-sky-600 has-checked:bg-sky-50 dark:border-slate-700 dark:has-checked:border-sky-400 dark:has-checked:bg-sky-950"
+            className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 has-checked:border-accent has-checked:bg-tone-blue-bg dark:border-slate-700"
           >
             <input
               type="radio"
@@ -50,7 +50,7 @@ export function WatchlistSection() {
               disabled={current === undefined || cadence === 'interval'}
               onChange={() => update.mutate({ cadence })}
               aria-describedby={`${ids.cadence}-${cadence}-hint`}
-              className={`mt-0.5 h-4 w-4 accent-sky-700 ${focusRing}`}
+              className={`mt-0.5 h-4 w-4 accent-primary ${focusRing}`}
             />
             <span className="flex flex-col gap-0.5">
               <span className="text-sm font-medium text-slate-900 dark:text-white">
@@ -74,7 +74,7 @@ export function WatchlistSection() {
           disabled={current === undefined}
           onChange={(event) => update.mutate({ notifications: event.target.checked })}
           aria-describedby={`${ids.notifications}-hint`}
-          className={`mt-0.5 h-4 w-4 accent-sky-700 ${focusRing}`}
+          className={`mt-0.5 h-4 w-4 accent-primary ${focusRing}`}
         />
         <span className="flex flex-col gap-0.5">
           <span className="text-sm font-medium text-slate-900 dark:text-white">{t('watchlist.options.notifications')}</span>

@@ -12,8 +12,15 @@ import type { WatchSettings } from '@/lib/core/watchlist/schedule';
  * the browser parts (permission prompts, the background worker) for fakes.
  */
 export interface OptionsApi {
-  /** Effective settings (with locked flags) and the user's own, which is what the page edits. */
-  loadSettings: () => Promise<{ effective: EffectiveSettings; user: UserSettings }>;
+  /**
+   * Effective settings (with locked flags) and the user's own, which is what the page edits. At once,
+   * even while the browser's first read of the administrator policy is pending (seconds on a new
+   * install): then with the last policy seen and `settled: false`, and `policySettled` says when to
+   * load again.
+   */
+  loadSettings: () => Promise<{ effective: EffectiveSettings; user: UserSettings; settled: boolean }>;
+  /** Resolves once the administrator policy has been read (at once when it already was). */
+  policySettled: () => Promise<void>;
   /** Validated strictly by the settings store; rejects with a ZodError naming the field. */
   updateUserSettings: (patch: Partial<UserSettings>) => Promise<UserSettings>;
   watchSettings: (onChange: () => void) => () => void;
@@ -51,8 +58,11 @@ export function createBrowserOptionsApi(deps: BrowserOptionsApiDeps = {}): Optio
   const watchSettings = deps.watchSettings ?? createWatchSettingsStore();
   return {
     async loadSettings() {
-      const [effective, user] = await Promise.all([settings.getEffectiveSettings(), settings.getUserSettings()]);
-      return { effective, user };
+      const [{ settled, ...effective }, user] = await Promise.all([settings.getPageSettings(), settings.getUserSettings()]);
+      return { effective, user, settled };
+    },
+    policySettled: async () => {
+      await settings.getManagedSettings();
     },
     updateUserSettings: (patch) => settings.updateUserSettings(patch),
     watchSettings: (onChange) => settings.watch(() => onChange()),

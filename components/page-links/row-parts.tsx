@@ -1,47 +1,50 @@
-import { useId } from 'react';
-import { useI18n } from '../i18n';
-import { primaryButtonClass } from '../styles';
-import { Disclaimer, SnapshotCard } from '../SnapshotCard';
-import { SnapshotError, ERROR_TEXT } from '../SnapshotError';
-import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
-import { distinctDisclaimers, unloadedLinks, type LinkRow } from './rows';
-import { WatchToggle } from '../watchlist/WatchToggle';
+import { useId, type ReactNode } from 'react';
 import { formatDateTime, formatRelative } from '@/lib/core/format';
+import type { SnapshotErrorCode } from '@/lib/core/schemas/results';
+import { ReadinessFigure, RiskFigure } from '../figures';
+import { useI18n } from '../i18n';
+import { rowNameProps } from '../row-name';
+import { ServiceDisclaimer } from '../ServiceText';
+import { Spinner } from '../Spinner';
+import { primaryButtonClass, secondaryButtonClass } from '../styles';
+import { SnapshotCard } from '../SnapshotCard';
+import { SnapshotError, ERROR_TEXT } from '../SnapshotError';
+import { distinctDisclaimers, loadProgress, type LinkRow } from './rows';
 
 /** The parts of one listed link, shared by the popup's list and the side panel's table. */
 
-/** A short name for a row: the company, or "Share link 3" until its snapshot is loaded. */
+export type RowName = ReturnType<typeof rowNameProps>;
+
+/**
+ * A row's name, by what the reader knows: the company once its snapshot is known, else the words the
+ * page shows for the link ("Series A data room"), else its place ("Share link 3"). Cleaned, cut, and
+ * whole in `title`.
+ */
 export function useRowName() {
   const { t } = useI18n();
-  return (row: LinkRow, index: number) => row.company ?? t('pageLinks.unnamed', { number: index + 1 });
+  return (row: LinkRow, index: number): RowName =>
+    rowNameProps(row.company ?? row.linkText ?? t('pageLinks.unnamed', { number: index + 1 }));
 }
 
-/** Score and label; `stacked` puts the label under the score (narrow table columns). */
-export function ReadinessPill({ row, stacked = false }: { row: LinkRow; stacked?: boolean }) {
+/** The link's own words under a company's name ("“Series A data room”"), when they say something else. */
+export function LinkText({ row }: { row: LinkRow }) {
   const { t } = useI18n();
-  if (row.score === null || row.label === null) return null;
+  if (row.linkText === null || row.company === null || row.linkText === row.company) return null;
+  const name = rowNameProps(row.linkText);
   return (
-    <span
-      className={`inline-flex rounded-md px-1.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${READINESS_TONE[row.label]} ${
-        stacked ? 'flex-col items-center leading-tight' : 'items-baseline gap-1 whitespace-nowrap'
-      }`}
-    >
-      <span className="tabular-nums">{row.score}</span>
-      <span className={stacked ? 'text-[10px] font-medium whitespace-nowrap' : 'font-medium'}>
-        {t(READINESS_LABEL_KEY[row.label])}
-      </span>
+    <span className="text-[11px] break-words text-slate-600 dark:text-slate-400" title={name.title}>
+      {t('pageLinks.linkText', { text: name.children })}
     </span>
   );
 }
 
-export function BandPill({ row, wrap = false }: { row: LinkRow; wrap?: boolean }) {
-  const { t } = useI18n();
-  if (row.band === null) return null;
+/** "Readiness 82/100 · Good Standing" and "Fundraising risk: Low", once the snapshot is known. */
+export function RowFigures({ row }: { row: LinkRow }) {
+  if (row.score === null || row.label === null || row.band === null) return null;
   return (
-    <span
-      className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${wrap ? '' : 'whitespace-nowrap'} ${RISK_TONE[row.band]}`}
-    >
-      {t(RISK_BAND_KEY[row.band])}
+    <span className="flex flex-wrap items-center gap-1.5">
+      <ReadinessFigure score={row.score} label={row.label} />
+      <RiskFigure band={row.band} />
     </span>
   );
 }
@@ -75,40 +78,85 @@ export function RowStatus({ row }: { row: LinkRow }) {
     return <span className="text-xs font-medium text-red-800 dark:text-red-300">{t(ERROR_TEXT[row.error.code].title)}</span>;
   }
   if (row.result === undefined)
-    return <span className="text-xs text-slate-500 dark:text-slate-400">{t('pageLinks.peeking')}</span>;
+    return <span className="text-xs text-slate-600 dark:text-slate-400">{t('pageLinks.peeking')}</span>;
   if (row.result === null) return <span className="text-xs text-slate-600 dark:text-slate-300">{t('pageLinks.notLoaded')}</span>;
   return null;
 }
 
-export function Spinner() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5 animate-spin motion-reduce:animate-none" fill="none">
-      <circle cx="8" cy="8" r="6" stroke="currentColor" strokeOpacity="0.25" strokeWidth="2" />
-      <path d="M14 8a6 6 0 0 0-6-6" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-    </svg>
-  );
+/** Failures worth another try (the service may answer now); a revoked, expired or unconfigured link will not. */
+const RETRYABLE: ReadonlySet<SnapshotErrorCode> = new Set(['NETWORK', 'TIMEOUT', 'RATE_LIMITED', 'INVALID_RESPONSE']);
+
+/** Rows whose load failed in a way another try may fix. */
+export function retryableRows(rows: readonly LinkRow[]): LinkRow[] {
+  return rows.filter((row) => row.error !== null && !row.loading && RETRYABLE.has(row.error.code));
 }
 
-/** "Load 7 snapshots (counts 7 views)": the one explicit action that fetches the uncached links. */
-export function LoadAllBar({ rows, onLoad }: { rows: readonly LinkRow[]; onLoad: () => void }) {
+/**
+ * Where the page's snapshots stand, said truly ("Every snapshot on this page is loaded" only when
+ * every one is), and the one explicit action that fetches: "Load 7 snapshots (counts 7 views)", or
+ * another try for those that failed.
+ */
+export function LoadAllBar({
+  rows,
+  onLoad,
+  onRetry,
+}: {
+  rows: readonly LinkRow[];
+  onLoad: () => void;
+  /** Tries the rows of `retryableRows` again. */
+  onRetry: () => void;
+}) {
   const { t } = useI18n();
   const hintId = useId();
-  const toLoad = unloadedLinks(rows).length;
-  const inFlight = rows.filter((row) => row.loading).length;
+  const { ready, failed, toLoad, inFlight } = loadProgress(rows);
+  const retry = retryableRows(rows).length;
+  const status =
+    inFlight > 0
+      ? { tone: 'neutral', text: t('pageLinks.loadingCount', { count: inFlight }) }
+      : failed > 0
+        ? {
+            tone: 'warning',
+            text: [ready > 0 ? t('pageLinks.loadedCount', { count: ready }) : null, t('pageLinks.failedCount', { count: failed })]
+              .filter((part) => part !== null)
+              .join(' · '),
+          }
+        : toLoad === 0 && ready > 0
+          ? { tone: 'neutral', text: t('pageLinks.allLoaded') }
+          : null;
   return (
-    <div className="flex flex-col gap-1">
-      <div role="status" className="text-xs text-slate-600 empty:hidden dark:text-slate-300">
-        {inFlight > 0 ? t('pageLinks.loadingCount', { count: inFlight }) : toLoad === 0 ? t('pageLinks.allLoaded') : null}
+    <div className="flex flex-col gap-1.5">
+      <div
+        role="status"
+        className={`text-xs empty:hidden ${status?.tone === 'warning' ? 'font-medium text-amber-800 dark:text-amber-300' : 'text-slate-600 dark:text-slate-300'}`}
+      >
+        {status?.text}
       </div>
       {toLoad > 0 && (
-        <>
-          <button type="button" data-testid="load-all" className={primaryButtonClass} aria-describedby={hintId} onClick={onLoad}>
-            {t('pageLinks.loadAll', { count: toLoad })}
-          </button>
-          <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
-            {t('pageLinks.loadAll.hint')}
-          </p>
-        </>
+        <button
+          type="button"
+          data-testid="load-all"
+          className={`${primaryButtonClass} sm:self-start`}
+          aria-describedby={hintId}
+          onClick={onLoad}
+        >
+          {t('pageLinks.loadAll', { count: toLoad })}
+        </button>
+      )}
+      {retry > 0 && inFlight === 0 && (
+        <button
+          type="button"
+          data-testid="retry-failed"
+          className={`${toLoad > 0 ? secondaryButtonClass : primaryButtonClass} sm:self-start`}
+          aria-describedby={hintId}
+          onClick={onRetry}
+        >
+          {t('pageLinks.retryFailed', { count: retry })}
+        </button>
+      )}
+      {(toLoad > 0 || retry > 0) && (
+        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
+          {t('pageLinks.loadAll.hint')}
+        </p>
       )}
     </div>
   );
@@ -122,29 +170,34 @@ export function Disclaimers({ rows }: { rows: readonly LinkRow[] }) {
   return (
     <section aria-label={t('pageLinks.disclaimers')} className="flex flex-col gap-1.5" data-testid="list-disclaimers">
       {texts.map((text) => (
-        <Disclaimer key={text} text={text} />
+        <ServiceDisclaimer key={text} text={text} />
       ))}
     </section>
   );
 }
 
-/** The full snapshot of one link (SnapshotCard with Refresh), or its error, or an offer to load it. */
+/**
+ * The full snapshot of one link (SnapshotCard with Refresh), or its error, or an offer to load it.
+ * `watchControl` (the watchlist's toggle) is given by the page that composes both features.
+ */
 export function SnapshotDetail({
   row,
   onLoad,
   onRefresh,
   now,
+  watchControl,
 }: {
   row: LinkRow;
   onLoad: () => void;
   onRefresh: () => void;
   now?: number;
+  watchControl?: ReactNode;
 }) {
   const { t } = useI18n();
   if (row.ready) {
     return (
       <>
-        <WatchToggle request={row.link} />
+        {watchControl}
         <SnapshotCard
           snapshot={row.ready.snapshot}
           serviceOrigin={row.link.origin}

@@ -12,6 +12,8 @@ export interface LinkRow {
   ready: SnapshotReady | null;
   error: SnapshotError | null;
   company: string | null;
+  /** The words the page shows for the link ("Series A data room"), when the content script says them. */
+  linkText: string | null;
   score: number | null;
   label: ReadinessLabel | null;
   band: RiskBand | null;
@@ -30,11 +32,41 @@ export function toRow(link: PageLink, result: PeekResult | undefined, loading: b
     ready,
     error,
     company: ready?.snapshot.company.name ?? null,
+    linkText: linkTextOf(link),
     score: scores?.readiness_score ?? null,
     label: scores?.readiness_label ?? null,
     band: scores?.fundraise_risk_band ?? null,
     expiresAt: ready ? Date.parse(ready.snapshot.verification.share_expires_at) : null,
   };
+}
+
+/** Longest link text a row keeps (the row cuts it further for display). */
+const MAX_LINK_TEXT = 120;
+
+/**
+ * The link's own words, if the content script's answer carries them (an optional `text`, read and
+ * checked here: older content scripts do not send it). Blank text (an icon link) is none.
+ */
+export function linkTextOf(link: PageLink): string | null {
+  const text: unknown = Reflect.get(link, 'text');
+  if (typeof text !== 'string') return null;
+  const trimmed = text.trim().slice(0, MAX_LINK_TEXT);
+  return trimmed === '' ? null : trimmed;
+}
+
+/** Where a page's rows stand: loaded, failed, still to load, on their way. */
+export function loadProgress(rows: readonly LinkRow[]) {
+  return {
+    ready: rows.filter((row) => row.ready !== null).length,
+    failed: rows.filter((row) => row.error !== null && !row.loading).length,
+    toLoad: unloadedLinks(rows).length,
+    inFlight: rows.filter((row) => row.loading).length,
+  };
+}
+
+/** Rows with something to export: a snapshot, or an answer that says why there is none (not the unloaded). */
+export function exportableRows(rows: readonly LinkRow[]): LinkRow[] {
+  return rows.filter((row) => row.ready !== null || row.error !== null);
 }
 
 /** Links an explicit "load" would fetch: nothing cached and nothing on its way. */

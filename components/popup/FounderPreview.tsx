@@ -9,7 +9,9 @@ import { describedBy, errorTextClass, hintClass } from '../styles';
 import { inputClass } from '../styles';
 import { usePageLinksApi } from '../page-links/context';
 import { primaryButtonClass } from '../styles';
-import { SnapshotDetail, Spinner } from '../page-links/row-parts';
+import { SnapshotDetail } from '../page-links/row-parts';
+import { Spinner } from '../Spinner';
+import { WatchToggle } from '../watchlist/WatchToggle';
 import { pageLinksQueries } from '../page-links/queries';
 import { toRow } from '../page-links/rows';
 
@@ -197,6 +199,7 @@ export function FounderPreview({ now }: { now?: number }) {
             row={toRow({ ...shown.request, kind: 'share', canonicalKey: shown.request.token }, shown.result, refreshing)}
             onLoad={() => preview.mutate({ request: shown.request, mode: 'get' })}
             onRefresh={() => preview.mutate({ request: shown.request, mode: 'refresh' })}
+            watchControl={<WatchToggle request={shown.request} />}
             {...(now !== undefined ? { now } : {})}
           />
         </section>

@@ -5,17 +5,20 @@ import { hostOf } from '../page-links/api';
 import { focusRing } from '../styles';
 import { PageStates } from '../page-links/page-states';
 import {
-  BandPill,
   Disclaimers,
   Expiry,
+  LinkText,
   LoadAllBar,
-  ReadinessPill,
+  retryableRows,
+  RowFigures,
   RowStatus,
   SnapshotDetail,
   useRowName,
+  type RowName,
 } from '../page-links/row-parts';
 import { usePageLinkRows } from '../page-links/queries';
-import type { LinkRow } from '../page-links/rows';
+import { unloadedLinks, type LinkRow } from '../page-links/rows';
+import { WatchToggle } from '../watchlist/WatchToggle';
 
 /** The popup's "On this page": every share link found, cached ones at once, the rest on request. */
 export function PageLinksList({ now }: { now?: number }) {
@@ -62,7 +65,8 @@ export function PageLinksList({ now }: { now?: number }) {
           </p>
           <LoadAllBar
             rows={rows}
-            onLoad={() => loader.load(rows.filter((row) => row.result === null && !row.loading).map((row) => row.link))}
+            onLoad={() => loader.load(unloadedLinks(rows))}
+            onRetry={() => loader.load(retryableRows(rows).map((row) => row.link))}
           />
           <ul ref={listRef} aria-label={t('popup.tabs.page')} className="flex flex-col gap-1.5" data-testid="page-links">
             {rows.map((row, index) => (
@@ -83,7 +87,7 @@ export function PageLinksList({ now }: { now?: number }) {
   );
 }
 
-function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: string; now: number; onSelect: () => void }) {
+function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: RowName; now: number; onSelect: () => void }) {
   const { t } = useI18n();
   const kind = t(row.link.kind === 'api' ? 'pageLinks.linkKind.api' : 'pageLinks.linkKind.share');
   return (
@@ -93,34 +97,32 @@ function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: string; n
       data-key={row.link.canonicalKey}
       data-state={row.loading ? 'loading' : row.ready ? 'ready' : row.error ? 'error' : row.result === null ? 'idle' : 'peeking'}
       onClick={onSelect}
-      className={`flex w-full items-center gap-3 rounded-lg border border-slate-200 bg-white px-3 py-2 text-left hover:border-sky-400 hover:bg-sky-50/50 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-500 dark:hover:bg-slate-800 ${focusRing}`}
+      className={`flex w-full items-start gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2.5 text-left hover:border-slate-400 hover:bg-slate-50 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-slate-600 dark:hover:bg-slate-800 ${focusRing}`}
     >
-      <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+      <span className="flex min-w-0 flex-1 flex-col gap-1">
         <span
-          className={`truncate text-sm ${row.company ? 'font-semibold text-slate-900 dark:text-white' : 'text-slate-700 dark:text-slate-200'}`}
+          className={`text-sm break-words ${row.company ? 'font-semibold text-slate-900 dark:text-white' : 'font-medium text-slate-800 dark:text-slate-100'}`}
           data-testid="row-company"
+          title={name.title}
         >
-          {name}
+          {name.children}
         </span>
-        <span className="truncate text-[11px] text-slate-500 dark:text-slate-400">
+        <LinkText row={row} />
+        {row.ready ? <RowFigures row={row} /> : <RowStatus row={row} />}
+        <span className="text-[11px] text-slate-600 dark:text-slate-400">
           {t('pageLinks.onService', { kind, host: hostOf(row.link.origin) ?? row.link.origin })}
-        </span>
-        {row.ready ? (
-          <span className="flex flex-wrap items-center gap-1.5 text-[11px] text-slate-600 dark:text-slate-300">
-            <BandPill row={row} />
-            <span>
+          {row.expiresAt !== null && (
+            <>
+              {' · '}
               {t('snapshot.linkExpires')} <Expiry row={row} now={now} />
-            </span>
-          </span>
-        ) : (
-          <RowStatus row={row} />
-        )}
+            </>
+          )}
+        </span>
       </span>
-      <ReadinessPill row={row} />
       <svg
         aria-hidden="true"
         viewBox="0 0 16 16"
-        className="h-4 w-4 shrink-0 text-slate-400"
+        className="mt-0.5 h-4 w-4 shrink-0 text-slate-400"
         fill="none"
         stroke="currentColor"
         strokeWidth="1.8"
@@ -140,7 +142,7 @@ function DetailView({
   onRefresh,
 }: {
   row: LinkRow;
-  name: string;
+  name: RowName;
   now: number | undefined;
   onBack: () => void;
   onLoad: () => void;
@@ -150,20 +152,26 @@ function DetailView({
   const backRef = useRef<HTMLButtonElement>(null);
   useEffect(() => backRef.current?.focus(), []);
   return (
-    <div className="flex flex-col gap-3" data-testid="link-detail" aria-label={name} role="group">
+    <div className="flex flex-col gap-3" data-testid="link-detail" aria-label={name.children} role="group">
       <button
         ref={backRef}
         type="button"
         onClick={onBack}
         title={t('detail.backTitle')}
-        className={`inline-flex items-center gap-1 self-start rounded px-1 text-xs font-medium text-sky-800 hover:underline dark:text-sky-300 ${focusRing}`}
+        className={`inline-flex items-center gap-1 self-start rounded px-1 text-xs font-medium text-accent hover:underline ${focusRing}`}
       >
         <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
           <path d="M10 3.5 5.5 8l4.5 4.5" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
         {t('detail.back')}
       </button>
-      <SnapshotDetail row={row} onLoad={onLoad} onRefresh={onRefresh} {...(now !== undefined ? { now } : {})} />
+      <SnapshotDetail
+        row={row}
+        onLoad={onLoad}
+        onRefresh={onRefresh}
+        watchControl={<WatchToggle request={row.link} />}
+        {...(now !== undefined ? { now } : {})}
+      />
     </div>
   );
 }

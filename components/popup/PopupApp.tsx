@@ -4,7 +4,7 @@ import { useI18n } from '../i18n';
 import type { PageLinksApi } from '../page-links/api';
 import { usePageLinksApi } from '../page-links/context';
 import { BrandMark } from '../BrandMark';
-import { focusRing } from '../styles';
+import { SettingsButton } from '../SettingsButton';
 import { DocumentLanguage, PageLinksProviders } from '../page-links/Providers';
 import { useNow } from '../useNow';
 import { ViewTabs } from '../ViewTabs';
@@ -48,26 +48,13 @@ export function PopupPage({ now, withWatchlist = false }: { now?: number; withWa
   };
 
   return (
-    <div className="flex w-[400px] max-w-full flex-col bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+    // 400 px in the toolbar; opened in a wide tab, a centred column rather than a stretched one.
+    <div className="mx-auto flex w-[400px] max-w-full flex-col bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
       <DocumentLanguage title={t('snapshot.card.brand')} />
       <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-2.5 dark:border-slate-800">
         <BrandMark />
         <h1 className="text-sm font-semibold">{t('snapshot.card.brand')}</h1>
-        <button
-          type="button"
-          onClick={() => void api.openOptionsPage()}
-          title={t('popup.settingsTitle')}
-          className={`ml-auto inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 ${focusRing}`}
-        >
-          <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="1.5">
-            <circle cx="8" cy="8" r="2.2" />
-            <path
-              d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4"
-              strokeLinecap="round"
-            />
-          </svg>
-          {t('popup.settings')}
-        </button>
+        <SettingsButton onOpen={() => void api.openOptionsPage()} />
       </header>
       <ViewTabs
         label={t('popup.tabs.label')}

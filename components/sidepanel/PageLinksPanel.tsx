@@ -4,17 +4,21 @@ import { useNow } from '../useNow';
 import { focusRing, secondaryButtonClass } from '../styles';
 import { PageStates } from '../page-links/page-states';
 import {
-  BandPill,
   Disclaimers,
   Expiry,
+  LinkText,
   LoadAllBar,
-  ReadinessPill,
+  retryableRows,
   RowStatus,
   SnapshotDetail,
   useRowName,
+  type RowName,
 } from '../page-links/row-parts';
+import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
+import { READINESS_TONE, RISK_TONE } from '../tones';
 import { usePageLinkRows } from '../page-links/queries';
-import { sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
+import { exportableRows, sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
+import { WatchToggle } from '../watchlist/WatchToggle';
 import { exportFileName, exportRowsToCsv } from './export';
 
 /** The side panel's "On this page": the page's share links as a sortable table, a detail, CSV export. */
@@ -49,10 +53,12 @@ export function PageLinksPanel({
   }, [named, sort, locale]);
   const selected = named.find(({ row }) => row.link.canonicalKey === selectedKey) ?? null;
 
+  // Only rows with an answer: a row not loaded yet is a blank line in a spreadsheet.
+  const exportable = exportableRows(visible.map(({ row }) => row));
+  const exportHintId = useId();
   function exportCsv() {
-    const shown = visible.map(({ row }) => row);
-    saveFile(exportFileName(i18n, currentNow), exportRowsToCsv(i18n, shown));
-    setExported(shown.length);
+    saveFile(exportFileName(i18n, currentNow), exportRowsToCsv(i18n, exportable));
+    setExported(exportable.length);
   }
 
   return (
@@ -61,23 +67,43 @@ export function PageLinksPanel({
         <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="page-links-summary">
           {t('pageLinks.summary', { count: rows.length })}
         </p>
-        <button
-          type="button"
-          className={secondaryButtonClass}
-          onClick={exportCsv}
-          title={t('panel.exportTitle')}
-          data-testid="export-csv"
-        >
-          <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="1.6">
-            <path d="M8 2v8M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" strokeLinecap="round" strokeLinejoin="round" />
-          </svg>
-          {t('panel.export')}
-        </button>
+        <span className="flex flex-col items-end gap-0.5">
+          <button
+            type="button"
+            className={secondaryButtonClass}
+            onClick={exportCsv}
+            disabled={exportable.length === 0}
+            title={t('panel.exportTitle')}
+            aria-describedby={exportable.length === 0 ? exportHintId : undefined}
+            data-testid="export-csv"
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 16 16"
+              className="h-3.5 w-3.5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.6"
+            >
+              <path d="M8 2v8M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+            {t('panel.export', { count: exportable.length })}
+          </button>
+          {exportable.length === 0 && (
+            <span id={exportHintId} className="text-[11px] text-slate-600 dark:text-slate-400">
+              {t('panel.exportNone')}
+            </span>
+          )}
+        </span>
       </div>
       <p role="status" className="text-xs text-emerald-800 empty:hidden dark:text-emerald-300">
         {exported !== null ? t('panel.exported', { count: exported }) : null}
       </p>
-      <LoadAllBar rows={rows} onLoad={() => loader.load(unloadedLinks(rows))} />
+      <LoadAllBar
+        rows={rows}
+        onLoad={() => loader.load(unloadedLinks(rows))}
+        onRetry={() => loader.load(retryableRows(rows).map((row) => row.link))}
+      />
       <LinksTable
         rows={visible}
         sort={sort}
@@ -108,11 +134,15 @@ export function PageLinksPanel({
 
 const COLUMN_LABEL_KEY = {
   company: 'panel.column.company',
-  readiness: 'panel.column.readiness',
-  band: 'panel.column.band',
+  readiness: 'vocab.readinessHeading',
+  band: 'vocab.riskHeading',
   expiry: 'panel.column.expiry',
 } as const satisfies Record<SortColumn, string>;
 
+/**
+ * The page's links as a table. In a narrow panel (the usual side panel, under 28rem) the expiry
+ * moves under the name, so every column fits without scrolling sideways.
+ */
 function LinksTable({
   rows,
   sort,
@@ -121,19 +151,24 @@ function LinksTable({
   onSelect,
   now,
 }: {
-  rows: readonly { row: LinkRow; name: string }[];
+  rows: readonly { row: LinkRow; name: RowName }[];
   sort: SortState | null;
   onSort: (column: SortColumn) => void;
   selectedKey: string | null;
   onSelect: (key: string) => void;
   now: number;
 }) {
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const header = (column: SortColumn, className = '') => {
     const active = sort?.column === column;
     const label = t(COLUMN_LABEL_KEY[column]);
     return (
-      <th scope="col" aria-sort={active ? sort.direction : 'none'} className={`px-1.5 py-1.5 text-left font-medium ${className}`}>
+      <th
+        scope="col"
+        aria-sort={active ? sort.direction : 'none'}
+        className={`px-1.5 py-1.5 text-left align-bottom font-medium ${className}`}
+      >
         <button
           type="button"
           onClick={() => onSort(column)}
@@ -147,15 +182,15 @@ function LinksTable({
     );
   };
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+    <div className="@container rounded-lg border border-slate-200 dark:border-slate-800">
       <table className="w-full border-collapse text-xs" data-testid="links-table">
         <caption className="sr-only">{t('panel.table.caption')}</caption>
         <thead className="bg-slate-50 dark:bg-slate-900">
           <tr className="border-b border-slate-200 dark:border-slate-800">
-            {header('company', 'w-full')}
+            {header('company', 'w-full min-w-[7.5rem]')}
             {header('readiness')}
             {header('band')}
-            {header('expiry')}
+            {header('expiry', 'hidden @md:table-cell')}
           </tr>
         </thead>
         <tbody>
@@ -168,28 +203,50 @@ function LinksTable({
                 data-state={
                   row.loading ? 'loading' : row.ready ? 'ready' : row.error ? 'error' : row.result === null ? 'idle' : 'peeking'
                 }
-                className={`border-b border-slate-100 last:border-0 dark:border-slate-800/70 ${selected ? 'bg-sky-50 dark:bg-sky-950/50' : ''}`}
+                className={`border-b border-slate-100 last:border-0 dark:border-slate-800/70 ${selected ? 'bg-slate-100 dark:bg-slate-800/70' : ''}`}
               >
-                <td className="px-1.5 py-1.5 align-top">
-                  <button
-                    type="button"
-                    aria-pressed={selected}
-                    aria-label={t('pageLinks.openDetails', { name })}
-                    onClick={() => onSelect(row.link.canonicalKey)}
-                    className={`block max-w-full rounded text-left font-semibold break-words text-sky-900 hover:underline dark:text-sky-200 ${focusRing}`}
-                    data-testid="row-company"
-                  >
-                    {name}
-                  </button>
-                  {!row.ready && <RowStatus row={row} />}
+                <td className="px-1.5 py-2 align-top">
+                  <span className="flex flex-col gap-0.5">
+                    <button
+                      type="button"
+                      aria-pressed={selected}
+                      aria-label={t('pageLinks.openDetails', { name: name.children })}
+                      title={name.title}
+                      onClick={() => onSelect(row.link.canonicalKey)}
+                      className={`block max-w-full rounded text-left text-sm font-semibold break-words text-accent hover:underline ${focusRing}`}
+                      data-testid="row-company"
+                    >
+                      {name.children}
+                    </button>
+                    <LinkText row={row} />
+                    {!row.ready && <RowStatus row={row} />}
+                    {row.expiresAt !== null && (
+                      <span className="text-[11px] text-slate-600 @md:hidden dark:text-slate-400">
+                        {t('snapshot.linkExpires')} <Expiry row={row} now={now} wrap />
+                      </span>
+                    )}
+                  </span>
                 </td>
-                <td className="px-1.5 py-1.5 align-top">
-                  <ReadinessPill row={row} stacked />
+                <td className="px-1.5 py-2 align-top">
+                  {row.score !== null && row.label !== null && (
+                    <span
+                      className={`inline-flex flex-col rounded-md px-1.5 py-0.5 leading-tight ring-1 ring-inset ${READINESS_TONE[row.label]}`}
+                    >
+                      <span className="text-sm font-bold whitespace-nowrap tabular-nums">{row.score}/100</span>
+                      <span className="text-[11px] font-medium">{readinessLabelName(i18n, row.label)}</span>
+                    </span>
+                  )}
                 </td>
-                <td className="px-1.5 py-1.5 align-top">
-                  <BandPill row={row} wrap />
+                <td className="px-1.5 py-2 align-top">
+                  {row.band !== null && (
+                    <span
+                      className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${RISK_TONE[row.band]}`}
+                    >
+                      {riskBandName(i18n, row.band)}
+                    </span>
+                  )}
                 </td>
-                <td className="px-1.5 py-1.5 align-top text-slate-700 dark:text-slate-300">
+                <td className="hidden px-1.5 py-2 align-top text-slate-700 @md:table-cell dark:text-slate-300">
                   <Expiry row={row} now={now} wrap />
                 </td>
               </tr>
@@ -219,7 +276,7 @@ function DetailRegion({
   onRefresh,
 }: {
   row: LinkRow;
-  name: string;
+  name: RowName;
   now: number | undefined;
   onClose: () => void;
   onLoad: () => void;
@@ -239,17 +296,23 @@ function DetailRegion({
       onKeyDown={(event) => {
         if (event.key === 'Escape') onClose();
       }}
-      className="flex flex-col gap-2 rounded-xl border border-slate-200 p-3 outline-none focus-visible:ring-2 focus-visible:ring-sky-600 dark:border-slate-800"
+      className="flex flex-col gap-2 rounded-xl border border-slate-200 p-3 outline-none focus-visible:ring-2 focus-visible:ring-accent dark:border-slate-800"
     >
       <div className="flex items-center justify-between gap-2">
         <h2 id={headingId} className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-          {t('panel.details')} · <span className="normal-case">{name}</span>
+          {t('panel.details')} · <span className="normal-case">{name.children}</span>
         </h2>
         <button type="button" onClick={onClose} className={`text-xs ${secondaryButtonClass}`}>
           {t('panel.closeDetails')}
         </button>
       </div>
-      <SnapshotDetail row={row} onLoad={onLoad} onRefresh={onRefresh} {...(now !== undefined ? { now } : {})} />
+      <SnapshotDetail
+        row={row}
+        onLoad={onLoad}
+        onRefresh={onRefresh}
+        watchControl={<WatchToggle request={row.link} />}
+        {...(now !== undefined ? { now } : {})}
+      />
     </section>
   );
 }

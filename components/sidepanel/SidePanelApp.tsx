@@ -5,7 +5,7 @@ import { useNow } from '../useNow';
 import { hostOf, type PageLinksApi } from '../page-links/api';
 import { usePageLinksApi } from '../page-links/context';
 import { BrandMark } from '../BrandMark';
-import { focusRing } from '../styles';
+import { SettingsButton } from '../SettingsButton';
 import { DocumentLanguage, PageLinksProviders } from '../page-links/Providers';
 import { pageLinksQueries, useFollowTabs } from '../page-links/queries';
 import { ViewTabs } from '../ViewTabs';
@@ -89,14 +89,7 @@ function SidePanel({
             {pageName}
           </p>
         </div>
-        <button
-          type="button"
-          onClick={() => void api.openOptionsPage()}
-          className={`ml-auto shrink-0 rounded-md px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 ${focusRing}`}
-          title={t('popup.settingsTitle')}
-        >
-          {t('popup.settings')}
-        </button>
+        <SettingsButton onOpen={() => void api.openOptionsPage()} />
       </header>
       <ViewTabs
         label={t('popup.tabs.label')}

@@ -1,6 +1,7 @@
 import { CSV_BOM, toCsv, type CsvCell } from '@/lib/core/csv';
 import type { AppTranslator } from '@/lib/core/i18n';
-import { READINESS_LABEL_KEY, RISK_BAND_KEY } from '../tones';
+import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
+import { ERROR_TEXT } from '../SnapshotError';
 import type { LinkRow } from '../page-links/rows';
 
 /**
@@ -9,7 +10,8 @@ import type { LinkRow } from '../page-links/rows';
  * snapshot's disclaimer, so the data never travels without it. Expiry in ISO 8601 (UTC), which every
  * spreadsheet reads whatever its locale.
  */
-export function exportRowsToCsv({ t }: AppTranslator, rows: readonly LinkRow[]): string {
+export function exportRowsToCsv(i18n: AppTranslator, rows: readonly LinkRow[]): string {
+  const { t } = i18n;
   const header: CsvCell[] = [
     t('panel.csv.company'),
     t('panel.csv.readinessScore'),
@@ -23,10 +25,11 @@ export function exportRowsToCsv({ t }: AppTranslator, rows: readonly LinkRow[]):
   const body = rows.map((row): CsvCell[] => [
     row.company,
     row.score,
-    row.label ? t(READINESS_LABEL_KEY[row.label]) : null,
-    row.band ? t(RISK_BAND_KEY[row.band]) : null,
+    row.label ? readinessLabelName(i18n, row.label) : null,
+    row.band ? riskBandName(i18n, row.band) : null,
     row.expiresAt === null ? null : new Date(row.expiresAt).toISOString(),
-    row.ready ? t('panel.csv.statusReady') : row.error ? row.error.code : t('panel.csv.statusNotLoaded'),
+    // In words, as the rows say it: a code is for programs, and the JSON export has them.
+    row.ready ? t('panel.csv.statusReady') : row.error ? t(ERROR_TEXT[row.error.code].title) : t('panel.csv.statusNotLoaded'),
     row.link.origin,
     row.ready?.snapshot.disclaimer,
   ]);

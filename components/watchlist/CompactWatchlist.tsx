@@ -1,14 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatRelative } from '@/lib/core/format';
 import { messageOf } from '@/lib/core/thrown';
 import { describeCadence } from '@/lib/core/watchlist/describe';
 import { askWithinGesture } from '../gesture';
 import { useI18n } from '../i18n';
+import { rowNameProps } from '../row-name';
 import { focusRing, linkButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
 import { useWatchlistApi } from './context';
-import { BandBadge, ChangeValue, ScorePill, WatchDisclaimers, WatchlistHeader, WatchlistPlaceholder } from './parts';
+import { sinceText } from '@/lib/core/vocabulary';
+import { ERROR_TEXT } from '../SnapshotError';
+import {
+  BandBadge,
+  ChangeValue,
+  NOTICE_TONE,
+  refreshReport,
+  ScorePill,
+  WatchDisclaimers,
+  WatchlistHeader,
+  WatchlistPlaceholder,
+} from './parts';
 import { useLiveWatchlist, useWatchlistActions, watchlistQueries } from './queries';
 import { changeOf, refreshableCount, sortWatches } from './rows';
 import { Sparkline } from './Sparkline';
@@ -34,6 +45,7 @@ function Compact({ api, now }: { api: WatchlistApi; now: number }) {
   const cadence = describeCadence(i18n, list.data.settings);
   const watches = sortWatches(list.data.watches, { key: 'company', descending: false }, locale);
   const toRefresh = refreshableCount(watches);
+  const report = refreshAll.data ? refreshReport(i18n, refreshAll.data) : null;
   const openPanel = (watchId: string | null) => {
     setFailure(null);
     askWithinGesture(() => api.openSidePanel(watchId)).catch((error: unknown) =>
@@ -50,44 +62,59 @@ function Compact({ api, now }: { api: WatchlistApi; now: number }) {
         pending={refreshAll.isPending}
         onRefreshAll={() => refreshAll.mutate()}
       >
-        <p role="status" className="text-xs font-medium empty:hidden">
-          {refreshAll.data ? t('watchlist.refreshed', { count: refreshAll.data.refreshed }) : null}
-        </p>
+        {report && (
+          <p role="status" className={`text-xs font-medium ${NOTICE_TONE[report.tone]}`}>
+            {report.text}
+          </p>
+        )}
       </WatchlistHeader>
       <ul aria-label={t('watchlist.heading')} className="flex flex-col gap-1.5" data-testid="watch-rows">
         {watches.map((watch) => {
-          const company = watch.company ?? new URL(watch.origin).host;
+          const name = rowNameProps(watch.company ?? new URL(watch.origin).host);
+          const company = name.children;
+          const ended = watch.end !== null;
           return (
             <li key={watch.id} data-testid="watch-row" data-watch-id={watch.id} data-status={watch.status}>
               <button
                 type="button"
                 onClick={() => openPanel(watch.id)}
                 aria-label={t('watchlist.action.detailsFor', { company })}
-                className={`flex w-full items-center gap-2.5 rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-left hover:border-sky-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-500 ${focusRing}`}
+                className={`grid w-full grid-cols-[minmax(0,1fr)_auto] items-start gap-x-2 gap-y-1 rounded-lg border border-slate-200 px-2.5 py-2 text-left hover:border-slate-400 dark:border-slate-800 dark:hover:border-slate-600 ${
+                  ended ? 'bg-slate-50 dark:bg-slate-900/60' : 'bg-white dark:bg-slate-900'
+                } ${focusRing}`}
               >
-                <span className="flex min-w-0 flex-1 flex-col gap-0.5">
-                  <span data-testid="company-name" className="truncate text-sm font-semibold text-slate-900 dark:text-white">
-                    {company}
+                <span
+                  data-testid="company-name"
+                  className="text-sm font-semibold break-words text-slate-900 dark:text-white"
+                  title={name.title}
+                >
+                  {company}
+                </span>
+                {/* One size and place for every row's trend, so rows compare at a glance. */}
+                <span className="flex h-7 w-16 items-center justify-end">
+                  {watch.latest && <Sparkline series={watch.series} width={64} height={24} muted={ended} />}
+                </span>
+                {watch.latest ? (
+                  <span className="col-span-2 flex flex-wrap items-center gap-1.5">
+                    <ScorePill point={watch.latest} ended={ended} />
+                    <BandBadge point={watch.latest} ended={ended} />
                   </span>
+                ) : (
+                  <span className="col-span-2 text-[11px] text-slate-600 dark:text-slate-400">{t('watchlist.noFigures')}</span>
+                )}
+                <span className="col-span-2 text-[11px] text-slate-600 dark:text-slate-400">
                   {watch.end ? (
-                    <span className="text-[11px] font-medium text-red-800 dark:text-red-300">
-                      {t(`watchlist.status.ended.${watch.end.code}`, { when: formatRelative(watch.end.at, now, locale) })}
+                    <span className="font-medium text-slate-700 dark:text-slate-300">
+                      {t(`watchlist.status.ended.${watch.end.code}`, { when: sinceText(i18n, watch.end.at, now) })}
+                    </span>
+                  ) : watch.lastError ? (
+                    <span className="font-medium text-amber-800 dark:text-amber-300">
+                      {t('watchlist.status.failed', { reason: t(ERROR_TEXT[watch.lastError.code].title) })}
                     </span>
                   ) : (
-                    watch.latest && (
-                      <span className="flex flex-wrap items-center gap-1.5">
-                        <BandBadge point={watch.latest} wrap />
-                        <ChangeValue change={changeOf(watch)} />
-                      </span>
-                    )
+                    watch.latest && <ChangeValue change={changeOf(watch)} />
                   )}
                 </span>
-                {watch.latest && <Sparkline series={watch.series} width={64} height={24} />}
-                {watch.latest ? (
-                  <ScorePill point={watch.latest} compact />
-                ) : (
-                  <span className="text-[11px] text-slate-500 dark:text-slate-400">{t('watchlist.noFigures')}</span>
-                )}
               </button>
             </li>
           );

@@ -1,34 +1,38 @@
+import type { AppTranslator } from '@/lib/core/i18n';
 import type { ScoreSample } from '@/lib/core/watchlist/types';
 import { useI18n } from '../i18n';
 
+/** Its text alternative: first, last, lowest and highest score over the refreshes shown. */
+export function sparklineLabel({ t }: AppTranslator, series: readonly ScoreSample[]): string {
+  const scores = series.map((sample) => sample.score);
+  if (scores.length === 0) return t('watchlist.sparkline.none');
+  if (scores.length === 1) return t('watchlist.sparkline.single', { score: scores[0]! });
+  return t('watchlist.sparkline.label', {
+    count: scores.length,
+    first: scores[0]!,
+    last: scores.at(-1)!,
+    min: Math.min(...scores),
+    max: Math.max(...scores),
+  });
+}
+
 /**
- * The readiness score over time as a small SVG line, with its text alternative (first, last, lowest
- * and highest score over the refreshes shown). The vertical scale spans at least 10 points, so a
- * 1-point wobble does not look like a cliff.
+ * The readiness score over time as a small SVG line. Every sparkline is the same size in the same
+ * place of its row, so rows compare at a glance. `muted`: an ended watch, in grey.
  */
 export function Sparkline({
   series,
   width = 96,
   height = 28,
+  muted = false,
 }: {
   series: readonly ScoreSample[];
   width?: number;
   height?: number;
+  muted?: boolean;
 }) {
-  const { t } = useI18n();
-  const scores = series.map((sample) => sample.score);
-  const label =
-    scores.length === 0
-      ? t('watchlist.sparkline.none')
-      : scores.length === 1
-        ? t('watchlist.sparkline.single', { score: scores[0]! })
-        : t('watchlist.sparkline.label', {
-            count: scores.length,
-            first: scores[0]!,
-            last: scores.at(-1)!,
-            min: Math.min(...scores),
-            max: Math.max(...scores),
-          });
+  const i18n = useI18n();
+  const label = sparklineLabel(i18n, series);
   const points = layout(series, width, height);
   const last = points.at(-1);
   return (
@@ -39,7 +43,7 @@ export function Sparkline({
       viewBox={`0 0 ${width} ${height}`}
       width={width}
       height={height}
-      className="shrink-0 overflow-visible text-sky-700 dark:text-sky-300"
+      className={`shrink-0 overflow-visible ${muted ? 'text-slate-400 dark:text-slate-500' : 'text-accent'}`}
     >
       <title>{label}</title>
       <line
@@ -68,15 +72,22 @@ export function Sparkline({
 const PAD = 3;
 const MIN_SPAN = 10;
 
+/**
+ * The score range a chart shows: at least 10 points (a 1-point wobble does not look like a cliff),
+ * centred on the scores, within 0–100.
+ */
+export function scoreSpan(scores: readonly number[]): { bottom: number; span: number } {
+  const low = Math.min(...scores);
+  const high = Math.max(...scores);
+  const span = Math.max(MIN_SPAN, high - low);
+  const bottom = Math.max(0, Math.min(100 - span, (low + high) / 2 - span / 2));
+  return { bottom, span };
+}
+
 /** Samples spaced by time (equal steps when all share one time), scores on a span of at least 10. */
 export function layout(series: readonly ScoreSample[], width: number, height: number): [number, number][] {
   if (series.length === 0) return [];
-  const scores = series.map((sample) => sample.score);
-  const low = Math.min(...scores);
-  const high = Math.max(...scores);
-  const mid = (low + high) / 2;
-  const span = Math.max(MIN_SPAN, high - low);
-  const bottom = Math.max(0, Math.min(100 - span, mid - span / 2));
+  const { bottom, span } = scoreSpan(series.map((sample) => sample.score));
   const start = series[0]!.at;
   const duration = series.at(-1)!.at - start;
   return series.map((sample, index) => {

@@ -1,19 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { formatDateTime, formatDayTime, formatPercent } from '@/lib/core/format';
 import { describeChange } from '@/lib/core/watchlist/describe';
 import { diffPoints } from '@/lib/core/watchlist/diff';
 import type { WatchRecord } from '@/lib/core/watchlist/types';
+import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
 import { useI18n } from '../i18n';
-import { focusRing } from '../styles';
-import { READINESS_LABEL_KEY, RISK_BAND_KEY } from '../tones';
+import { destructiveButtonClass, focusRing, secondaryButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
-import { watchlistQueries } from './queries';
-import { Sparkline } from './Sparkline';
+import { HistoryChart } from './HistoryChart';
+import { useWatchlistActions, watchlistQueries } from './queries';
 
 /**
- * A watch's details: what changed at the last refresh, and every refresh kept, newest first, with the
- * view count the service reported each time (a founder watching their own link sees its views grow).
+ * A watch's details: what changed at the last refresh, the readiness over time, every refresh kept,
+ * newest first, with the view count the service reported each time (a founder watching their own link
+ * sees its views grow), and the watch's other actions.
  */
 export function WatchDetail({
   api,
@@ -55,7 +56,7 @@ export function WatchDetail({
           </ul>
         )}
       </div>
-      {watch.series.length > 1 && <Sparkline series={watch.series} width={280} height={56} />}
+      {watch.series.length > 1 && <HistoryChart series={watch.series} />}
       {history.isPending ? (
         <p role="status" className="text-xs text-slate-600 dark:text-slate-300">
           {t('watchlist.detail.loading')}
@@ -67,52 +68,63 @@ export function WatchDetail({
       ) : (
         <div
           role="region"
-          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- it scrolls sideways in a narrow panel: focusable, so the keyboard can scroll it (axe scrollable-region-focusable)
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- it may scroll sideways in a narrow panel: focusable, so the keyboard can scroll it (axe scrollable-region-focusable)
           tabIndex={0}
           aria-label={t('watchlist.detail.caption')}
-          className={`overflow-x-auto rounded-md border border-slate-200 dark:border-slate-800 ${focusRing}`}
+          className={`@container overflow-x-auto rounded-md border border-slate-200 dark:border-slate-800 ${focusRing}`}
         >
           <table className="w-full border-collapse text-[11px]" aria-describedby={captionId} data-testid="watch-history">
             <caption className="sr-only">{t('watchlist.detail.caption')}</caption>
             <thead className="bg-slate-50 text-left text-slate-700 dark:bg-slate-900 dark:text-slate-200">
               <tr>
-                {(['when', 'readiness', 'band', 'checklist', 'views'] as const).map((column) => (
-                  <th key={column} scope="col" className="px-1 py-1 align-bottom font-semibold">
-                    {t(`watchlist.detail.${column}`)}
-                  </th>
-                ))}
+                <th scope="col" className="px-1.5 py-1 align-bottom font-semibold">
+                  {t('watchlist.detail.when')}
+                </th>
+                <th scope="col" className="px-1.5 py-1 align-bottom font-semibold">
+                  {t('vocab.readinessHeading')}
+                </th>
+                <th scope="col" className="px-1.5 py-1 align-bottom font-semibold">
+                  {t('vocab.riskHeading')}
+                </th>
+                {/* In a narrow panel the checklist column goes: the row still fits without scrolling. */}
+                <th scope="col" className="hidden px-1.5 py-1 align-bottom font-semibold @md:table-cell">
+                  {t('watchlist.detail.checklist')}
+                </th>
+                <th scope="col" className="px-1.5 py-1 align-bottom font-semibold">
+                  {t('watchlist.detail.views')}
+                </th>
               </tr>
             </thead>
             <tbody className="text-slate-700 dark:text-slate-300">
               {points.map((point) => (
                 <tr key={point.at} className="border-t border-slate-100 dark:border-slate-800/70">
-                  <th scope="row" className="px-1 py-1 text-left font-normal whitespace-nowrap">
+                  <th scope="row" className="px-1.5 py-1 text-left font-normal whitespace-nowrap">
                     <time dateTime={new Date(point.at).toISOString()} title={formatDateTime(point.at, locale)}>
                       {formatDayTime(point.at, locale)}
                     </time>
-                    <span className="block text-slate-500 dark:text-slate-400">
+                    <span className="block text-slate-600 dark:text-slate-400">
                       {t(`watchlist.detail.source.${point.source}`)}
                     </span>
                   </th>
-                  <td className="px-1 py-1">
-                    <span className="font-semibold tabular-nums">{point.readinessScore}</span>
-                    <span className="block text-slate-500 dark:text-slate-400">
-                      {t(READINESS_LABEL_KEY[point.readinessLabel])}
+                  <td className="px-1.5 py-1">
+                    <span className="font-semibold tabular-nums">{point.readinessScore}/100</span>
+                    <span className="block text-slate-600 dark:text-slate-400">
+                      {readinessLabelName(i18n, point.readinessLabel)}
                     </span>
                   </td>
-                  <td className="px-1 py-1">
-                    {t(RISK_BAND_KEY[point.riskBand])}
+                  <td className="px-1.5 py-1">
+                    {riskBandName(i18n, point.riskBand)}
                     <span className="block whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">
                       {t('watchlist.detail.fundraiseShort', { score: point.fundraiseScore })}
                     </span>
                   </td>
-                  <td className="px-1 py-1 whitespace-nowrap tabular-nums">
+                  <td className="hidden px-1.5 py-1 whitespace-nowrap tabular-nums @md:table-cell">
                     {formatPercent(point.checklistPct, locale)}
-                    <span className="block text-slate-500 dark:text-slate-400">
+                    <span className="block text-slate-600 dark:text-slate-400">
                       {t('watchlist.detail.gapsShort', { count: point.gaps.length })}
                     </span>
                   </td>
-                  <td className="px-1 py-1 tabular-nums" data-testid="watch-history-views">
+                  <td className="px-1.5 py-1 tabular-nums" data-testid="watch-history-views">
                     {number.format(point.viewCount)}
                   </td>
                 </tr>
@@ -121,9 +133,77 @@ export function WatchDetail({
           </table>
         </div>
       )}
-      <p id={captionId} className="text-[11px] text-slate-500 dark:text-slate-400">
+      <p id={captionId} className="text-[11px] text-slate-600 dark:text-slate-400">
         {t('watchlist.detail.viewsHint')}
       </p>
+      <WatchActions api={api} watch={watch} company={company} />
     </section>
+  );
+}
+
+/** Refresh (its cost said on it), Mute, and Stop watching with a destructive confirmation. */
+function WatchActions({ api, watch, company }: { api: WatchlistApi; watch: WatchRecord; company: string }) {
+  const { t } = useI18n();
+  const actions = useWatchlistActions(api);
+  const [confirming, setConfirming] = useState(false);
+  const failure = actions.refresh.error ?? actions.setMuted.error ?? actions.unwatch.error;
+  return (
+    <div role="group" aria-label={t('watchlist.detail.actions', { company })} className="flex flex-col gap-1.5">
+      <div className="flex flex-wrap items-center gap-1.5">
+        {watch.status === 'active' && (
+          <button
+            type="button"
+            className={`text-xs ${secondaryButtonClass}`}
+            disabled={actions.refresh.isPending}
+            aria-label={t('watchlist.action.refreshFor', { company })}
+            onClick={() => actions.refresh.mutate(watch.id)}
+          >
+            {actions.refresh.isPending ? t('watchlist.refreshing') : t('watchlist.action.refresh')}
+          </button>
+        )}
+        <button
+          type="button"
+          className={`text-xs ${secondaryButtonClass}`}
+          aria-pressed={watch.muted}
+          aria-label={t(watch.muted ? 'watchlist.action.unmuteFor' : 'watchlist.action.muteFor', { company })}
+          onClick={() => actions.setMuted.mutate({ id: watch.id, muted: !watch.muted })}
+        >
+          {t(watch.muted ? 'watchlist.action.unmute' : 'watchlist.action.mute')}
+        </button>
+        {!confirming && (
+          <button
+            type="button"
+            className={`text-xs ${secondaryButtonClass}`}
+            aria-label={t('watchlist.action.unwatchFor', { company })}
+            onClick={() => setConfirming(true)}
+          >
+            {t('watchlist.action.unwatch')}
+          </button>
+        )}
+      </div>
+      {confirming && (
+        <div
+          role="group"
+          aria-label={t('watchlist.action.unwatchQuestion', { company })}
+          className="flex flex-wrap items-center gap-1.5 rounded-md border border-tone-red-border bg-tone-red-bg p-2"
+        >
+          <span className="text-xs font-medium text-tone-red-fg">{t('watchlist.action.unwatchQuestion', { company })}</span>
+          <button
+            type="button"
+            className={`text-xs ${destructiveButtonClass}`}
+            aria-label={t('watchlist.action.confirmUnwatchFor', { company })}
+            onClick={() => actions.unwatch.mutate(watch.id)}
+          >
+            {t('watchlist.action.confirmUnwatch')}
+          </button>
+          <button type="button" className={`text-xs ${secondaryButtonClass}`} onClick={() => setConfirming(false)}>
+            {t('watchlist.cancel')}
+          </button>
+        </div>
+      )}
+      <p role="alert" className="text-xs font-medium text-red-800 empty:hidden dark:text-red-300">
+        {failure ? t('watchlist.action.failed', { reason: failure.message }) : null}
+      </p>
+    </div>
   );
 }

@@ -1,17 +1,22 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { formatDateTime, formatRelative } from '@/lib/core/format';
 import { formatDelta } from '@/lib/core/watchlist/diff';
 import type { WatchRecord } from '@/lib/core/watchlist/types';
+import { sinceText } from '@/lib/core/vocabulary';
 import { useI18n } from '../i18n';
+import { rowNameProps } from '../row-name';
 import { ERROR_TEXT } from '../SnapshotError';
+import { focusRing } from '../styles';
 import type { WatchlistApi } from './api';
-import { BandBadge, ChangeValue, ScorePill, smallButtonClass } from './parts';
-import { useWatchlistActions } from './queries';
+import { BandBadge, ChangeValue, ScorePill } from './parts';
 import { changeOf, weekChangeOf } from './rows';
 import { Sparkline } from './Sparkline';
 import { WatchDetail } from './WatchDetail';
 
-/** One watched company in the side panel: figures, changes, trend, state, and its actions. */
+/**
+ * One watched company in the side panel: its figures, how they moved, its trend and state, and one
+ * action, Details, where the rest lives (the history, Refresh, Mute, Stop watching).
+ */
 export function WatchRow({
   api,
   watch,
@@ -28,17 +33,15 @@ export function WatchRow({
   /** A notification asked for this company: bring it into view and put focus on it. */
   focused: boolean;
 }) {
-  const i18n = useI18n();
-  const { t } = i18n;
+  const { t } = useI18n();
   const nameId = useId();
   const detailId = useId();
   const ref = useRef<HTMLElement>(null);
-  const actions = useWatchlistActions(api);
-  const [confirming, setConfirming] = useState(false);
-  const company = watch.company ?? new URL(watch.origin).host;
+  const name = rowNameProps(watch.company ?? new URL(watch.origin).host);
+  const company = name.children;
   const latest = watch.latest;
+  const ended = watch.end !== null;
   const week = weekChangeOf(watch);
-  const failure = actions.refresh.error ?? actions.setMuted.error ?? actions.unwatch.error;
 
   useEffect(() => {
     if (!focused) return;
@@ -52,97 +55,64 @@ export function WatchRow({
         ref={ref}
         tabIndex={-1}
         aria-labelledby={nameId}
-        className={`flex flex-col gap-1.5 rounded-lg border p-2.5 outline-none focus-visible:ring-2 focus-visible:ring-sky-600 ${
-          focused ? 'border-sky-500 dark:border-sky-400' : 'border-slate-200 dark:border-slate-800'
-        } ${watch.status === 'ended' ? 'bg-slate-50 dark:bg-slate-900/60' : 'bg-white dark:bg-slate-950'}`}
+        className={`flex flex-col gap-1.5 rounded-lg border p-2.5 outline-none focus-visible:ring-2 focus-visible:ring-accent ${
+          focused ? 'border-accent' : 'border-slate-200 dark:border-slate-800'
+        } ${ended ? 'bg-slate-50 dark:bg-slate-900/60' : 'bg-white dark:bg-slate-950'}`}
       >
-        <div className="flex items-start justify-between gap-2">
-          <div className="min-w-0">
-            <h3
-              id={nameId}
-              data-testid="company-name"
-              className="text-sm font-semibold break-words text-slate-900 dark:text-white"
-            >
-              {company}
-            </h3>
-            <RowStatus watch={watch} now={now} />
-          </div>
+        {/* Name and figures on the left; the trend in one fixed place on the right, so rows compare. */}
+        <div className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-3 gap-y-1.5">
+          <h3
+            id={nameId}
+            data-testid="company-name"
+            className="text-sm font-semibold break-words text-slate-900 dark:text-white"
+            title={name.title}
+          >
+            {company}
+          </h3>
+          <span className="flex h-7 w-24 items-center justify-end">
+            {latest && <Sparkline series={watch.series} muted={ended} />}
+          </span>
           {latest ? (
-            <ScorePill point={latest} />
+            <div className="col-span-2 flex flex-wrap items-center gap-1.5">
+              <ScorePill point={latest} ended={ended} />
+              <BandBadge point={latest} ended={ended} />
+            </div>
           ) : (
-            <span className="text-xs text-slate-500 dark:text-slate-400">{t('watchlist.noFigures')}</span>
+            <p className="col-span-2 text-xs text-slate-600 dark:text-slate-400">{t('watchlist.noFigures')}</p>
           )}
         </div>
+        {/* Every row holds its change (a test hook DESIGN promises), an ended one's last too. */}
         {latest && (
-          <div className="flex flex-wrap items-center gap-x-2.5 gap-y-1">
-            <BandBadge point={latest} />
+          <p className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
             <ChangeValue change={changeOf(watch)} />
-            <span className="text-[11px] text-slate-600 dark:text-slate-400">
+            <span className="text-xs text-slate-700 dark:text-slate-300">
               {week === null ? t('watchlist.change.weekNone') : t('watchlist.change.week', { delta: formatDelta(week) })}
             </span>
-            <span className="ml-auto">
-              <Sparkline series={watch.series} />
-            </span>
-          </div>
+          </p>
         )}
-        <div className="flex flex-wrap items-center gap-1.5">
+        <RowStatus watch={watch} now={now} />
+        <div>
           <button
             type="button"
-            className={smallButtonClass}
+            className={`inline-flex items-center gap-1 rounded-md border border-slate-300 px-2.5 py-1 text-xs font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800 ${focusRing}`}
             aria-expanded={expanded}
             aria-controls={detailId}
             onClick={onToggleDetails}
             aria-label={expanded ? t('watchlist.action.hideDetails') : t('watchlist.action.detailsFor', { company })}
           >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 16 16"
+              className={`h-3 w-3 transition-transform motion-reduce:transition-none ${expanded ? 'rotate-180' : ''}`}
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
+              <path d="M4 6l4 4 4-4" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
             {expanded ? t('watchlist.action.hideDetails') : t('watchlist.action.details')}
           </button>
-          <button
-            type="button"
-            className={smallButtonClass}
-            disabled={watch.status === 'ended' || actions.refresh.isPending}
-            aria-label={t('watchlist.action.refreshFor', { company })}
-            title={t('watchlist.action.refreshFor', { company })}
-            onClick={() => actions.refresh.mutate(watch.id)}
-          >
-            {actions.refresh.isPending ? t('watchlist.refreshing') : t('watchlist.action.refresh')}
-          </button>
-          <button
-            type="button"
-            className={smallButtonClass}
-            aria-pressed={watch.muted}
-            aria-label={t(watch.muted ? 'watchlist.action.unmuteFor' : 'watchlist.action.muteFor', { company })}
-            onClick={() => actions.setMuted.mutate({ id: watch.id, muted: !watch.muted })}
-          >
-            {t(watch.muted ? 'watchlist.action.unmute' : 'watchlist.action.mute')}
-          </button>
-          {confirming ? (
-            <>
-              <button
-                type="button"
-                className={`${smallButtonClass} border-red-300 text-red-800 dark:border-red-800 dark:text-red-300`}
-                aria-label={t('watchlist.action.confirmUnwatchFor', { company })}
-                onClick={() => actions.unwatch.mutate(watch.id)}
-              >
-                {t('watchlist.action.confirmUnwatch')}
-              </button>
-              <button type="button" className={smallButtonClass} onClick={() => setConfirming(false)}>
-                {t('watchlist.cancel')}
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className={smallButtonClass}
-              aria-label={t('watchlist.action.unwatchFor', { company })}
-              onClick={() => setConfirming(true)}
-            >
-              {t('watchlist.action.unwatch')}
-            </button>
-          )}
         </div>
-        <p role="alert" className="text-xs font-medium text-red-800 empty:hidden dark:text-red-300">
-          {failure ? t('watchlist.action.failed', { reason: failure.message }) : null}
-        </p>
         <div id={detailId} hidden={!expanded}>
           {expanded && <WatchDetail api={api} watch={watch} company={company} now={now} />}
         </div>
@@ -151,61 +121,62 @@ export function WatchRow({
   );
 }
 
-/** Ended, failing, muted, or when it was refreshed and will be next; and when the link expires. */
+/**
+ * What is true of the watch now, once: ended (its figures the last known); or its last refresh failed
+ * and when it is tried again; or when it was refreshed and will be next. Then when the link expires.
+ */
 function RowStatus({ watch, now }: { watch: WatchRecord; now: number }) {
-  const { t, locale } = useI18n();
-  const parts: ReactNode[] = [];
+  const i18n = useI18n();
+  const { t, locale } = i18n;
+  const parts: { key: string; text: string; tone?: string }[] = [];
   if (watch.end) {
-    parts.push(
-      <span key="end" className="font-medium text-red-800 dark:text-red-300">
-        {t(`watchlist.status.ended.${watch.end.code}`, { when: formatRelative(watch.end.at, now, locale) })}
-      </span>,
-    );
+    parts.push({
+      key: 'end',
+      text: t(`watchlist.status.ended.${watch.end.code}`, { when: sinceText(i18n, watch.end.at, now) }),
+      tone: 'font-medium text-slate-800 dark:text-slate-200',
+    });
+    if (watch.latest) parts.push({ key: 'last-known', text: t('watchlist.status.lastKnown') });
   } else {
     if (watch.lastError) {
-      parts.push(
-        <span key="error" className="text-amber-800 dark:text-amber-300">
-          {t('watchlist.status.retry', {
-            reason: t(ERROR_TEXT[watch.lastError.code].title),
-            when: watch.lastError.retryAt ? formatRelative(watch.lastError.retryAt, now, locale) : '—',
-          })}
-        </span>,
-      );
+      const reason = t(ERROR_TEXT[watch.lastError.code].title);
+      parts.push({
+        key: 'error',
+        text: watch.lastError.retryAt
+          ? t('watchlist.status.retry', { reason, when: formatRelative(watch.lastError.retryAt, now, locale) })
+          : t('watchlist.status.failed', { reason }),
+        tone: 'font-medium text-amber-800 dark:text-amber-300',
+      });
     } else if (watch.lastRefreshAt !== null) {
-      parts.push(
-        <span key="refreshed">
-          {t('watchlist.status.refreshed', { when: formatRelative(watch.lastRefreshAt, now, locale) })}
-        </span>,
-      );
+      parts.push({
+        key: 'refreshed',
+        text: t('watchlist.status.refreshed', { when: sinceText(i18n, watch.lastRefreshAt, now) }),
+      });
     }
-    parts.push(
-      <span key="next">
-        {watch.nextDueAt === null
-          ? t('watchlist.status.manual')
-          : t('watchlist.status.next', { when: formatRelative(watch.nextDueAt, now, locale) })}
-      </span>,
-    );
+    // After a failure, the next try is the next refresh: said once.
+    if (!watch.lastError?.retryAt) {
+      parts.push({
+        key: 'next',
+        text:
+          watch.nextDueAt === null
+            ? t('watchlist.status.manual')
+            : t('watchlist.status.next', { when: formatRelative(Math.max(watch.nextDueAt, now), now, locale) }),
+      });
+    }
     if (watch.latest)
-      parts.push(
-        <span key="expires">
-          {t('watchlist.status.expires', { when: formatRelative(Date.parse(watch.latest.expiresAt), now, locale) })}
-        </span>,
-      );
+      parts.push({
+        key: 'expires',
+        text: t('watchlist.status.expires', { when: formatRelative(Date.parse(watch.latest.expiresAt), now, locale) }),
+      });
   }
-  if (watch.muted)
-    parts.push(
-      <span key="muted" className="font-medium">
-        {t('watchlist.status.muted')}
-      </span>,
-    );
+  if (watch.muted) parts.push({ key: 'muted', text: t('watchlist.status.muted'), tone: 'font-medium' });
   // Absolute times in the title, in UTC as the API states them.
   const title = watch.lastRefreshAt === null ? undefined : formatDateTime(watch.lastRefreshAt, locale);
   return (
     <p className="text-[11px] text-slate-600 dark:text-slate-400" title={title}>
       {parts.map((part, index) => (
-        <span key={index}>
+        <span key={part.key}>
           {index > 0 && ' · '}
-          {part}
+          <span className={part.tone}>{part.text}</span>
         </span>
       ))}
     </p>

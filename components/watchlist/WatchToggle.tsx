@@ -36,6 +36,18 @@ function Toggle({ api, request }: { api: WatchlistApi; request: SnapshotRequest 
   const busy = state.isPending || watchLink.isPending || unwatch.isPending;
   const cadence = state.data ? describeCadence(i18n, state.data.settings) : '';
   const failure = watchLink.error ?? unwatch.error ?? state.error;
+  // What went wrong in the reader's words: a parser's or a store's message means nothing to them.
+  const failureText = watchLink.error
+    ? isWatchlistFull(watchLink.error)
+      ? t('watch.toggle.full', { max: WATCHLIST_LIMITS.maxWatches })
+      : watchLink.error.name === 'UnwatchableLinkError'
+        ? t('watch.toggle.unwatchable')
+        : t('watch.toggle.addFailed')
+    : unwatch.error
+      ? t('watch.toggle.removeFailed')
+      : failure
+        ? t('watch.toggle.error', { reason: failure.message })
+        : null;
   const hint =
     watch?.end != null
       ? t('watch.toggle.endedHint', { reason: describeChange(i18n, endChange(watch.end.code), watch.end.at) })
@@ -60,8 +72,8 @@ function Toggle({ api, request }: { api: WatchlistApi; request: SnapshotRequest 
         onClick={toggle}
         className={`inline-flex shrink-0 items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset ${focusRing} ${
           pressed
-            ? 'bg-sky-700 text-white ring-sky-700 hover:bg-sky-800 dark:bg-sky-400 dark:text-slate-950 dark:ring-sky-400 dark:hover:bg-sky-300'
-            : 'bg-white text-sky-800 ring-sky-700/40 hover:bg-sky-50 dark:bg-slate-900 dark:text-sky-200 dark:ring-sky-400/50 dark:hover:bg-slate-800'
+            ? 'bg-primary text-on-primary ring-primary hover:bg-primary-hover'
+            : 'bg-white text-accent ring-accent/50 hover:bg-slate-50 dark:bg-slate-900 dark:hover:bg-slate-800'
         }`}
       >
         <EyeIcon />
@@ -70,11 +82,7 @@ function Toggle({ api, request }: { api: WatchlistApi; request: SnapshotRequest 
       <div className="min-w-0 text-[11px] leading-snug text-slate-600 dark:text-slate-300">
         <p id={hintId}>{hint}</p>
         <p role="alert" className="font-medium text-red-800 empty:hidden dark:text-red-300">
-          {failure
-            ? isWatchlistFull(failure)
-              ? t('watch.toggle.full', { max: WATCHLIST_LIMITS.maxWatches })
-              : t('watch.toggle.error', { reason: failure.message })
-            : null}
+          {failureText}
         </p>
       </div>
     </div>

@@ -4,15 +4,15 @@ import { WATCHLIST_LIMITS } from '@/lib/core/limits';
 import { messageOf } from '@/lib/core/thrown';
 import { describeCadence } from '@/lib/core/watchlist/describe';
 import { useI18n } from '../i18n';
-import { focusRing, secondaryButtonClass } from '../styles';
+import { dangerButtonClass, destructiveButtonClass, focusRing, secondaryButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
-import { WatchDisclaimers, WatchlistHeader, WatchlistPlaceholder } from './parts';
+import { NOTICE_TONE, refreshReport, WatchDisclaimers, WatchlistHeader, WatchlistPlaceholder } from './parts';
 import { useLiveWatchlist, useWatchlistActions, watchlistQueries } from './queries';
 import { refreshableCount, sortWatches, WATCH_SORT_KEYS, type WatchSort } from './rows';
 import { watchlistFileName, watchlistToCsv, watchlistToJson } from './export';
 import { WatchRow } from './WatchRow';
 
-type Notice = { tone: 'success' | 'error'; text: string } | null;
+type Notice = { tone: keyof typeof NOTICE_TONE; text: string } | null;
 
 /**
  * The side panel's watchlist: every watched company, sortable, with "Refresh all now" (its cost in
@@ -67,7 +67,7 @@ export function WatchlistView({
   function refreshAll() {
     setNotice(null);
     actions.refreshAll.mutate(undefined, {
-      onSuccess: (report) => setNotice({ tone: 'success', text: t('watchlist.refreshed', { count: report.refreshed }) }),
+      onSuccess: (report) => setNotice(refreshReport(i18n, report)),
       onError: (error) => setNotice({ tone: 'error', text: t('watchlist.action.failed', { reason: error.message }) }),
     });
   }
@@ -115,30 +115,31 @@ export function WatchlistView({
         >
           {t('watchlist.exportJson')}
         </button>
-        {confirmClear ? (
-          <span className="flex flex-wrap items-center gap-2" role="group" aria-label={t('watchlist.deleteAll.question')}>
-            <span className="text-xs text-slate-700 dark:text-slate-200">{t('watchlist.deleteAll.question')}</span>
-            <button type="button" className={`${secondaryButtonClass} text-red-800 dark:text-red-300`} onClick={clearAll}>
+        {!confirmClear && (
+          <button type="button" className={`${dangerButtonClass} ml-auto`} onClick={() => setConfirmClear(true)}>
+            {t('watchlist.deleteAll')}
+          </button>
+        )}
+      </div>
+      {confirmClear && (
+        <div
+          className="flex flex-col gap-2 rounded-lg border border-tone-red-border bg-tone-red-bg p-3"
+          role="group"
+          aria-label={t('watchlist.deleteAll.question')}
+        >
+          <p className="text-sm font-medium text-tone-red-fg">{t('watchlist.deleteAll.question')}</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <button type="button" className={destructiveButtonClass} onClick={clearAll}>
               {t('watchlist.deleteAll.confirm')}
             </button>
             <button type="button" className={secondaryButtonClass} onClick={() => setConfirmClear(false)}>
               {t('watchlist.cancel')}
             </button>
-          </span>
-        ) : (
-          <button type="button" className={`${secondaryButtonClass} ml-auto`} onClick={() => setConfirmClear(true)}>
-            {t('watchlist.deleteAll')}
-          </button>
-        )}
-      </div>
+          </div>
+        </div>
+      )}
       <div role="status" aria-live="polite" className="empty:hidden">
-        {notice && (
-          <p
-            className={`text-xs font-medium ${notice.tone === 'error' ? 'text-red-800 dark:text-red-300' : 'text-emerald-800 dark:text-emerald-300'}`}
-          >
-            {notice.text}
-          </p>
-        )}
+        {notice && <p className={`text-xs font-medium ${NOTICE_TONE[notice.tone]}`}>{notice.text}</p>}
       </div>
       <div className="flex items-center gap-2 text-xs">
         <label htmlFor={sortId} className="text-slate-600 dark:text-slate-300">

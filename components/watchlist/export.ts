@@ -1,7 +1,7 @@
 import { toCsv, type CsvCell } from '@/lib/core/csv';
 import type { AppTranslator } from '@/lib/core/i18n';
 import type { WatchPoint, WatchRecord } from '@/lib/core/watchlist/types';
-import { READINESS_LABEL_KEY, RISK_BAND_KEY } from '../tones';
+import { aripStageName, productName, readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
 
 /**
  * The watchlist's history as files. Like the side panel's CSV: snapshot data in the reader's language,
@@ -36,7 +36,7 @@ export function watchlistToCsv(i18n: AppTranslator, exported: WatchExport): stri
     t('watchlist.csv.disclaimer'),
   ];
   const rows = exported.flatMap(({ watch, points }) => {
-    const status = watch.end ? t('watchlist.csv.statusEnded', { code: watch.end.code }) : t('watchlist.csv.statusActive');
+    const status = watch.end ? t(`watchlist.csv.statusEnded.${watch.end.code}`) : t('watchlist.csv.statusActive');
     return points.map((point): CsvCell[] => [
       companyOf(watch),
       watch.origin,
@@ -44,13 +44,14 @@ export function watchlistToCsv(i18n: AppTranslator, exported: WatchExport): stri
       new Date(point.at).toISOString(),
       t(`watchlist.detail.source.${point.source}`),
       point.readinessScore,
-      t(READINESS_LABEL_KEY[point.readinessLabel]),
+      readinessLabelName(i18n, point.readinessLabel),
       point.fundraiseScore,
-      t(RISK_BAND_KEY[point.riskBand]),
+      riskBandName(i18n, point.riskBand),
       point.checklistPct,
       point.gaps.map((gap) => `${t(`snapshot.severity.${gap.severity}`)}: ${gap.title}`).join('; '),
-      point.productClassification,
-      point.aripStage,
+      // Names in the reader's language (the JSON export keeps the API's codes, for other tools).
+      productName(i18n, point.productClassification)?.name,
+      aripStageName(i18n, point.aripStage)?.name,
       point.packHash,
       point.expiresAt,
       point.viewCount,

@@ -3,11 +3,12 @@ import { useId, type ReactNode } from 'react';
 import { describeCadence } from '@/lib/core/watchlist/describe';
 import { formatDelta } from '@/lib/core/watchlist/diff';
 import type { WatchPoint, WatchRecord } from '@/lib/core/watchlist/types';
+import type { AppTranslator } from '@/lib/core/i18n';
+import { ReadinessFigure, RiskFigure } from '../figures';
 import { useI18n } from '../i18n';
-import { Disclaimer } from '../SnapshotCard';
-import { StatePanel } from '../page-links/page-states';
+import { ServiceDisclaimer } from '../ServiceText';
+import { StatePanel } from '../StatePanel';
 import { primaryButtonClass, secondaryButtonClass } from '../styles';
-import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE } from '../tones';
 import type { WatchlistApi } from './api';
 import { watchDisclaimers } from './rows';
 
@@ -44,49 +45,34 @@ export function WatchlistPlaceholder({ list }: { list: WatchlistQuery }) {
   );
 }
 
-export function ScorePill({ point, compact = false }: { point: WatchPoint; compact?: boolean }) {
-  const { t } = useI18n();
+/** "Readiness 82/100 · Good Standing", grey once the watch has ended (figures no longer current). */
+export function ScorePill({ point, ended = false }: { point: WatchPoint; ended?: boolean }) {
   return (
-    <span
-      className={`inline-flex shrink-0 flex-col items-center rounded-md px-1.5 py-0.5 leading-tight ring-1 ring-inset ${READINESS_TONE[point.readinessLabel]}`}
-    >
-      <span data-testid="readiness-score" className={`${compact ? 'text-sm' : 'text-base'} font-bold tabular-nums`}>
-        {point.readinessScore}
-      </span>
-      <span className="text-[10px] font-medium whitespace-nowrap">{t(READINESS_LABEL_KEY[point.readinessLabel])}</span>
-    </span>
+    <ReadinessFigure score={point.readinessScore} label={point.readinessLabel} muted={ended} scoreTestId="readiness-score" />
   );
 }
 
-/** `wrap`: in a narrow row the band's name may take two lines rather than push the row wider. */
-export function BandBadge({ point, wrap = false }: { point: WatchPoint; wrap?: boolean }) {
-  const { t } = useI18n();
-  return (
-    <span
-      data-testid="risk-band"
-      className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${wrap ? '' : 'whitespace-nowrap'} ${RISK_TONE[point.riskBand]}`}
-    >
-      {t(RISK_BAND_KEY[point.riskBand])}
-    </span>
-  );
+/** "Fundraising risk: Low", grey once the watch has ended. */
+export function BandBadge({ point, ended = false }: { point: WatchPoint; ended?: boolean }) {
+  return <RiskFigure band={point.riskBand} muted={ended} testId="risk-band" />;
 }
 
 const CHANGE_TONE = {
   up: 'text-emerald-800 dark:text-emerald-300',
   down: 'text-red-800 dark:text-red-300',
-  flat: 'text-slate-600 dark:text-slate-300',
+  flat: 'text-slate-700 dark:text-slate-300',
 } as const;
 
-/** The change since the previous refresh: "+6", "−3", "0", or "—" before a second refresh. */
+/** The change since the previous refresh, with what it is: "+6 since the previous refresh"; "—" before a second one. */
 export function ChangeValue({ change }: { change: number | null }) {
   const { t } = useI18n();
   const tone = change === null || change === 0 ? 'flat' : change > 0 ? 'up' : 'down';
   return (
-    <span className="inline-flex items-baseline gap-1 text-xs">
+    <span className="inline-flex items-baseline gap-1 text-xs text-slate-700 dark:text-slate-300">
       <span data-testid="watch-change" className={`font-semibold tabular-nums ${CHANGE_TONE[tone]}`}>
         {change === null ? '—' : formatDelta(change)}
       </span>
-      <span className="sr-only">{change === null ? t('watchlist.change.first') : t('watchlist.change.previous')}</span>
+      <span>{change === null ? t('watchlist.change.none') : t('watchlist.change.previous')}</span>
     </span>
   );
 }
@@ -99,14 +85,32 @@ export function WatchDisclaimers({ watches }: { watches: readonly WatchRecord[] 
   return (
     <section aria-label={t('pageLinks.disclaimers')} className="flex flex-col gap-1.5" data-testid="watch-disclaimers">
       {texts.map((text) => (
-        <Disclaimer key={text} text={text} />
+        <ServiceDisclaimer key={text} text={text} />
       ))}
     </section>
   );
 }
 
-export const smallButtonClass =
-  'rounded border border-slate-300 px-2 py-0.5 text-[11px] font-medium text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:focus-visible:outline-sky-400';
+/** How a "Refresh all now" went, said truly: a round where every refresh failed is not a success. */
+export function refreshReport(
+  { t }: AppTranslator,
+  report: { refreshed: number; ended: number; failed: number },
+): { tone: 'success' | 'warning' | 'error'; text: string } {
+  const parts = [
+    report.refreshed > 0 ? t('watchlist.report.refreshed', { count: report.refreshed }) : null,
+    report.ended > 0 ? t('watchlist.report.ended', { count: report.ended }) : null,
+    report.failed > 0 ? t('watchlist.report.failed', { count: report.failed }) : null,
+  ].filter((part): part is string => part !== null);
+  const text = parts.length === 0 ? t('watchlist.report.none') : `${parts.join(' · ')}.`;
+  const tone = report.failed === 0 ? 'success' : report.refreshed === 0 ? 'error' : 'warning';
+  return { tone, text };
+}
+
+export const NOTICE_TONE = {
+  success: 'text-emerald-800 dark:text-emerald-300',
+  warning: 'text-amber-800 dark:text-amber-300',
+  error: 'text-red-800 dark:text-red-300',
+} as const;
 
 /**
  * What a watchlist says first: how many companies and how often they refresh, then "Refresh all now"
@@ -138,7 +142,7 @@ export function WatchlistHeader({
         <button
           type="button"
           data-testid="watch-refresh-all"
-          className={primaryButtonClass}
+          className={`${primaryButtonClass} sm:self-start`}
           aria-describedby={hintId}
           disabled={toRefresh === 0 || pending}
           onClick={onRefreshAll}

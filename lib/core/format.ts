@@ -22,15 +22,27 @@ export function formatRelative(target: Date | number, now: Date | number, locale
   return format.format(0, 'second');
 }
 
+/**
+ * Dates read alike on every surface of one language (the extension, whatever the reader's region,
+ * and the `/share` page): English day first and 24-hour ("1 Dec 2026, 15:22 UTC"), French as in
+ * France. Other locales keep their own conventions.
+ */
+const DATE_LOCALE: Readonly<Record<string, string>> = { en: 'en-GB', fr: 'fr-FR' };
+function dateLocale(locale: string | undefined): string | undefined {
+  const language = locale?.toLowerCase().split(/[-_]/)[0];
+  return (language !== undefined && Object.hasOwn(DATE_LOCALE, language) ? DATE_LOCALE[language] : undefined) ?? locale;
+}
+
 /** "22 Nov 2026, 07:46 UTC": absolute times are shown in UTC, as the API states them. */
 export function formatDateTime(value: Date | string | number, locale?: string): string {
   // dateStyle/timeStyle cannot be combined with timeZoneName, so the fields are spelled out.
-  return new Intl.DateTimeFormat(locale, {
+  return new Intl.DateTimeFormat(dateLocale(locale), {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
+    hourCycle: 'h23',
     timeZone: 'UTC',
     timeZoneName: 'short',
   }).format(new Date(value));
@@ -38,17 +50,18 @@ export function formatDateTime(value: Date | string | number, locale?: string): 
 
 /** "22 Nov, 07:46": a short time in UTC for dense tables (the full form goes in a title). */
 export function formatDayTime(value: Date | string | number, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, {
+  return new Intl.DateTimeFormat(dateLocale(locale), {
     month: 'short',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
+    hourCycle: 'h23',
     timeZone: 'UTC',
   }).format(new Date(value));
 }
 
 export function formatDate(value: Date | string | number, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(value));
+  return new Intl.DateTimeFormat(dateLocale(locale), { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(value));
 }
 
 export function formatPercent(pct: number, locale?: string): string {

@@ -69,6 +69,28 @@ export const PRODUCT_CLASSIFICATION_CODES = Object.keys(PRODUCT_CLASSIFICATIONS)
   ...ProductClassification[],
 ];
 
+/**
+ * Regulator codes that snapshots carry and the regulator's official name (in its own language). The
+ * spec lists none ("e.g. SEC_NIGERIA, CBN appear as values"): this table is ours
+ * (docs/api-decisions.md "Regulator names"); a code not in it is shown as the code.
+ */
+export const REGULATORS: Readonly<Record<string, string>> = {
+  SEC_NIGERIA: 'Securities and Exchange Commission, Nigeria',
+  CBN: 'Central Bank of Nigeria',
+  NFIU: 'Nigerian Financial Intelligence Unit',
+  NDPC: 'Nigeria Data Protection Commission',
+  AMF_UMOA: 'Autorité des marchés financiers de l’UMOA',
+  BCEAO: 'Banque centrale des États de l’Afrique de l’Ouest',
+  CBK: 'Central Bank of Kenya',
+  CMA_KENYA: 'Capital Markets Authority, Kenya',
+  ODPC: 'Office of the Data Protection Commissioner, Kenya',
+  SEC_GHANA: 'Securities and Exchange Commission, Ghana',
+  BOG: 'Bank of Ghana',
+  FSCA: 'Financial Sector Conduct Authority, South Africa',
+  SARB: 'South African Reserve Bank',
+  FIC: 'Financial Intelligence Centre, South Africa',
+};
+
 function assertScore(score: number): void {
   if (!Number.isInteger(score) || score < 0 || score > 100) {
     throw new RangeError(`score must be an integer from 0 to 100, got ${score}`);

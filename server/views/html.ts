@@ -6,8 +6,15 @@
  * so every page is a single self-contained document: inline CSS only, no scripts, no external resources.
  */
 
+import { brandMarkSvg } from '../../lib/core/brand';
 import { formatDateTime } from '../../lib/core/format';
-import type { GapSeverity, ReadinessLabel, RiskBand } from '../../lib/core/labels';
+import { appTranslator } from '../../lib/core/i18n';
+import { PALETTE, paletteCssVariables } from '../../lib/core/palette';
+
+export { READINESS_TONE as READINESS_LABEL_TONE, RISK_BAND_TONE, SEVERITY_TONE, type Tone } from '../../lib/core/palette';
+
+/** The views speak English (the service's language); their words are the extension's, from its catalog. */
+export const viewTranslator = appTranslator('en', 'en-GB');
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -41,35 +48,6 @@ export function timeElement(iso: string): string {
   return `<time datetime="${escapeHtml(iso)}" title="${escapeHtml(iso)}">${escapeHtml(formatUtc(iso))}</time>`;
 }
 
-/** Colour tones used for labels, bands and severities: one palette, four meanings. */
-export type Tone = 'red' | 'amber' | 'blue' | 'green' | 'orange' | 'neutral';
-
-export const READINESS_LABEL_TONE: Readonly<Record<ReadinessLabel, Tone>> = {
-  Critical: 'red',
-  'In Progress': 'amber',
-  'Good Standing': 'blue',
-  'Regulator Ready': 'green',
-};
-
-export const RISK_BAND_TONE: Readonly<Record<RiskBand, Tone>> = {
-  high: 'red',
-  medium: 'amber',
-  low: 'blue',
-  investor_ready: 'green',
-};
-
-export const SEVERITY_TONE: Readonly<Record<GapSeverity, Tone>> = {
-  critical: 'red',
-  high: 'orange',
-  medium: 'amber',
-};
-
-/** "investor_ready" → "Investor ready" (display form of a risk band code). */
-export function humanizeCode(code: string): string {
-  const spaced = code.replace(/_/g, ' ');
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
-}
-
 /** The one stylesheet every view shares. Page-specific rules are passed to `renderDocument`. */
 export const BASE_CSS = `
 :root {
@@ -80,15 +58,9 @@ export const BASE_CSS = `
   --border: #dde3ea;
   --text: #0f1b2d;
   --muted: #4d5b6e;
-  --accent: #0b5cad;
   --accent-soft: #e8f1fb;
   --shadow: 0 1px 2px rgba(15, 27, 45, 0.06), 0 4px 12px rgba(15, 27, 45, 0.05);
-  --red-bg: #fdecec; --red-fg: #9b1c1c; --red-border: #f3b4b4; --red-solid: #c42b2b;
-  --orange-bg: #fff0e3; --orange-fg: #9a3c06; --orange-border: #f7c49a; --orange-solid: #c2560c;
-  --amber-bg: #fff6db; --amber-fg: #7a4d00; --amber-border: #efd27a; --amber-solid: #b7791f;
-  --blue-bg: #e6f4f7; --blue-fg: #0b5563; --blue-border: #9fd3dd; --blue-solid: #0e7c8f;
-  --green-bg: #e7f6ec; --green-fg: #14632f; --green-border: #a6dbb6; --green-solid: #1f8a44;
-  --neutral-bg: #eef1f5; --neutral-fg: #334155; --neutral-border: #cfd7e1; --neutral-solid: #64748b;
+  ${paletteCssVariables(PALETTE.light)}
   --font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif;
   --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
 }
@@ -100,15 +72,9 @@ export const BASE_CSS = `
     --border: #2d3744;
     --text: #e6edf3;
     --muted: #9eabba;
-    --accent: #6cb6ff;
     --accent-soft: #132338;
     --shadow: none;
-    --red-bg: #3a1414; --red-fg: #ffb3b3; --red-border: #7a2a2a; --red-solid: #f26b6b;
-    --orange-bg: #3a2010; --orange-fg: #ffc69a; --orange-border: #7a4520; --orange-solid: #f0904a;
-    --amber-bg: #33280c; --amber-fg: #f5d27a; --amber-border: #6e5518; --amber-solid: #e0b040;
-    --blue-bg: #0e2c33; --blue-fg: #8fdbe8; --blue-border: #1f5a66; --blue-solid: #3fb8cc;
-    --green-bg: #0f2e1a; --green-fg: #8fe0a8; --green-border: #1f5e34; --green-solid: #4cc474;
-    --neutral-bg: #222b36; --neutral-fg: #c7d1dc; --neutral-border: #3a4655; --neutral-solid: #8a99ab;
+    ${paletteCssVariables(PALETTE.dark)}
   }
 }
 *, *::before, *::after { box-sizing: border-box; }
@@ -134,10 +100,9 @@ p { margin: 0; }
   padding-bottom: 16px; margin-bottom: 24px; border-bottom: 1px solid var(--border);
 }
 .brand { display: flex; align-items: center; gap: 10px; font-weight: 650; color: var(--text); }
-.brand-mark {
-  display: inline-grid; place-items: center; width: 28px; height: 28px; border-radius: 8px;
-  background: var(--accent); color: var(--surface); font-size: 15px; font-weight: 800;
-}
+.brand-mark { display: block; flex: none; }
+.brand-mark .tile { fill: var(--brand); }
+.brand-mark .ink { stroke: var(--on-brand); }
 .brand small { display: block; font-weight: 500; color: var(--muted); font-size: 0.8rem; }
 .card {
   background: var(--surface); border: 1px solid var(--border); border-radius: 12px;
@@ -227,10 +192,18 @@ ${input.body}
 `;
 }
 
+/**
+ * The product mark (lib/core/brand.ts), as in the extension: its colours follow the scheme through
+ * the palette's custom properties.
+ */
+const BRAND_MARK_HTML = brandMarkSvg({ size: 28, attributes: 'class="brand-mark" aria-hidden="true" focusable="false"' })
+  .replace(/<rect /, '<rect class="tile" ')
+  .replace(/stroke="[^"]*"/g, 'class="ink"');
+
 /** The page header bar shared by all views. `subtitle` is escaped here; `right` is trusted HTML. */
 export function renderTopbar(subtitle: string, right = ''): string {
   return `<header class="topbar">
-  <div class="brand"><span class="brand-mark" aria-hidden="true">C</span><span>Compliance Lens<small>${escapeHtml(subtitle)}</small></span></div>
+  <div class="brand">${BRAND_MARK_HTML}<span>Compliance Lens<small>${escapeHtml(subtitle)}</small></span></div>
   ${right}
 </header>`;
 }

@@ -2,20 +2,31 @@
  * The human-readable investor view of one snapshot (`GET /share/{token}`). Pure: envelope in, HTML out.
  */
 
+import { displayText } from '../../lib/core/display-text';
+import { checklistTone } from '../../lib/core/palette';
 import type { Gap, SnapshotSuccessEnvelope } from '../../lib/core/schemas/snapshot';
+import {
+  aripStageName,
+  productName,
+  readinessLabelName,
+  regulatorName,
+  riskBandName,
+  type NamedCode,
+} from '../../lib/core/vocabulary';
 import {
   READINESS_LABEL_TONE,
   RISK_BAND_TONE,
   SEVERITY_TONE,
   escapeHtml,
-  humanizeCode,
   renderDocument,
   renderTopbar,
   timeElement,
+  viewTranslator,
   type Tone,
 } from './html';
 
 const SHARE_CSS = `
+.topbar .chip { white-space: normal; }
 .hero { display: flex; justify-content: space-between; align-items: flex-end; gap: 16px; flex-wrap: wrap; }
 .hero p { margin-top: 6px; }
 .notice { margin-top: 16px; }
@@ -41,7 +52,7 @@ const SHARE_CSS = `
 .facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 10px 20px; margin: 0; }
 .facts dt { color: var(--muted); font-size: 0.88rem; }
 .facts dd { margin: 0; font-weight: 500; }
-.chips { display: flex; flex-wrap: wrap; gap: 6px; }
+.names { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 2px; }
 .gaps { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 12px; }
 .gap { display: grid; grid-template-columns: 92px minmax(0, 1fr); gap: 12px; padding: 14px 16px; border: 1px solid var(--border); border-radius: 10px; background: var(--surface-2); }
 .gap-title { font-weight: 600; }
@@ -84,40 +95,43 @@ function factRow(term: string, valueHtml: string, testId?: string): string {
   return `<dt>${escapeHtml(term)}</dt><dd${attr}>${valueHtml}</dd>`;
 }
 
+/** A name with its API code at hand (the tooltip), as the extension shows it: "Central Bank of Nigeria". */
+function named({ name, code }: NamedCode): string {
+  return `<span title="${escapeHtml(viewTranslator.t('vocab.code', { code }))}" data-code="${escapeHtml(code)}">${escapeHtml(name)}</span>`;
+}
+
 function renderGap(gap: Gap): string {
   const tone = SEVERITY_TONE[gap.severity];
   const basis = gap.regulatory_basis.trim()
     ? `<p class="gap-basis"><strong>Regulatory basis:</strong> <span data-testid="gap-basis">${escapeHtml(gap.regulatory_basis)}</span></p>`
     : '';
   return `<li class="gap" data-testid="gap" data-severity="${escapeHtml(gap.severity)}">
-  <span class="chip severity tone-${tone}" data-testid="gap-severity">${escapeHtml(gap.severity)}</span>
-  <div><p class="gap-title" data-testid="gap-title">${escapeHtml(gap.title)}</p>${basis}</div>
+  <span class="chip severity tone-${tone}" data-testid="gap-severity">${escapeHtml(viewTranslator.t(`snapshot.severity.${gap.severity}`))}</span>
+  <div><p class="gap-title" data-testid="gap-title">${escapeHtml(displayText(gap.title))}</p>${basis}</div>
 </li>`;
 }
 
 export function renderSharePage(envelope: SnapshotSuccessEnvelope): string {
   const { data, meta } = envelope;
   const { scores, licensing, verification } = data;
-  const company = data.company.name;
+  // A founder's name, cleaned of bidi and control characters (lib/core/display-text.ts), whole.
+  const company = displayText(data.company.name);
   const readinessTone = READINESS_LABEL_TONE[scores.readiness_label];
   const riskTone = RISK_BAND_TONE[scores.fundraise_risk_band];
-  const riskBandText =
-    scores.fundraise_risk_band === 'investor_ready' ? 'Investor ready' : `${humanizeCode(scores.fundraise_risk_band)} risk`;
-  const checklistTone: Tone = scores.checklist_completion_pct >= 100 ? 'green' : 'neutral';
-
-  const product = licensing.product_classification
-    ? `${escapeHtml(licensing.product_classification_label ?? licensing.product_classification)} <span class="chip mono">${escapeHtml(licensing.product_classification)}</span>`
-    : '<span class="muted">Not classified</span>';
+  // One vocabulary with the extension (lib/core/vocabulary.ts): names, with the API's codes in tooltips.
+  const i18n = viewTranslator;
+  const checklist: Tone = checklistTone(scores.checklist_completion_pct);
+  const product = productName(i18n, licensing.product_classification);
+  const stage = aripStageName(i18n, licensing.arip_stage);
+  const productHtml = product ? named(product) : '<span class="muted">Not classified</span>';
   const primary = licensing.primary_regulator
-    ? `<span class="chip mono">${escapeHtml(licensing.primary_regulator)}</span>`
+    ? named(regulatorName(i18n, licensing.primary_regulator))
     : '<span class="muted">None stated</span>';
   const secondary =
     licensing.secondary_regulators.length > 0
-      ? `<span class="chips">${licensing.secondary_regulators.map((r) => `<span class="chip mono">${escapeHtml(r)}</span>`).join('')}</span>`
+      ? `<ul class="names">${licensing.secondary_regulators.map((code) => `<li>${named(regulatorName(i18n, code))}</li>`).join('')}</ul>`
       : '<span class="muted">None</span>';
-  const arip = licensing.arip_stage
-    ? `${escapeHtml(licensing.arip_stage_label ?? licensing.arip_stage)}`
-    : '<span class="muted">Not in ARIP</span>';
+  const arip = stage ? named(stage) : '<span class="muted">Not in ARIP</span>';
 
   const gaps =
     data.top_gaps.length === 0
@@ -150,19 +164,19 @@ ${renderTopbar('Investor view · compliance status snapshot', '<span class="chip
 
     <section class="scores" aria-label="Scores">
       <div class="card score-card tone-top-${readinessTone}">
-        <div class="score-head"><h2>Readiness score</h2><span class="chip chip-dot tone-${readinessTone}" data-testid="readiness-label">${escapeHtml(scores.readiness_label)}</span></div>
+        <div class="score-head"><h2>Readiness</h2><span class="chip chip-dot tone-${readinessTone}" data-testid="readiness-label">${escapeHtml(readinessLabelName(i18n, scores.readiness_label))}</span></div>
         <div class="score-value"><span data-testid="readiness-score">${escapeHtml(scores.readiness_score)}</span><small>/100</small></div>
         ${bar(scores.readiness_score, readinessTone, `Readiness score ${scores.readiness_score} of 100`)}
       </div>
       <div class="card score-card tone-top-${riskTone}">
-        <div class="score-head"><h2>Fundraise score</h2><span class="chip chip-dot tone-${riskTone}" data-testid="risk-band" data-band="${escapeHtml(scores.fundraise_risk_band)}">${escapeHtml(riskBandText)}</span></div>
-        <div class="score-value"><span data-testid="fundraise-score">${escapeHtml(scores.fundraise_score)}</span><small>/100</small></div>
+        <div class="score-head"><h2>Fundraising risk</h2><span class="chip chip-dot tone-${riskTone}" data-testid="risk-band" data-band="${escapeHtml(scores.fundraise_risk_band)}">${escapeHtml(riskBandName(i18n, scores.fundraise_risk_band))}</span></div>
+        <div class="score-value"><span data-testid="fundraise-score">${escapeHtml(scores.fundraise_score)}</span><small>/100 fundraise score</small></div>
         <p class="small muted" data-testid="risk-label">${escapeHtml(scores.fundraise_risk_label)}</p>
       </div>
-      <div class="card score-card tone-top-${checklistTone}">
+      <div class="card score-card tone-top-${checklist}">
         <div class="score-head"><h2>DD checklist</h2><span class="chip" data-testid="checklist-pct">${escapeHtml(scores.checklist_completion_pct)}% complete</span></div>
         <div class="score-value"><span data-testid="checklist-complete">${escapeHtml(scores.checklist_complete)}</span><small>/ <span data-testid="checklist-total">${escapeHtml(scores.checklist_total)}</span> items</small></div>
-        ${bar(scores.checklist_completion_pct, checklistTone === 'green' ? 'green' : 'blue', `Checklist ${scores.checklist_completion_pct}% complete`)}
+        ${bar(scores.checklist_completion_pct, checklist, `Checklist ${scores.checklist_completion_pct}% complete`)}
       </div>
     </section>
 
@@ -170,7 +184,7 @@ ${renderTopbar('Investor view · compliance status snapshot', '<span class="chip
       <section class="card" aria-labelledby="licensing-title">
         <h2 id="licensing-title" class="section-title">Licensing</h2>
         <dl class="facts">
-          ${factRow('Product classification', product, 'product-classification')}
+          ${factRow('Product classification', productHtml, 'product-classification')}
           ${factRow('Primary regulator', primary, 'primary-regulator')}
           ${factRow('Secondary regulators', secondary, 'secondary-regulators')}
           ${factRow('ARIP stage', arip, 'arip-stage')}

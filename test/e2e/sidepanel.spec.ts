@@ -80,10 +80,10 @@ test('side panel: a table that follows the page, sorts by each column (aria-sort
     .trimEnd()
     .split('\r\n');
   expect(lines[0]).toBe(
-    '"Company","Readiness score","Readiness label","Risk band","Link expires (UTC)","Status","Service","Disclaimer"',
+    '"Company","Readiness score","Readiness label","Fundraising risk","Link expires (UTC)","Status","Service","Disclaimer"',
   );
   expect(lines).toHaveLength(4);
-  expect(lines[1]).toMatch(/^"Abuja Remit Ltd",35,"Critical","High risk","\d{4}-/);
+  expect(lines[1]).toMatch(/^"Abuja Remit Ltd",35,"Critical","High","\d{4}-/);
   expect(lines[3]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil\.example"",""Zed Pay""\)",92,"Regulator Ready","Investor ready",/);
   expect(csv).toContain('due diligence');
   for (const deal of [kobo, abuja, zed]) expect(csv).not.toContain(deal.link.token);

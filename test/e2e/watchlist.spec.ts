@@ -74,7 +74,7 @@ test('watch from the card and from the side panel; Refresh all costs one view pe
   await expect(watchlist.rows).toHaveCount(2);
   await expect(watchlist.row('Kobo Ledger Ltd').getByTestId('readiness-score')).toHaveText('76');
   await expect(watchlist.row('Kobo Ledger Ltd').getByTestId('watch-change')).toHaveText('—');
-  await expect(watchlist.row('Abuja Remit Ltd').getByTestId('risk-band')).toHaveText('High risk');
+  await expect(watchlist.row('Abuja Remit Ltd').getByTestId('risk-band')).toHaveText('Fundraising risk: High');
 
   // The founder completes tasks: a higher score and a new gap.
   await kobo.founder.updateProfile({

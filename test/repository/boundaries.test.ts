@@ -143,6 +143,26 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
       "import { reportFrameLinks } from '../page-world/link-report';",
     ],
     ['the shared core imports no DOM helper', 'lib/core/new.ts', "import { ANCHOR_SELECTOR } from '../dom';"],
+    [
+      'a components/ feature does not import another (page-links → watchlist)',
+      'components/page-links/New.tsx',
+      "import { WatchToggle } from '../watchlist/WatchToggle';",
+    ],
+    [
+      'a components/ feature does not import another (watchlist → page-links, through the alias)',
+      'components/watchlist/New.tsx',
+      "import { usePageLinkRows } from '@/components/page-links/queries';",
+    ],
+    [
+      'a components/ feature does not import a page (pages compose features)',
+      'components/watchlist/New.tsx',
+      "import { PopupApp } from '../popup/PopupApp';",
+    ],
+    [
+      'a components/ feature still imports no background code',
+      'components/watchlist/New.tsx',
+      "import { createSnapshotService } from '@/lib/background/snapshot-service';",
+    ],
   ])('%s', async (_rule, file, code) => {
     const found = await violations(file, code);
     expect(found).toHaveLength(1);
@@ -203,6 +223,16 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
     ],
     ['the content script: lib/dom', 'lib/content/new.ts', "import { ANCHOR_SELECTOR } from '../dom';"],
     ['core schemas: zod', 'lib/core/schemas/new.ts', "import { z } from 'zod';\nimport { TOKEN_PATTERN } from '../token';"],
+    [
+      'a components/ feature: the shared components, its own folder, lib/core/watchlist and the page-links protocol',
+      'components/watchlist/New.tsx',
+      "import { StatePanel } from '../StatePanel';\nimport { sortWatches } from './rows';\nimport { describeCadence } from '@/lib/core/watchlist/describe';\nimport type { PageLink } from '@/lib/protocol/page-links';",
+    ],
+    [
+      'a page: every feature',
+      'components/popup/New.tsx',
+      "import { WatchToggle } from '../watchlist/WatchToggle';\nimport { SnapshotDetail } from '../page-links/row-parts';",
+    ],
   ])('allows %s', async (_what, file, code) => {
     expect(await violations(file, code)).toEqual([]);
   });

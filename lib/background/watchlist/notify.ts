@@ -1,4 +1,5 @@
 import type { WatchlistTranslator } from '../../core/i18n/watchlist';
+import { DISPLAY_NAME_MAX, displayText } from '../../core/display-text';
 import { describeChange } from '../../core/watchlist/describe';
 import type { WatchDigestEntry } from './watchlist';
 
@@ -30,7 +31,8 @@ export function buildDigest(i18n: WatchlistTranslator, entries: readonly WatchDi
   const { t } = i18n;
   const [first] = entries;
   if (!first) return null;
-  const name = (entry: WatchDigestEntry) => entry.watch.company ?? entry.watch.origin;
+  // Founders write the names: cleaned of bidi and control characters, and cut to a readable title.
+  const name = (entry: WatchDigestEntry) => displayText(entry.watch.company ?? entry.watch.origin, { max: DISPLAY_NAME_MAX });
   if (entries.length === 1) {
     const lines = first.changes.slice(0, MAX_LINES).map((change) => describeChange(i18n, change, now));
     const more = first.changes.length - lines.length;

@@ -32,6 +32,18 @@ import { timestampSchema } from './snapshot';
 const epochMs = z.int().nonnegative();
 const score = z.int().min(0).max(100);
 
+/** Most characters of a company name or gap title a watch keeps. */
+export const MAX_WATCHED_TEXT = 1000;
+/**
+ * A founder's text kept with a watch: a longer one is cut (whole characters) rather than refused, so
+ * a long company name cannot make a watch unreadable, or a link impossible to watch. The surfaces cut
+ * it further for display (lib/core/display-text.ts).
+ */
+const watchedText = z
+  .string()
+  .min(1)
+  .transform((text) => (text.length > MAX_WATCHED_TEXT ? Array.from(text).slice(0, MAX_WATCHED_TEXT).join('') : text));
+
 export const watchPointSchema = z.object({
   at: epochMs,
   source: z.enum(WATCH_POINT_SOURCES),
@@ -42,7 +54,7 @@ export const watchPointSchema = z.object({
   checklistPct: score,
   checklistComplete: z.int().nonnegative(),
   checklistTotal: z.int().nonnegative(),
-  gaps: z.array(z.object({ title: z.string().min(1).max(1000), severity: z.enum(GAP_SEVERITIES) })).max(3),
+  gaps: z.array(z.object({ title: watchedText, severity: z.enum(GAP_SEVERITIES) })).max(3),
   productClassification: z.enum(PRODUCT_CLASSIFICATION_CODES).nullable(),
   aripStage: z.enum(ARIP_STAGE_CODES).nullable(),
   packHash: z.string().max(256).nullable(),
@@ -83,7 +95,7 @@ export const watchRecordSchema = z.object({
   id: watchIdSchema,
   origin: z.string().min(1).max(2048),
   token: z.string().refine(isValidTokenShape, 'token of valid shape'),
-  company: z.string().min(1).max(1000).nullable(),
+  company: watchedText.nullable(),
   status: z.enum(WATCH_STATUSES),
   end: z.object({ code: z.enum(WATCH_END_CODES), at: epochMs, expiredAt: timestampSchema.optional() }).nullable(),
   muted: z.boolean(),

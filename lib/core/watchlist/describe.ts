@@ -1,6 +1,8 @@
+import { DISPLAY_NAME_MAX, displayText } from '../display-text';
 import { formatRelative } from '../format';
 import type { WatchlistTranslator } from '../i18n/watchlist';
-import type { AripStage, GapSeverity, ProductClassification, ReadinessLabel, RiskBand } from '../labels';
+import type { AripStage, GapSeverity, ProductClassification } from '../labels';
+import { aripStageName, productName, readinessLabelName, riskBandName } from '../vocabulary';
 import { formatDelta } from './diff';
 import type { WatchChange } from './types';
 import type { WatchSettings } from './schedule';
@@ -10,25 +12,13 @@ import type { WatchSettings } from './schedule';
  * background) and in a row's details (the pages).
  */
 
-const LABEL_KEY = {
-  Critical: 'snapshot.readiness.critical',
-  'In Progress': 'snapshot.readiness.inProgress',
-  'Good Standing': 'snapshot.readiness.goodStanding',
-  'Regulator Ready': 'snapshot.readiness.regulatorReady',
-} as const satisfies Record<ReadinessLabel, string>;
-
-const BAND_KEY = {
-  high: 'snapshot.riskBand.high',
-  medium: 'snapshot.riskBand.medium',
-  low: 'snapshot.riskBand.low',
-  investor_ready: 'snapshot.riskBand.investor_ready',
-} as const satisfies Record<RiskBand, string>;
-
 const severity = ({ t }: WatchlistTranslator, value: GapSeverity) => t(`snapshot.severity.${value}`);
-const arip = ({ t }: WatchlistTranslator, value: AripStage | null) =>
-  value ? t(`snapshot.arip.${value}`) : t('snapshot.notInArip');
-const product = ({ t }: WatchlistTranslator, value: ProductClassification | null) =>
-  value ? t(`snapshot.product.${value}`) : t('snapshot.notClassified');
+/** A founder's gap title, cleaned and cut: it goes into notifications and rows. */
+const gapTitle = (title: string) => displayText(title, { max: DISPLAY_NAME_MAX });
+const arip = (i18n: WatchlistTranslator, value: AripStage | null) =>
+  aripStageName(i18n, value)?.name ?? i18n.t('snapshot.notInArip');
+const product = (i18n: WatchlistTranslator, value: ProductClassification | null) =>
+  productName(i18n, value)?.name ?? i18n.t('snapshot.notClassified');
 
 export function describeChange(i18n: WatchlistTranslator, change: WatchChange, now: number): string {
   const { t } = i18n;
@@ -38,21 +28,21 @@ export function describeChange(i18n: WatchlistTranslator, change: WatchChange, n
     case 'fundraise':
       return t('watch.change.fundraise', { from: change.from, to: change.to, delta: formatDelta(change.delta) });
     case 'label':
-      return t('watch.change.label', { from: t(LABEL_KEY[change.from]), to: t(LABEL_KEY[change.to]) });
+      return t('watch.change.label', { from: readinessLabelName(i18n, change.from), to: readinessLabelName(i18n, change.to) });
     case 'band':
-      return t('watch.change.band', { from: t(BAND_KEY[change.from]), to: t(BAND_KEY[change.to]) });
+      return t('watch.change.band', { from: riskBandName(i18n, change.from), to: riskBandName(i18n, change.to) });
     case 'gap-added':
-      return t('watch.change.gapAdded', { severity: severity(i18n, change.severity), title: change.title });
+      return t('watch.change.gapAdded', { severity: severity(i18n, change.severity), title: gapTitle(change.title) });
     case 'gap-resolved':
       return t(change.displaced ? 'watch.change.gapDisplaced' : 'watch.change.gapResolved', {
         severity: severity(i18n, change.severity),
-        title: change.title,
+        title: gapTitle(change.title),
       });
     case 'gap-severity':
       return t('watch.change.gapSeverity', {
         from: severity(i18n, change.from),
         to: severity(i18n, change.to),
-        title: change.title,
+        title: gapTitle(change.title),
       });
     case 'checklist':
       return t('watch.change.checklist', { from: change.from, to: change.to });

@@ -30,6 +30,24 @@ describe('options page: states', () => {
     expect(within(services).getByText('https://app.compliance-status.example')).toBeTruthy();
   });
 
+  it('a new install: the settings show at once while the administrator policy is still being read, then again once it is (issue #27 item 10)', async () => {
+    const parts = fakeBrowserParts();
+    const real = createBrowserOptionsApi({ permissions: parts.permissions, background: parts.background });
+    let settle = () => {};
+    const policy = new Promise<void>((resolve) => (settle = resolve));
+    let loads = 0;
+    renderOptions(parts, {
+      loadSettings: async () => ({ ...(await real.loadSettings()), settled: loads++ > 0 }),
+      policySettled: () => policy,
+    });
+    const services = await servicesRegion();
+    expect(within(services).getByText('Local dev server')).toBeTruthy();
+    expect(screen.getByTestId('policy-pending').textContent).toBe('Checking for settings set by your administrator…');
+    settle();
+    await waitFor(() => expect(screen.queryByTestId('policy-pending')).toBeNull());
+    expect(loads).toBe(2);
+  });
+
   it('shows an error state with a working retry', async () => {
     const parts = fakeBrowserParts();
     const real = createBrowserOptionsApi({ permissions: parts.permissions, background: parts.background });

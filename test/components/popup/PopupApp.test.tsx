@@ -85,8 +85,9 @@ describe('popup: the list', () => {
     const rows = await screen.findAllByTestId('page-link-row');
     expect(rows).toHaveLength(3);
     expect(await screen.findByText('Kobo Ledger Ltd')).toBeTruthy();
-    expect(rows[0]?.textContent).toContain('76Good Standing');
-    expect(rows[0]?.textContent).toContain('Low risk');
+    // Each figure named with its scale (issue #27 item 5).
+    expect(rows[0]?.textContent).toContain('Readiness 76/100 · Good Standing');
+    expect(rows[0]?.textContent).toContain('Fundraising risk: Low');
     expect(rows[0]?.textContent).toContain('Link expires next week');
     expect(rows[1]?.textContent).toContain('Share link 2');
     expect(rows[1]?.textContent).toContain('API link · localhost');
@@ -205,8 +206,8 @@ describe('popup: the list', () => {
     expect((await screen.findByTestId('load-all')).textContent).toBe('Charger 2 instantanés (compte 2 vues)');
     expect(screen.getByTestId('page-links-summary').textContent).toBe('3 liens de partage sur cette page · 1 en cache');
     const row = (await screen.findByText('Kobo Ledger Ltd')).closest('button');
-    expect(row?.textContent).toContain('En règle');
-    expect(row?.textContent).toContain('Risque faible');
+    expect(row?.textContent).toContain('Préparation 76/100 · En règle');
+    expect(row?.textContent).toContain('Risque de levée de fonds : Faible');
     expect(row?.textContent).toContain('Expiration du lien la semaine prochaine');
     expect(document.documentElement.lang).toBe('fr');
   });

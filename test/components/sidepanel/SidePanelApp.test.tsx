@@ -43,14 +43,18 @@ describe('side panel', () => {
     expect(screen.getByRole('table', { name: 'Share links on this page' })).toBeTruthy();
     expect(within(screen.getByTestId('list-disclaimers')).getByTestId('disclaimer').textContent).toBe(DISCLAIMER);
     expect(screen.getByTestId('load-all').textContent).toBe('Load 1 snapshot (counts 1 view)');
-    for (const name of [/Company/, /Readiness/, /Risk band/, /Expires/])
+    for (const name of [/Company/, /Readiness/, /Fundraising risk/, /Expires/])
       expect(header(name).getAttribute('aria-sort')).toBe('none');
   });
 
   it.each([
     ['company', /Company/, ['=HYPERLINK("http://evil.example","Zed")', 'abuja Remit Ltd', 'Kobo Ledger Ltd', 'Share link 4']],
     ['readiness', /Readiness/, ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', 'Share link 4']],
-    ['band', /Risk band/, ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', 'Share link 4']],
+    [
+      'band',
+      /Fundraising risk/,
+      ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', 'Share link 4'],
+    ],
     ['expiry', /Expires/, ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', 'Share link 4']],
   ])('sorts by %s: ascending, then descending; rows without a value stay last', async (column, name, ascending) => {
     const { user } = renderPanel();
@@ -74,39 +78,48 @@ describe('side panel', () => {
     expect(header(/Company/).getAttribute('aria-sort')).toBe('none');
   });
 
-  it('exports the rows shown, in the order shown, as neutralised CSV without tokens', async () => {
+  it('exports the loaded rows, in the order shown, as neutralised CSV without tokens; a row not loaded is not a blank line', async () => {
     const { user, saveFile } = renderPanel();
     await screen.findByText('Kobo Ledger Ltd');
     await user.click(screen.getByTestId('sort-readiness'));
+    expect(screen.getByTestId('export-csv').textContent).toBe('Export CSV (3 rows)');
     await user.click(screen.getByTestId('export-csv'));
     expect(saveFile).toHaveBeenCalledTimes(1);
     const [fileName, csv] = saveFile.mock.calls[0]!;
     expect(fileName).toBe('compliance-snapshots-2026-11-22.csv');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines).toEqual([
-      '"Company","Readiness score","Readiness label","Risk band","Link expires (UTC)","Status","Service","Disclaimer"',
-      `"abuja Remit Ltd",35,"Critical","High risk","2026-11-24T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
-      `"Kobo Ledger Ltd",76,"Good Standing","Low risk","2026-11-27T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
+      '"Company","Readiness score","Readiness label","Fundraising risk","Link expires (UTC)","Status","Service","Disclaimer"',
+      `"abuja Remit Ltd",35,"Critical","High","2026-11-24T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
+      `"Kobo Ledger Ltd",76,"Good Standing","Low","2026-11-27T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
       `"'=HYPERLINK(""http://evil.example"",""Zed"")",92,"Regulator Ready","Investor ready","2026-11-28T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
-      ',,,,,"Not loaded","http://localhost:8787",',
     ]);
     for (const link of [kobo, abuja, zed, unloaded]) expect(csv).not.toContain(link.token);
-    expect(screen.getByText('Exported 4 rows.')).toBeTruthy();
+    expect(screen.getByText('Exported 3 rows.')).toBeTruthy();
+  });
+
+  it('before anything is loaded there is nothing to export: the button says so instead of writing blank rows (issue #27 item 6)', async () => {
+    const { saveFile } = renderPanel({ cached: {} });
+    await screen.findAllByTestId('panel-row');
+    const button = screen.getByTestId<HTMLButtonElement>('export-csv');
+    expect(button.disabled).toBe(true);
+    expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'Load snapshots to export them.',
+    );
+    expect(saveFile).not.toHaveBeenCalled();
   });
 
   it('exports in French with French headers and labels', async () => {
     await setLanguagePreference('fr');
     const { user, saveFile } = renderPanel({ scan: { status: 'links', links: [kobo] } });
     await screen.findByText('Kobo Ledger Ltd');
-    await user.click(screen.getByRole('button', { name: 'Exporter en CSV' }));
+    await user.click(screen.getByRole('button', { name: 'Exporter en CSV (1 ligne)' }));
     const [fileName, csv] = saveFile.mock.calls[0]!;
     expect(fileName).toBe('instantanes-conformite-2026-11-22.csv');
     expect(csv.split('\r\n')[0]).toBe(
-      '"Entreprise","Score de préparation","Niveau de préparation","Niveau de risque","Expiration du lien (UTC)","État","Service émetteur","Avertissement"',
+      '"Entreprise","Score de préparation","Niveau de préparation","Risque de levée de fonds","Expiration du lien (UTC)","État","Service émetteur","Avertissement"',
     );
-    expect(csv.split('\r\n')[1]).toMatch(
-      /^"Kobo Ledger Ltd",76,"En règle","Risque faible","2026-11-27T08:00:00\.000Z","Chargé",/,
-    );
+    expect(csv.split('\r\n')[1]).toMatch(/^"Kobo Ledger Ltd",76,"En règle","Faible","2026-11-27T08:00:00\.000Z","Chargé",/);
     expect(screen.getByText('1 ligne exportée.')).toBeTruthy();
   });
 

@@ -99,7 +99,7 @@ describe('popup compact watchlist', () => {
     const row = await screen.findByTestId('watch-row');
     expect(within(row).getByTestId('company-name').textContent).toBe('Kobo Ledger Ltd');
     expect(within(row).getByTestId('readiness-score').textContent).toBe('76');
-    expect(within(row).getByTestId('risk-band').textContent).toBe('Medium risk');
+    expect(within(row).getByTestId('risk-band').textContent).toBe('Fundraising risk: Medium');
     expect(within(row).getByTestId('watch-change').textContent).toBe('+6');
     expect(within(row).getByTestId('sparkline')).toBeTruthy();
     expect(screen.getByTestId('watch-refresh-all').textContent).toBe('Refresh all now (counts 1 view)');

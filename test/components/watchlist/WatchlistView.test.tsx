@@ -48,7 +48,10 @@ describe('side panel watchlist', () => {
     expect(names()).toEqual(['=HYPERLINK("http://evil.example","Zed")', 'Abuja Remit Ltd', 'Kobo Ledger Ltd']);
     const koboRow = rows()[2]!;
     expect(within(koboRow).getByTestId('readiness-score').textContent).toBe('76');
-    expect(within(koboRow).getByTestId('risk-band').textContent).toBe('Medium risk');
+    expect(within(koboRow).getByTestId('risk-band').textContent).toBe('Fundraising risk: Medium');
+    // Each figure says what it is (issue #27 items 5 and 6): no bare score, no bare change.
+    expect(koboRow.textContent).toContain('Readiness 76/100 · In Progress');
+    expect(koboRow.textContent).toContain('+6since the previous refresh');
     expect(within(koboRow).getByTestId('watch-change').textContent).toBe('+6');
     expect(within(koboRow).getByText('+16 in a week')).toBeTruthy();
     expect(within(koboRow).getByTestId('sparkline').getAttribute('aria-label')).toBe(
@@ -82,14 +85,24 @@ describe('side panel watchlist', () => {
     await user.click(button);
     await waitFor(() => expect(within(rows()[2]!).getByTestId('readiness-score').textContent).toBe('82'));
     expect(within(rows()[2]!).getByTestId('watch-change').textContent).toBe('+6');
-    expect(screen.getByText('2 links refreshed.')).toBeTruthy();
+    expect(screen.getByText('2 links refreshed.').className).toContain('emerald');
     expect(watchlist.refreshAll).toHaveBeenCalledTimes(1);
   });
 
-  it('row actions: refresh one, mute (pressed), unwatch only after confirming', async () => {
+  it('one action on each row, Details; refresh (its cost said), mute (pressed) and unwatch (after confirming) are inside', async () => {
     const { watchlist, user } = renderPanel();
     await screen.findAllByTestId('watch-row');
-    await user.click(screen.getByRole('button', { name: 'Refresh Kobo Ledger Ltd now (counts 1 view)' }));
+    for (const row of rows())
+      expect(
+        within(row)
+          .getAllByRole('button')
+          .map((button) => button.textContent),
+      ).toEqual(['Details']);
+    for (const company of ['Kobo Ledger Ltd', 'Abuja Remit Ltd', '=HYPERLINK("http://evil.example","Zed")'])
+      await user.click(screen.getByRole('button', { name: `Details for ${company}` }));
+    const refresh = screen.getByRole('button', { name: 'Refresh Kobo Ledger Ltd now (counts 1 view)' });
+    expect(refresh.textContent).toBe('Refresh now (counts 1 view)');
+    await user.click(refresh);
     expect(watchlist.refresh).toHaveBeenCalledWith(kobo.watch.id);
     const mute = screen.getByRole('button', { name: 'Mute notifications for Kobo Ledger Ltd' });
     await user.click(mute);
@@ -102,8 +115,8 @@ describe('side panel watchlist', () => {
     expect(watchlist.unwatch).not.toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Stop watching Abuja Remit Ltd and delete its history' }));
     await waitFor(() => expect(names()).not.toContain('Abuja Remit Ltd'));
-    // An ended watch is not refreshed.
-    expect(screen.getByRole<HTMLButtonElement>('button', { name: /Refresh =HYPERLINK/ }).disabled).toBe(true);
+    // An ended watch is not refreshed: no button offers it.
+    expect(screen.queryByRole('button', { name: /Refresh =HYPERLINK/ })).toBeNull();
   });
 
   it('details: the changes since the previous refresh and every refresh with the view count reported', async () => {
@@ -165,8 +178,17 @@ describe('side panel watchlist', () => {
     renderPanel();
     await screen.findAllByTestId('watch-row');
     expect(screen.getByTestId('watch-refresh-all').textContent).toBe('Tout actualiser (compte 2 vues)');
-    expect(screen.getByTestId('watchlist-tab').textContent).toBe('Suivi');
-    expect(within(rows()[2]!).getByTestId('risk-band').textContent).toBe('Risque moyen');
+    // One word for the list and for the toggle's state (issue #27 item 8), and Mute said plainly.
+    expect(screen.getByTestId('watchlist-tab').textContent).toBe('Liste de suivi');
+    expect(within(rows()[2]!).getByTestId('risk-band').textContent).toBe('Risque de levée de fonds : Moyen');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Détails de Kobo Ledger Ltd' }));
+    expect(screen.getByRole('button', { name: 'Mettre en sourdine les notifications pour Kobo Ledger Ltd' }).textContent).toBe(
+      'Mettre les notifications en sourdine',
+    );
+    // The service's disclaimer stays as written, marked as English, with a note saying so.
+    const disclaimer = within(screen.getByTestId('watch-disclaimers')).getByTestId('disclaimer');
+    expect(disclaimer.getAttribute('lang')).toBe('en');
+    expect(screen.getByTestId('watch-disclaimers').textContent).toContain('Texte d’origine du service, en anglais.');
   });
 
   it('nothing watched: an empty state that says how to watch and what it costs', async () => {

@@ -50,12 +50,23 @@ export function mailPageValues(link: { shareUrl: string; apiUrl: string; token: 
   };
 }
 
+/** A link of the deal-flow page with the words the page shows for it ("snapshot" when only an href is given). */
+export interface DealLink {
+  href: string;
+  text: string;
+}
+
 /**
  * A CRM-like deal-flow list of the given links at `DEALS_ORIGIN/<any path>`; `window.addDeal(href)`
  * appends a row later, as a CRM's list does.
  */
-export async function serveDealPage(context: BrowserContext, hrefs: readonly string[]): Promise<void> {
-  const rows = hrefs.map((href, index) => `<li>Deal ${index + 1}: <a href="${escapeHtml(href)}">snapshot</a></li>`).join('');
+export async function serveDealPage(context: BrowserContext, links: readonly (string | DealLink)[]): Promise<void> {
+  const rows = links
+    .map((link, index) => {
+      const { href, text } = typeof link === 'string' ? { href: link, text: 'snapshot' } : link;
+      return `<li>Deal ${index + 1}: <a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`;
+    })
+    .join('');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deal flow</title></head><body><h1>Deal flow</h1><ul id="deals">${rows}</ul>
 <script>window.addDeal = (href) => { const li = document.createElement('li'); const a = document.createElement('a'); a.href = href; a.textContent = 'snapshot'; li.append('New deal: ', a); document.getElementById('deals').append(li); };</script></body></html>`;
   await context.route(`${DEALS_ORIGIN}/**`, (route) =>

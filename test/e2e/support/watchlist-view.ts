@@ -30,7 +30,8 @@ export class WatchlistView {
   async refreshAllNow(views: number): Promise<void> {
     await expect(this.refreshAll).toHaveText(`Refresh all now (counts ${views} view${views === 1 ? '' : 's'})`);
     await this.refreshAll.click();
-    await expect(this.page.getByRole('status').filter({ hasText: /refreshed\.$/ })).toBeVisible();
+    // "2 links refreshed." or, with some ended or failed, "1 link refreshed · 1 watch ended (…)."
+    await expect(this.page.getByRole('status').filter({ hasText: /(refreshed|ended \(.*\)|failed)\.$/ })).toBeVisible();
   }
 
   /** Opens a row's details (the changes and the history with its view counts). */

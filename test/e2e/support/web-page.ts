@@ -1,5 +1,5 @@
 import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { DEALS_ORIGIN, mailPageValues, PAGES_ORIGIN, serveDealPage, servePages } from '../pages/serve';
+import { DEALS_ORIGIN, mailPageValues, PAGES_ORIGIN, serveDealPage, servePages, type DealLink } from '../pages/serve';
 import { HoverCard } from './hover-card';
 import type { ShareLink } from './server';
 
@@ -96,8 +96,12 @@ export class DealFlowPage extends AnnotatedPage {
     this.links = page.locator('a');
   }
 
-  /** Serves a list of `hrefs` and opens it; waits for `expectedBadges` (default: one per href). */
-  static async openWith(context: BrowserContext, hrefs: readonly string[], expectedBadges = hrefs.length): Promise<DealFlowPage> {
+  /** Serves a list of links (an href, or an href with its text) and opens it; waits for `expectedBadges` (default: one per link). */
+  static async openWith(
+    context: BrowserContext,
+    hrefs: readonly (string | DealLink)[],
+    expectedBadges = hrefs.length,
+  ): Promise<DealFlowPage> {
     await serveDealPage(context, hrefs);
     const page = await context.newPage();
     await page.goto(`${DEALS_ORIGIN}/deals.html`);

@@ -96,6 +96,21 @@ describe('cells a spreadsheet could split out (security review finding 3)', () =
     }
   });
 
+  it.each([
+    ['a zero-width space', '\u200B=1+1'],
+    ['a no-break space', '\u00A0=1+1'],
+    ['a right-to-left override', '\u202E=1+1'],
+    ['a byte-order mark and a narrow no-break space', '\uFEFF\u202F+1'],
+    ['a left-to-right mark after a separator', 'Acme;\u200E@SUM(A1)'],
+  ])('neutralises a formula start that follows %s (issue #26 item 8)', (_what, name) => {
+    // Spreadsheets skip these invisible characters before reading a formula.
+    const INVISIBLE_THEN_FORMULA =
+      /(^|[,;\t\r\n])[\s\u00A0\u200B-\u200F\u202A-\u202F\u2060-\u2069\uFEFF\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+    const field = csvField(name).slice(1, -1);
+    expect(field).not.toMatch(INVISIBLE_THEN_FORMULA);
+    expect(field).toContain("'");
+  });
+
   it('quotes every text field, so a separator inside a name never splits it, in any locale', () => {
     expect(csvField('Acme;Ltd')).toBe('"Acme;Ltd"');
     expect(csvField('Acme\tLtd')).toBe('"Acme\tLtd"');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatPercent, formatRelative } from '@/lib/core/format';
+import { formatDate, formatDateTime, formatDayTime, formatPercent, formatRelative } from '@/lib/core/format';
 
 describe('format', () => {
   const now = Date.parse('2026-11-22T10:00:00.000Z');
@@ -17,6 +17,17 @@ describe('format', () => {
     expect(formatDateTime('2026-11-29T09:05:00.000Z', 'en-GB')).toBe('29 Nov 2026, 09:05 UTC');
     expect(formatDateTime('2026-11-29T09:05:00.000Z', 'fr-FR')).toMatch(/^29 nov\. 2026.*09:05 UTC$/);
     expect(formatDate('2026-11-29T23:59:00.000Z', 'en-GB')).toBe('29 Nov 2026');
+  });
+
+  it('one date style per language, wherever the reader is and whatever the surface: day first, 24-hour, UTC (issue #27 item 7)', () => {
+    const at = '2026-12-01T15:22:00.000Z';
+    for (const locale of ['en', 'en-GB', 'en-US', 'en-NG', 'en-KE'])
+      expect(formatDateTime(at, locale)).toBe('1 Dec 2026, 15:22 UTC');
+    for (const locale of ['fr', 'fr-FR', 'fr-SN', 'fr-CA', 'fr-CI'])
+      expect(formatDateTime(at, locale)).toBe(formatDateTime(at, 'fr-FR'));
+    expect(formatDateTime(at, 'fr-FR')).toMatch(/^1 déc\. 2026.*15:22 UTC$/);
+    expect(formatDayTime(at, 'en-US')).toBe('1 Dec, 15:22');
+    expect(formatDate(at, 'en-US')).toBe('1 Dec 2026');
   });
 
   it('formats percentages by locale', () => {

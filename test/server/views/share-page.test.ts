@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../../lib/core/format';
 import { READINESS_LABELS, RISK_BANDS, RISK_BAND_MEANINGS } from '../../../lib/core/labels';
+import { PALETTE, paletteCssVariables } from '../../../lib/core/palette';
 import { DEMO_ORGANISATIONS } from '../../../server/seed-data';
 import { DISCLAIMER } from '../../../server/snapshot';
 import { formatUtc } from '../../../server/views/html';
@@ -34,11 +36,17 @@ describe('renderSharePage', () => {
     expect(text(doc, 'checklist-complete')).toBe('36');
     expect(text(doc, 'checklist-total')).toBe('44');
     expect(text(doc, 'checklist-pct')).toBe('81% complete');
-    expect(text(doc, 'product-classification')).toBe('Digital Asset Custodian DAC');
-    expect(text(doc, 'primary-regulator')).toBe('SEC_NIGERIA');
-    expect(text(doc, 'secondary-regulators')).toBe('CBNNFIU');
-    expect(doc.querySelectorAll('[data-testid="secondary-regulators"] .chip').length).toBe(2);
+    // One vocabulary with the extension (issue #27 item 5): names on screen, the codes in tooltips.
+    expect(text(doc, 'product-classification')).toBe('Digital Asset Custodian');
+    expect(byTestId(doc, 'product-classification').querySelector('[title]')?.getAttribute('title')).toBe('Code: DAC');
+    expect(text(doc, 'primary-regulator')).toBe('Securities and Exchange Commission, Nigeria');
+    expect(byTestId(doc, 'primary-regulator').querySelector('[data-code]')?.getAttribute('data-code')).toBe('SEC_NIGERIA');
+    expect([...doc.querySelectorAll('[data-testid="secondary-regulators"] li')].map((item) => item.textContent)).toEqual([
+      'Central Bank of Nigeria',
+      'Nigerian Financial Intelligence Unit',
+    ]);
     expect(text(doc, 'arip-stage')).toBe('Stage 3: Formal Application');
+    expect(doc.body.textContent).not.toMatch(/\b[A-Z]+_[A-Z_]+\b|\b[a-z]+_[a-z_]+\b/);
     expect(text(doc, 'pack-hash')).toBe('a3f9c21e7b04');
     expect(text(doc, 'view-count')).toBe('12 views');
 
@@ -54,6 +62,16 @@ describe('renderSharePage', () => {
     expect(first.querySelector('[data-testid="gap-basis"]')?.textContent).toBe('SEC Nigeria rules on custody of digital assets.');
     expect(doc.querySelector('[data-testid="no-gaps"]')).toBeNull();
     expect(doc.body.textContent).toContain('founder self-assessment, not a certification');
+  });
+
+  it('is the extension’s product: its mark, its palette, its date style (issue #27 item 7)', () => {
+    const doc = parse(renderSharePage(makeEnvelope()));
+    expect(doc.querySelector('.brand svg.brand-mark')).not.toBeNull();
+    expect(doc.querySelector('.brand')?.textContent).not.toMatch(/^\s*C\b/);
+    const css = doc.querySelector('style')?.textContent ?? '';
+    for (const scheme of [PALETTE.light, PALETTE.dark]) expect(css).toContain(paletteCssVariables(scheme));
+    expect(formatUtc('2026-12-01T15:22:00.000Z')).toBe(formatDateTime('2026-12-01T15:22:00.000Z', 'en-US'));
+    expect(formatUtc('2026-12-01T15:22:00.000Z')).toBe('1 Dec 2026, 15:22 UTC');
   });
 
   it('shows every verification time in UTC with a machine-readable <time datetime>', () => {

@@ -3,6 +3,7 @@ export const optionsEn = {
   'options.title': 'Compliance Lens settings',
   'options.intro': 'Choose which services Compliance Lens reads, where it looks for share links, and how often it may ask.',
   'options.loading': 'Loading settings…',
+  'options.policyPending': 'Checking for settings set by your administrator…',
   'options.loadError.title': 'Your settings could not be loaded',
   'options.loadError.detail': 'Try again. If this keeps happening, restart the browser or ask your administrator.',
   'options.retry': 'Try again',

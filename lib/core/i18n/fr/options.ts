@@ -5,6 +5,7 @@ export const optionsFr: Record<keyof typeof optionsEn, string> = {
   'options.intro':
     'Choisissez les services que Compliance Lens consulte, les sites où il cherche des liens de partage et la fréquence de ses requêtes.',
   'options.loading': 'Chargement des paramètres…',
+  'options.policyPending': 'Vérification des paramètres fixés par votre administrateur…',
   'options.loadError.title': 'Vos paramètres n’ont pas pu être chargés',
   'options.loadError.detail': 'Réessayez. Si le problème persiste, redémarrez le navigateur ou contactez votre administrateur.',
   'options.retry': 'Réessayer',

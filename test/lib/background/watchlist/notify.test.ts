@@ -38,6 +38,27 @@ describe('digest', () => {
     ]);
   });
 
+  it('hostile names (issue #26 item 8): no bidi or control character, and a title of at most 120 characters', () => {
+    const company = `\u202EdtL regdeL\u202C ${'Kobo '.repeat(170)}\u0007Ltd`;
+    const gap: WatchChange = { kind: 'gap-added', title: `Travel rule\u2067 ${'x'.repeat(400)}\n\u0000`, severity: 'critical' };
+    const one = buildDigest(en, [{ watch: buildWatch(1, { company }), changes: [gap] }], FIXTURE_NOW);
+    const many = buildDigest(
+      en,
+      [1, 2].map((i) => ({ watch: buildWatch(i, { company }), changes: [gap] })),
+      FIXTURE_NOW,
+    );
+    for (const text of [one?.title, one?.message, many?.message]) {
+      expect(text).toBeDefined();
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
+      expect(text).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u202A-\u202E\u2066-\u2069]/);
+    }
+    expect([...(one?.title ?? '')].length).toBeLessThanOrEqual(120);
+    expect(one?.title).toMatch(/^dtL regdeL Kobo Kobo .*…$/);
+    for (const line of [...(one?.message.split('\n') ?? []), ...(many?.message.split('\n') ?? [])]) {
+      expect([...line].length, line).toBeLessThanOrEqual(260);
+    }
+  });
+
   it('nothing to say: no notification', async () => {
     const notifications = { create: vi.fn(async () => 'id'), clear: vi.fn(async () => true) };
     const notify = createNotifier({ notifications, iconUrl: 'icon.png', translator: async () => en });

@@ -9,6 +9,7 @@ import { optionsEn } from '@/lib/core/i18n/en/options';
 import { popupEn } from '@/lib/core/i18n/en/popup';
 import { snapshotEn } from '@/lib/core/i18n/en/snapshot';
 import { watchlistEn } from '@/lib/core/i18n/en/watchlist';
+import { vocabularyEn } from '@/lib/core/i18n/en/vocabulary';
 
 const manifestMessagesSchema = z.record(z.string(), z.object({ message: z.string() }).loose());
 
@@ -37,11 +38,19 @@ describe('catalogs', () => {
   });
 
   it('slices do not collide and each key belongs to its slice', () => {
-    const slices = { badge: badgeEn, snapshot: snapshotEn, options: optionsEn, popup: popupEn, watchlist: watchlistEn };
+    const slices = {
+      badge: badgeEn,
+      vocabulary: vocabularyEn,
+      snapshot: snapshotEn,
+      options: optionsEn,
+      popup: popupEn,
+      watchlist: watchlistEn,
+    };
     expect(Object.values(slices).reduce((sum, slice) => sum + Object.keys(slice).length, 0)).toBe(enKeys.length);
     expect(Object.keys(badgeEn).every((key) => key.startsWith('badge.'))).toBe(true);
     expect(Object.keys(snapshotEn).every((key) => key.startsWith('snapshot.') || key.startsWith('error.'))).toBe(true);
     expect(Object.keys(watchlistEn).every((key) => key.startsWith('watch.') || key.startsWith('watchlist.'))).toBe(true);
+    expect(Object.keys(vocabularyEn).every((key) => key.startsWith('vocab.') || key.startsWith('snapshot.'))).toBe(true);
     expect(Object.keys(badgeCatalogs.fr).sort()).toEqual(Object.keys(badgeEn).sort());
   });
 

@@ -31,7 +31,7 @@ describe('describeChange', () => {
       'Readiness score 68 → 74 (+6)',
       'Fundraise score 57 → 50 (\u22127)',
       'Readiness: In Progress → Good Standing',
-      'Risk band: Medium risk → Low risk',
+      'Fundraising risk: Medium → Low',
       'New critical gap: Cold-wallet custody unaudited',
       'Gap resolved (medium): No named compliance officer',
       'Gap no longer in the top 3 (medium): No named compliance officer',
