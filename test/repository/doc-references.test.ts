@@ -91,7 +91,9 @@ describe('docs name what exists', () => {
   it('the comment check bites: a comment naming a file that moved is caught, code is not read', () => {
     expect(
       // Built so that this file's own comments do not name the missing file.
-      missingCommentPaths(['/', '/ lib/content/', 'gone.ts says why\n * see lib/core/token.ts\nconst x = "lib/not/a/comment.ts";'].join('')),
+      missingCommentPaths(
+        ['/', '/ lib/content/', 'gone.ts says why\n * see lib/core/token.ts\nconst x = "lib/not/a/comment.ts";'].join(''),
+      ),
     ).toEqual(['lib/content/gone.ts']);
   });
 

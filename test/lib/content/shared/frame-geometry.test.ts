@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { sameOriginChainOf, toAncestorViewport, type FrameLike, type Rect } from '@/lib/content/shared/frame-geometry';
 
 /** A frame element as the browser reports it: its box in the parent viewport, its layout size and border. */
-function frame(box: { left: number; top: number; width: number; height: number }, layout?: { width: number; height: number }, border = 0): FrameLike {
+function frame(
+  box: { left: number; top: number; width: number; height: number },
+  layout?: { width: number; height: number },
+  border = 0,
+): FrameLike {
   const { width, height } = layout ?? box;
   return {
     getBoundingClientRect: () => DOMRectReadOnly.fromRect({ x: box.left, y: box.top, width: box.width, height: box.height }),
