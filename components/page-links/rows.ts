@@ -40,17 +40,9 @@ export function toRow(link: PageLink, result: PeekResult | undefined, loading: b
   };
 }
 
-/** Longest link text a row keeps (the row cuts it further for display). */
-const MAX_LINK_TEXT = 120;
-
-/**
- * The link's own words, if the content script's answer carries them (an optional `text`, read and
- * checked here: older content scripts do not send it). Blank text (an icon link) is none.
- */
+/** The link's own words on the page, if the content script's answer carries them (an icon link has none). */
 export function linkTextOf(link: PageLink): string | null {
-  const text: unknown = Reflect.get(link, 'text');
-  if (typeof text !== 'string') return null;
-  const trimmed = text.trim().slice(0, MAX_LINK_TEXT);
+  const trimmed = link.text?.trim() ?? '';
   return trimmed === '' ? null : trimmed;
 }
 

@@ -27,6 +27,9 @@ export const SETTINGS_LIMITS = {
 /** Most links one page-links answer may carry (a CRM list view can be long; more than this is not a list). */
 export const MAX_PAGE_LINKS = 2000;
 
+/** Longest text of a link's own words a page-links answer carries (a row names the link by them). */
+export const MAX_PAGE_LINK_TEXT = 120;
+
 /** Watchlist bounds (the background enforces them; the pages say them). */
 export const WATCHLIST_LIMITS = {
   /** Companies watched at once (ended watches count until their history is deleted). */

@@ -1,6 +1,6 @@
 import { defineExtensionMessaging, type ExtensionMessenger } from '@webext-core/messaging';
 import { z } from 'zod';
-import { MAX_PAGE_LINKS } from '../core/limits';
+import { MAX_PAGE_LINK_TEXT, MAX_PAGE_LINKS } from '../core/limits';
 import { isValidTokenShape } from '../core/token';
 import type { ProtocolMapOf } from './define';
 import { noInput } from './schemas';
@@ -24,6 +24,8 @@ export interface PageLink {
   kind: 'api' | 'share';
   /** One key per (origin, token), whatever form or wrapper the link came in. */
   canonicalKey: string;
+  /** The link's own words on the page (whitespace collapsed; absent for a link without text). */
+  text?: string;
 }
 
 const pageLinksSchema = z
@@ -33,6 +35,7 @@ const pageLinksSchema = z
       token: z.string().refine(isValidTokenShape, 'token of valid shape'),
       kind: z.enum(['api', 'share']),
       canonicalKey: z.string().min(1).max(4096),
+      text: z.string().min(1).max(MAX_PAGE_LINK_TEXT).optional(),
     }),
   )
   .max(MAX_PAGE_LINKS)

@@ -1,3 +1,4 @@
+import { MAX_PAGE_LINK_TEXT } from '../../core/limits';
 import { createBadge, type BadgeCallbacks } from './badge';
 import { describeBadge, type BadgeText } from './badge-view';
 import { createInteraction, type Interaction } from './interaction';
@@ -23,11 +24,14 @@ export interface Annotator {
   setText(text: BadgeText): void;
   /** Anchors waiting to be looked at (0 once the DOM work is done). */
   readonly pendingWork: number;
-  /** The share links annotated now, one per canonical key, in the order they were found. */
-  links(): AnnotatableLink[];
+  /** The share links annotated now, one per canonical key, in the order they were found, with the first one's words. */
+  links(): (AnnotatableLink & { text: string })[];
   /** Calls `listener` (synchronously, keep it cheap) whenever `links()` may have changed. */
   watchLinks(listener: () => void): () => void;
 }
+
+/** A link's own words, as a list names it: whitespace collapsed, cut to what a page-links answer carries. */
+const wordsOf = (anchor: Element) => (anchor.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_PAGE_LINK_TEXT);
 
 export function createAnnotator(options: AnnotatorOptions): Annotator {
   const config: EngineConfig = {
@@ -89,8 +93,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       return () => linkListeners.delete(listener);
     },
     links() {
-      const found = new Map<string, AnnotatableLink>();
-      for (const { link } of scanner.live) if (!found.has(link.canonicalKey)) found.set(link.canonicalKey, link);
+      const found = new Map<string, AnnotatableLink & { text: string }>();
+      for (const { link, anchor } of scanner.live) {
+        if (!found.has(link.canonicalKey)) found.set(link.canonicalKey, { ...link, text: wordsOf(anchor) });
+      }
       return [...found.values()];
     },
     setText(next) {

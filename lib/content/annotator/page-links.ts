@@ -40,7 +40,7 @@ function toPageLinks(source: PageLinksSource): PageLink[] {
       .links()
       .slice(0, MAX_PAGE_LINKS)
       // Only what the protocol carries (a recognised link also holds its service and API URL).
-      .map(({ origin, token, canonicalKey, kind }) => ({ origin, token, canonicalKey, kind }))
+      .map(({ origin, token, canonicalKey, kind, text }) => ({ origin, token, canonicalKey, kind, ...(text ? { text } : {}) }))
   );
 }
 

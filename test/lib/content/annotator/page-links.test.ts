@@ -73,6 +73,26 @@ describe('servePageLinks (content-script side)', () => {
     lifetime.abort();
   });
 
+  it("carries each link's own words when it has some, so a list can name its row by them", async () => {
+    const { messenger, ask } = fakeMessenger();
+    const lifetime = new AbortController();
+    servePageLinks({
+      source: Promise.resolve(
+        fakeSource([
+          { ...kobo, text: 'Series A data room' },
+          { ...sahel, text: '' },
+        ]),
+      ),
+      messenger,
+      signal: lifetime.signal,
+    });
+    expect(await ask('listPageLinks')).toEqual([
+      { origin: kobo.origin, token: kobo.token, canonicalKey: 'k1', kind: 'api', text: 'Series A data room' },
+      { origin: sahel.origin, token: sahel.token, canonicalKey: 'k2', kind: 'share' },
+    ]);
+    lifetime.abort();
+  });
+
   it('answers an empty list when the engine did not start', async () => {
     const { messenger, ask } = fakeMessenger();
     servePageLinks({ source: Promise.resolve(null), messenger, signal: AbortSignal.abort() });

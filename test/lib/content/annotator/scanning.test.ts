@@ -317,3 +317,21 @@ describe('teardown', () => {
     expect(h.annotator.links().map((found) => found.origin)).toEqual(['https://other.example']);
   });
 });
+
+describe('the links the annotator lists for the popup and side panel', () => {
+  it("names each by the first link's own words, whitespace collapsed and cut short; a link without words has none", async () => {
+    document.body.innerHTML = `
+      <p><a href="${shareUrl(1)}">  Series A
+        data room </a> <a href="${shareUrl(1)}">again</a></p>
+      <p><a href="${shareUrl(2)}"><img alt=""></a></p>
+      <p><a href="${shareUrl(3)}">${'long '.repeat(40)}</a></p>`;
+    const h = start();
+    h.scheduler.runAllFrames();
+    await h.settle();
+    const texts = h.annotator.links().map((found) => found.text);
+    expect(texts[0]).toBe('Series A data room');
+    expect(texts[1]).toBe('');
+    expect(texts[2]?.length).toBe(120);
+    expect(h.annotator.links()).toHaveLength(3);
+  });
+});
