@@ -1,9 +1,29 @@
+import type { Alias, AliasOptions } from 'vite';
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
 import { compileOut } from './scripts/build/compile-out';
 import { ANNOTATOR_MATCHES, CARD_PAGE, PAGE_SCRIPTS } from './lib/extension/content-scripts';
 
 const ICONS = { 16: 'icon/16.png', 32: 'icon/32.png', 48: 'icon/48.png', 128: 'icon/128.png' };
+
+/**
+ * The card page (`entrypoints/card.tsx`, a build of its own) renders the same React components as
+ * the popup, with Preact's React-compatible layer: the card loads on every hover, and React alone is
+ * larger than its whole script budget (DESIGN "Budgets": 60 KB gzip; docs/design-changes.md).
+ */
+const PREACT_FOR_REACT: Alias[] = [
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+  { find: /^react$/, replacement: 'preact/compat' },
+];
+const asAliasList = (aliases: AliasOptions | undefined): Alias[] =>
+  aliases === undefined
+    ? []
+    : Array.isArray(aliases)
+      ? aliases
+      : Object.entries(aliases).map(([find, replacement]) => ({ find, replacement }));
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
@@ -14,6 +34,12 @@ export default defineConfig({
   vite: (env) => ({
     plugins: [tailwindcss(), compileOut({ checkOutput: env.mode === 'production' })],
   }),
+  hooks: {
+    'vite:build:extendConfig'(entrypoints, config) {
+      if (!entrypoints.some((entrypoint) => entrypoint.name === 'card')) return;
+      config.resolve = { ...config.resolve, alias: [...PREACT_FOR_REACT, ...asAliasList(config.resolve?.alias)] };
+    },
+  },
   zip: {
     // The sources zip (made for Firefox: AMO reviewers rebuild from it) holds what git tracks. WXT already
     // leaves out node_modules, .output, dotfiles (.data, .env) and *.test.* files; these are the other

@@ -7,6 +7,9 @@
  *   Extension pages and service workers run under a CSP without `unsafe-eval`, so the probe always
  *   failed there and zod always took its interpreted path: the probe now answers `false` without
  *   trying, and `Doc.compile` throws. Same parsing, same results, no `Function` in the bundle.
+ * - Preact's `dangerouslySetInnerHTML` (the card page renders the components with Preact; see
+ *   wxt.config.ts): setting it throws a clear error, and clearing a former one empties the element
+ *   with `textContent` instead of `innerHTML` (the same for an element that had no children of its own).
  * - react-dom's HTML-from-a-string paths, which this project never uses: `dangerouslySetInnerHTML`
  *   (both places react-dom assigns it to `innerHTML`) now throws a clear error, and so does creating
  *   a `<script>` element (react-dom does that through `innerHTML` so the script stays inert; an
@@ -118,6 +121,13 @@ export const PATCHES: readonly Patch[] = [
       '                case "script":',
       `                  throw Error(${JSON.stringify(`${compiledOut('Rendering a <script> element')}`)});`,
     ),
+  },
+  {
+    module: '/node_modules/preact/dist/preact.module.js',
+    what: 'Preact dangerouslySetInnerHTML (diffElementNodes)',
+    find: 'if(h)c||p&&(h.__html==p.__html||h.__html==u.innerHTML)||(u.innerHTML=h.__html),t.__k=[];else if(p&&(u.innerHTML=""),',
+    occurrences: 1,
+    replace: `if(h)throw Error(${JSON.stringify(`${compiledOut('dangerouslySetInnerHTML')}: render text, not HTML`)});else if(p&&(u.textContent=""),`,
   },
 ];
 

@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HoverCard } from '@/components/HoverCard';
@@ -19,9 +20,10 @@ const onResize = (size: { width: number; height: number }) => post({ source: CAR
 const onHover = (inside: boolean) => post({ source: CARD_MESSAGE_SOURCE, kind: 'hover', inside });
 const claim = async () => (CARD_NONCE_PATTERN.test(window.name) ? cardClient.claimCard({ nonce: window.name }) : null);
 
-const queryClient = new QueryClient();
-const container = document.getElementById('root');
-if (container) {
+export default defineUnlistedScript(() => {
+  const queryClient = new QueryClient();
+  const container = document.getElementById('root');
+  if (!container) return;
   createRoot(container).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
@@ -35,4 +37,4 @@ if (container) {
       </QueryClientProvider>
     </StrictMode>,
   );
-}
+});
