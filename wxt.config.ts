@@ -18,12 +18,11 @@ const PREACT_FOR_REACT: Alias[] = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
   { find: /^react$/, replacement: 'preact/compat' },
 ];
-const asAliasList = (aliases: AliasOptions | undefined): Alias[] =>
-  aliases === undefined
-    ? []
-    : Array.isArray(aliases)
-      ? aliases
-      : Object.entries(aliases).map(([find, replacement]) => ({ find, replacement }));
+function asAliasList(aliases: AliasOptions | undefined): Alias[] {
+  if (aliases === undefined) return [];
+  if (Array.isArray(aliases)) return aliases as readonly Alias[] as Alias[]; // Vite's own AliasOptions union
+  return Object.entries(aliases as Record<string, string>).map(([find, replacement]) => ({ find, replacement }));
+}
 
 // Chrome MV3 and Firefox MV3 builds (`npm run build`, `npm run build:firefox`).
 export default defineConfig({
