@@ -65,6 +65,9 @@ export async function runKeysCommand(argv: readonly string[], context: KeysComma
     if (key.key !== undefined) print(`key (shown once, keep it): ${key.key}`);
   };
 
+  if (!['create', 'list', 'rotate', 'revoke'].includes(command ?? '')) {
+    return usage(command === undefined ? 'keys needs a command' : `unknown keys command: ${command}`);
+  }
   const db = await openDatabase(context.databaseTarget(values));
   const now = new Date();
   try {

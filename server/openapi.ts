@@ -513,8 +513,24 @@ export function buildOpenApiDocument(options: { dev: boolean }): unknown {
     scheme: 'bearer',
     description: 'The operator secret the server was started with (--operator-secret)',
   });
-  doc.openAPIRegistry.register('WebhookEvent', followEventSchema);
-  doc.openAPIRegistry.register('WebhookDigest', digestSchema);
+  // What the server POSTs to a partner's endpoint (OpenAPI 3.1 `webhooks`), signed per Standard Webhooks.
+  const webhookHeaders = z.object({
+    'webhook-id': z.string(),
+    'webhook-timestamp': z.string(),
+    'webhook-signature': z.string(),
+  });
+  for (const [name, schema, summary] of [
+    ['followEvent', followEventSchema, 'One change event (or follow.ended)'],
+    ['digest', digestSchema, 'A daily or weekly digest of held events'],
+  ] as const) {
+    doc.openAPIRegistry.registerWebhook({
+      method: 'post',
+      path: name,
+      summary,
+      request: { headers: webhookHeaders, body: body(schema) },
+      responses: { 200: { description: 'Any 2xx: delivered. Anything else (3xx included) is retried.' } },
+    });
+  }
   for (const route of routes) doc.openAPIRegistry.registerPath(route);
   for (const route of v1Routes) doc.openAPIRegistry.registerPath(route);
   if (options.dev) for (const route of devRoutes) doc.openAPIRegistry.registerPath(route);
