@@ -55,8 +55,17 @@ interface Emit {
 }
 
 /** Inserts a follow's events (and their outbox messages) and moves its sequence on. */
-async function writeEvents(tx: Queryable, follow: ActiveFollow, emits: readonly Emit[], now: Date): Promise<Recorded> {
-  if (emits.length === 0) return NONE;
+async function writeEvents(
+  tx: Queryable,
+  follow: ActiveFollow,
+  emits: readonly Emit[],
+  now: Date,
+  baseline?: FollowState,
+): Promise<Recorded> {
+  if (emits.length === 0) {
+    if (baseline !== undefined) await saveBaseline(tx, follow.id, baseline);
+    return NONE;
+  }
   const digest = follow.rules.digest ?? null;
   let messages = 0;
   let sequence = follow.event_seq;
@@ -90,7 +99,14 @@ async function writeEvents(tx: Queryable, follow: ActiveFollow, emits: readonly 
       views,
     ]);
   }
-  await tx.query('UPDATE follows SET event_seq = $2 WHERE id = $1', [follow.id, sequence]);
+  if (baseline === undefined) await tx.query('UPDATE follows SET event_seq = $2 WHERE id = $1', [follow.id, sequence]);
+  else {
+    await tx.query('UPDATE follows SET event_seq = $2, baseline = $3::jsonb WHERE id = $1', [
+      follow.id,
+      sequence,
+      JSON.stringify(baseline),
+    ]);
+  }
   return { events: emits.length, messages };
 }
 
@@ -139,9 +155,7 @@ async function advanceFollow(tx: Queryable, follow: ActiveFollow, link: LinkStat
   if (link.revokedAt !== null) return endFollow(tx, follow, link.company, 'revoked', now);
   if (link.expiresAt.getTime() <= now.getTime()) return endFollow(tx, follow, link.company, 'expired', now);
   const { events, baseline } = followChanges(follow.baseline, link.state, follow.rules, now);
-  const recorded = await writeEvents(tx, follow, snapshotEmits(link.company, events), now);
-  await saveBaseline(tx, follow.id, baseline);
-  return recorded;
+  return writeEvents(tx, follow, snapshotEmits(link.company, events), now, baseline);
 }
 
 async function saveBaseline(tx: Queryable, followId: string, baseline: FollowState): Promise<void> {

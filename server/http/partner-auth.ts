@@ -6,7 +6,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv } from '../app-types';
-import { authenticatePartner, type AuthenticatedPartner } from '../partners/keys';
+import { authenticatePartner, type AuthenticatedPartner, type PartnerAuthentication } from '../partners/keys';
 import { clientKey } from '../rate-limit/middleware';
 import type { ClockedStore } from '../rate-limit/store';
 import { ApiError } from './errors';
@@ -40,12 +40,29 @@ export interface PartnerAuthOptions {
   trustProxy: boolean;
 }
 
+/**
+ * Concurrent checks of one key share one lookup (PGlite runs queries one at a time on the event loop,
+ * so a lookup per request would halve keyed throughput). Nothing is cached past the lookup: a
+ * revocation holds from the next request on.
+ */
+function coalescedLookup(deps: AppDeps): (key: string) => Promise<PartnerAuthentication> {
+  const inFlight = new Map<string, Promise<PartnerAuthentication>>();
+  return (key) => {
+    const running = inFlight.get(key);
+    if (running) return running;
+    const lookup = authenticatePartner(deps.db, key, deps.clock.now()).finally(() => inFlight.delete(key));
+    inFlight.set(key, lookup);
+    return lookup;
+  };
+}
+
 /** Checks the key, then counts the request against the key's quota; sets `partner` for the handler. */
 export function requirePartner(deps: AppDeps, options: PartnerAuthOptions): MiddlewareHandler<AppEnv> {
   const windowSeconds = Math.round(options.windowMs / 1000);
+  const lookup = coalescedLookup(deps);
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return next();
-    const partner = await identify(c, deps, options);
+    const partner = await identify(c, lookup, options);
     const info = await options.store.increment(`partner:${partner.id}`);
     const remaining = Math.max(0, partner.quotaPerMinute - info.totalHits);
     const resetSeconds = secondsUntil(info.resetTime);
@@ -67,9 +84,13 @@ export function requirePartner(deps: AppDeps, options: PartnerAuthOptions): Midd
   };
 }
 
-async function identify(c: Context<AppEnv>, deps: AppDeps, options: PartnerAuthOptions): Promise<AuthenticatedPartner> {
+async function identify(
+  c: Context<AppEnv>,
+  lookup: (key: string) => Promise<PartnerAuthentication>,
+  options: PartnerAuthOptions,
+): Promise<AuthenticatedPartner> {
   const key = bearerCredential(c);
-  const result = key === undefined ? null : await authenticatePartner(deps.db, key, deps.clock.now());
+  const result = key === undefined ? null : await lookup(key);
   if (result?.status === 'ok') return result.partner;
   // Failed checks draw on a budget per client address, so nobody can make the server look keys up without end.
   const failures = await options.store.increment(`authfail:${clientKey(c, options.trustProxy)}`);

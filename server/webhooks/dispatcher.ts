@@ -170,19 +170,46 @@ export class WebhookDispatcher {
 
   private async deliverAll(messages: readonly Claimed[], lease: string, report: TickReport): Promise<void> {
     let next = 0;
+    const delivered: { message: Claimed; status: number }[] = [];
     const worker = async () => {
       while (next < messages.length) {
         const message = messages[next++];
         if (message === undefined) break;
         const outcome = await this.send(message);
-        await this.record(message, lease, outcome).catch((error: unknown) => {
+        if (outcome.ok) {
+          delivered.push({ message, status: outcome.status });
+          report.delivered += 1;
+          continue;
+        }
+        report.failed += 1;
+        await this.recordFailure(message, lease, outcome).catch((error: unknown) => {
           this.logger?.error(`webhook ${message.id}: could not record the attempt`, error);
         });
-        if (outcome.ok) report.delivered += 1;
-        else report.failed += 1;
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, messages.length) }, worker));
+    await this.recordDeliveries(delivered, lease).catch((error: unknown) => {
+      // Still leased: after the lease runs out they are sent again (at least once).
+      this.logger?.error('webhooks: could not record deliveries', error);
+    });
+  }
+
+  /** Every success of a batch in two statements (per-message updates would cost more than the sends). */
+  private async recordDeliveries(delivered: readonly { message: Claimed; status: number }[], lease: string): Promise<void> {
+    if (delivered.length === 0) return;
+    const now = this.clock.now().toISOString();
+    await this.db.query(
+      `UPDATE webhook_messages m SET status = 'delivered', attempts = m.attempts + 1, delivered_at = $2::timestamptz,
+         last_attempt_at = $2::timestamptz, last_status = d.status, last_error = NULL, lease_token = NULL, lease_expires_at = NULL
+       FROM jsonb_to_recordset($3::jsonb) AS d(id text, status int)
+       WHERE m.id = d.id AND m.lease_token = $1`,
+      [lease, now, JSON.stringify(delivered.map(({ message, status }) => ({ id: message.id, status })))],
+    );
+    await this.db.query(
+      `UPDATE webhook_endpoints SET failure_streak = 0, failing_since = NULL, last_success_at = $2::timestamptz
+       WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+      [JSON.stringify([...new Set(delivered.map(({ message }) => message.endpoint_id))]), now],
+    );
   }
 
   private signer(secret: string): Webhook {
@@ -208,24 +235,8 @@ export class WebhookDispatcher {
     }
   }
 
-  private async record(message: Claimed, lease: string, outcome: DeliveryOutcome): Promise<void> {
+  private async recordFailure(message: Claimed, lease: string, outcome: DeliveryOutcome & { ok: false }): Promise<void> {
     const now = this.clock.now();
-    if (outcome.ok) {
-      const done = await this.db.query(
-        `UPDATE webhook_messages SET status = 'delivered', attempts = attempts + 1, delivered_at = $3::timestamptz,
-           last_attempt_at = $3::timestamptz, last_status = $4, last_error = NULL, lease_token = NULL, lease_expires_at = NULL
-         WHERE id = $1 AND lease_token = $2`,
-        [message.id, lease, now.toISOString(), outcome.status],
-      );
-      if (done.rowCount > 0) {
-        await this.db.query(
-          `UPDATE webhook_endpoints SET failure_streak = 0, failing_since = NULL, last_success_at = $2::timestamptz
-           WHERE id = $1 AND (failure_streak > 0 OR last_success_at IS NULL OR last_success_at < $2::timestamptz)`,
-          [message.endpoint_id, now.toISOString()],
-        );
-      }
-      return;
-    }
     const attempts = message.attempts + 1;
     const nextAttempt = new Date(now.getTime() + retryDelayMs(attempts, this.random));
     const failed = await this.db.query(

@@ -243,7 +243,7 @@ describe('restart in the middle of a retry', () => {
 
     local.respond = () => ({ status: 503 });
     expect((await call(first.url, 'PATCH', '/api/founder/organisation', founderKey, { readiness_score: 58 })).status).toBe(200);
-    await waitFor(() => local.received.length === 1);
+    await waitFor(() => local.received.length === 1, 'the first attempt');
     const id = local.received[0]?.headers['webhook-id'];
     await first.close();
 
@@ -256,10 +256,10 @@ describe('restart in the middle of a retry', () => {
     const moved = await fetch(`${second.url}/api/dev/clock`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ advance_ms: 10_000 }),
+      body: JSON.stringify({ advance_ms: 12_001 }), // the first retry: 10 s ± 20 % jitter
     });
     expect(moved.status).toBe(200);
-    await waitFor(() => local.received.length === 2);
+    await waitFor(() => local.received.length === 2, 'the retry after the restart');
     expect(local.received[1]?.headers['webhook-id']).toBe(id);
     const events = z
       .object({ data: z.object({ events: z.array(z.object({ delivery: z.object({ status: z.string() }) })) }) })
@@ -268,10 +268,10 @@ describe('restart in the middle of a retry', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const started = Date.now();
   while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
