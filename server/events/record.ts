@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Queryable } from '../db/driver';
+import { defaultEndpointId } from '../partners/endpoints';
 import { DISCLAIMER } from '../snapshot';
 import { newId } from '../tokens';
 import {
@@ -67,6 +68,8 @@ async function writeEvents(
     return NONE;
   }
   const digest = follow.rules.digest ?? null;
+  // A follow without an endpoint of its own uses the partner's newest enabled one, as it is now.
+  const endpointId = follow.endpoint_id ?? (digest === null ? await defaultEndpointId(tx, follow.partner_id) : null);
   let messages = 0;
   let sequence = follow.event_seq;
   for (const emit of emits) {
@@ -77,7 +80,7 @@ async function writeEvents(
       timestamp: now.toISOString(),
       data: { event_id: id, follow_id: follow.id, sequence, ...emit.data },
     };
-    const queued = digest === null && follow.endpoint_id !== null;
+    const queued = digest === null && endpointId !== null;
     await tx.query(
       `INSERT INTO follow_events (id, partner_id, follow_id, type, payload, digest, message_id, created_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::timestamptz)`,
@@ -87,7 +90,7 @@ async function writeEvents(
       await tx.query(
         `INSERT INTO webhook_messages (id, partner_id, endpoint_id, type, body, status, next_attempt_at, created_at)
          VALUES ($1, $2, $3, $4, $5, 'pending', $6::timestamptz, $6::timestamptz)`,
-        [id, follow.partner_id, follow.endpoint_id, emit.type, JSON.stringify(event), now.toISOString()],
+        [id, follow.partner_id, endpointId, emit.type, JSON.stringify(event), now.toISOString()],
       );
       messages += 1;
     }

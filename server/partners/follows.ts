@@ -11,7 +11,7 @@ import { EXPIRED_MESSAGE, TOKEN_NOT_FOUND_MESSAGE, ApiError } from '../http/erro
 import { endFollow, FOLLOW_COLUMNS, parseActiveFollow } from '../events/record';
 import { readLinkStates } from '../events/state';
 import { newId, sha256Hex } from '../tokens';
-import { defaultEndpointId, requireOwnEndpoint } from './endpoints';
+import { requireOwnEndpoint } from './endpoints';
 import {
   FOLLOW_END_REASONS,
   followEventSchema,
@@ -98,7 +98,8 @@ export async function createFollow(
     const created = followId === null;
     if (followId === null) {
       if (input.endpoint_id) await requireOwnEndpoint(tx, partnerId, input.endpoint_id);
-      const endpointId = input.endpoint_id === undefined ? await defaultEndpointId(tx, partnerId) : input.endpoint_id;
+      // None named: each event goes to the partner's newest enabled endpoint when it is written.
+      const endpointId = input.endpoint_id ?? null;
       followId = newId('fol');
       await tx.query(
         `INSERT INTO follows (id, partner_id, share_link_id, endpoint_id, status, rules, baseline, created_at)

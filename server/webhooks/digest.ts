@@ -32,9 +32,11 @@ const heldRow = z.object({
 export async function packDigests(db: Database, now: Date, limit = 1000): Promise<number> {
   return db.transaction(async (tx) => {
     const result = await tx.query(
-      `SELECT e.id, e.partner_id, e.digest, e.payload, e.created_at, f.endpoint_id
+      `SELECT e.id, e.partner_id, e.digest, e.payload, e.created_at, COALESCE(f.endpoint_id, d.id) AS endpoint_id
        FROM follow_events e JOIN follows f ON f.id = e.follow_id
-       WHERE e.digest IS NOT NULL AND e.message_id IS NULL AND f.endpoint_id IS NOT NULL
+       LEFT JOIN LATERAL (SELECT w.id FROM webhook_endpoints w WHERE w.partner_id = e.partner_id AND w.status = 'enabled'
+         ORDER BY w.created_at DESC, w.id DESC LIMIT 1) d ON true
+       WHERE e.digest IS NOT NULL AND e.message_id IS NULL AND COALESCE(f.endpoint_id, d.id) IS NOT NULL
          AND ((e.digest = 'daily' AND e.created_at < $1::timestamptz) OR (e.digest = 'weekly' AND e.created_at < $2::timestamptz))
        ORDER BY e.seq LIMIT $3 FOR UPDATE OF e SKIP LOCKED`,
       [periodStart('daily', now).toISOString(), periodStart('weekly', now).toISOString(), limit],

@@ -74,7 +74,8 @@ const keyLine = z.object({
 });
 
 describe('npm run server -- keys', () => {
-  it('creates, lists, rotates and revokes keys in the data directory; usage errors exit 2', () => {
+  // Each command is a process that opens PGlite (about 2 s each): slow on a busy machine.
+  it('creates, lists, rotates and revokes keys in the data directory; usage errors exit 2', { timeout: 180_000 }, () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'lens-keys-'));
     onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const created = keys(['create', '--name', 'Kestrel Capital', '--quota', '300', '--data', dataDir, '--json']);
@@ -104,54 +105,58 @@ describe('npm run server -- keys', () => {
 });
 
 describe("the README's Partners walk-through", () => {
-  it('a key, the local receiver, a follow of a demo company, a founder change: the signed event arrives and is verified', async () => {
-    const server = await run(
-      'server/cli.ts',
-      ['--port', '0', '--memory', '--dev', '--seed', '--operator-secret', 'local-operator-secret'],
-      /^listening on (http:\/\/\S+)$/m,
-    );
-    const base = server.match[1] ?? '';
-    const output = server.output();
-    const koboToken = /^ {2}active {2}Kobo Vault Custody Ltd — .*\/share\/(\S+) {2}\(API/m.exec(output)?.[1];
-    const koboFounderKey = /^ {2}founder key {2}Kobo Vault Custody Ltd: (fk_\S+)$/m.exec(output)?.[1];
-    expect(koboToken, output).toBeDefined();
-    expect(koboFounderKey, output).toBeDefined();
-    expect(output).toMatch(/^demo partner: Savannah Growth Partners \(demo\), key pk_\S+$/m);
+  it(
+    'a key, the local receiver, a follow of a demo company, a founder change: the signed event arrives and is verified',
+    { timeout: 120_000 },
+    async () => {
+      const server = await run(
+        'server/cli.ts',
+        ['--port', '0', '--memory', '--dev', '--seed', '--operator-secret', 'local-operator-secret'],
+        /^listening on (http:\/\/\S+)$/m,
+      );
+      const base = server.match[1] ?? '';
+      const output = server.output();
+      const koboToken = /^ {2}active {2}Kobo Vault Custody Ltd — .*\/share\/(\S+) {2}\(API/m.exec(output)?.[1];
+      const koboFounderKey = /^ {2}founder key {2}Kobo Vault Custody Ltd: (fk_\S+)$/m.exec(output)?.[1];
+      expect(koboToken, output).toBeDefined();
+      expect(koboFounderKey, output).toBeDefined();
+      expect(output).toMatch(/^demo partner: Savannah Growth Partners \(demo\), key pk_\S+$/m);
 
-    const created = await fetch(`${base}/api/operator/partner-keys`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer local-operator-secret', 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'My Fund' }),
-    });
-    const key = z.object({ data: z.object({ partner_key: z.object({ key: z.string() }) }) }).parse(await created.json()).data
-      .partner_key.key;
+      const created = await fetch(`${base}/api/operator/partner-keys`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer local-operator-secret', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'My Fund' }),
+      });
+      const key = z.object({ data: z.object({ partner_key: z.object({ key: z.string() }) }) }).parse(await created.json()).data
+        .partner_key.key;
 
-    const receiver = await run(
-      'server/webhook-receiver.ts',
-      ['--port', '0', '--register', key, '--server', base],
-      /^listening on (http:\/\/\S+) /m,
-    );
-    expect(receiver.output()).toMatch(/registered http:\/\/127\.0\.0\.1:\d+\/webhook as webhook endpoint we_/);
+      const receiver = await run(
+        'server/webhook-receiver.ts',
+        ['--port', '0', '--register', key, '--server', base],
+        /^listening on (http:\/\/\S+) /m,
+      );
+      expect(receiver.output()).toMatch(/registered http:\/\/127\.0\.0\.1:\d+\/webhook as webhook endpoint we_/);
 
-    const followed = await fetch(`${base}/api/v1/follows`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ token: koboToken }),
-    });
-    expect(followed.status).toBe(201);
+      const followed = await fetch(`${base}/api/v1/follows`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ token: koboToken }),
+      });
+      expect(followed.status).toBe(201);
 
-    const changed = await fetch(`${base}/api/founder/organisation`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${koboFounderKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ readiness_score: 84 }),
-    });
-    expect(changed.status).toBe(200);
-    const started = Date.now();
-    while (!/✓ verified evt_/.test(receiver.output()) && Date.now() - started < 10_000) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(receiver.output()).toMatch(
-      /✓ verified evt_\S+ {2}snapshot\.scores_changed {2}Kobo Vault Custody Ltd: Readiness score 78 → 84 \(\+6\)/,
-    );
-  });
+      const changed = await fetch(`${base}/api/founder/organisation`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${koboFounderKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ readiness_score: 84 }),
+      });
+      expect(changed.status).toBe(200);
+      const started = Date.now();
+      while (!/✓ verified evt_/.test(receiver.output()) && Date.now() - started < 10_000) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(receiver.output()).toMatch(
+        /✓ verified evt_\S+ {2}snapshot\.scores_changed {2}Kobo Vault Custody Ltd: Readiness score 78 → 84 \(\+6\)/,
+      );
+    },
+  );
 });

@@ -98,6 +98,22 @@ describe('signed delivery', () => {
   });
 });
 
+describe('which endpoint', () => {
+  it('a follow that names none uses the endpoint the partner registers later', async () => {
+    const { founder, link } = await founderWithLink(t, { name: 'Late Endpoint Ltd' });
+    const partner = await createPartner(t);
+    await follow(partner, link.token);
+    receiver.received.length = 0;
+    const endpoint = await addEndpoint(partner, receiver.url);
+    await patch(founder, { readiness_score: 78 });
+    await t.tick();
+    expect(receiver.received).toHaveLength(1);
+    expect(() =>
+      new Webhook(endpoint.secret).verify(receiver.received[0]?.body ?? '', receiver.received[0]?.headers ?? {}),
+    ).not.toThrow();
+  });
+});
+
 describe('retries', () => {
   it('while the receiver is down: retried on the server clock with back-off, the same webhook-id; all delivered once it is back', async () => {
     const { founder, partner, endpoint } = await setUp('Flaky Ltd');

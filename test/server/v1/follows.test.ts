@@ -194,7 +194,8 @@ describe('founders see who follows', () => {
     const response = await founder.call('GET', '/api/founder/follows');
     expect(response.status).toBe(200);
     const { follows } = z.object({ data: z.object({ follows: z.array(founderFollowSchema) }) }).parse(await response.json()).data;
-    expect(follows.map((f) => [f.partner.name, f.share_link_id, f.status, f.ended_reason])).toEqual([
+    const rows = follows.map((f) => [f.partner.name, f.share_link_id, f.status, f.ended_reason]);
+    expect(rows.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
       ['Acacia Fund', first.id, 'active', null],
       ['Baobab Capital', second.id, 'ended', 'revoked'],
     ]);

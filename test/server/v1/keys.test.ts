@@ -100,7 +100,7 @@ describe('operator API: partner key lifecycle', () => {
     expect((await asNew(graced.key)).status).toBe(200);
   });
 
-  it('revokes at once (idempotent): 401 "revoked"; a revoked key cannot be rotated (409); unknown ids are 404', async () => {
+  it('revokes at once (idempotent): 401 saying revoked; a revoked key cannot be rotated (409); unknown ids are 404', async () => {
     const partner = await createPartner(t, { name: 'Revoked Fund' });
     const first = await operatorCall(t, 'POST', `/api/operator/partner-keys/${partner.id}/revoke`);
     expect(first.status).toBe(200);
