@@ -32,14 +32,11 @@ type ActiveFollow = z.infer<typeof activeFollowRow>;
 
 const FOLLOW_COLUMNS = 'f.id, f.partner_id, f.share_link_id, f.endpoint_id, f.rules, f.baseline, f.event_seq';
 
-/** What a recording did: how many messages it queued for delivery (the dispatcher is nudged when > 0). */
+/** What a recording did: how many events it wrote and how many of them are queued for delivery. */
 export interface Recorded {
   events: number;
   messages: number;
 }
-
-const NONE: Recorded = { events: 0, messages: 0 };
-const add = (a: Recorded, b: Recorded): Recorded => ({ events: a.events + b.events, messages: a.messages + b.messages });
 
 const END_SUMMARY: Readonly<Record<FollowEndReason, string>> = {
   revoked: 'the founder revoked the share link; this follow has ended',
@@ -55,62 +52,99 @@ interface Emit {
   snapshotData: boolean;
 }
 
-/** Inserts a follow's events (and their outbox messages) and moves its sequence on. */
-async function writeEvents(
-  tx: Queryable,
-  follow: ActiveFollow,
-  emits: readonly Emit[],
-  now: Date,
-  baseline?: FollowState,
-): Promise<Recorded> {
-  if (emits.length === 0) {
-    if (baseline !== undefined) await saveBaseline(tx, follow.id, baseline);
-    return NONE;
-  }
-  const digest = follow.rules.digest ?? null;
-  // A follow without an endpoint of its own uses the partner's newest enabled one, as it is now.
-  const endpointId = follow.endpoint_id ?? (digest === null ? await defaultEndpointId(tx, follow.partner_id) : null);
-  let messages = 0;
-  let sequence = follow.event_seq;
-  for (const emit of emits) {
-    sequence += 1;
-    const id = newId('evt');
-    const event: FollowEvent = {
-      type: emit.type,
-      timestamp: now.toISOString(),
-      data: { event_id: id, follow_id: follow.id, sequence, ...emit.data },
-    };
-    const queued = digest === null && endpointId !== null;
-    await tx.query(
-      `INSERT INTO follow_events (id, partner_id, follow_id, type, payload, digest, message_id, created_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::timestamptz)`,
-      [id, follow.partner_id, follow.id, emit.type, JSON.stringify(event), digest, queued ? id : null, now.toISOString()],
-    );
-    if (queued) {
-      await tx.query(
-        `INSERT INTO webhook_messages (id, partner_id, endpoint_id, type, body, status, next_attempt_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6::timestamptz, $6::timestamptz)`,
-        [id, follow.partner_id, endpointId, emit.type, JSON.stringify(event), now.toISOString()],
-      );
-      messages += 1;
+/**
+ * The rows one recording writes, gathered over all its follows and written in a few statements at
+ * the end (a PATCH reaching 100 follows is 5 statements, not 400: PGlite runs one at a time).
+ */
+class Writes {
+  readonly events: Record<string, string | null>[] = [];
+  readonly messages: Record<string, string>[] = [];
+  readonly views = new Map<string, number>();
+  readonly follows = new Map<string, { event_seq: number; baseline: FollowState | null }>();
+  private readonly defaultEndpoints = new Map<string, string | null>();
+
+  constructor(
+    private readonly tx: Queryable,
+    private readonly now: Date,
+  ) {}
+
+  /** A follow without an endpoint of its own uses the partner's newest enabled one, as it is now. */
+  async endpointFor(follow: ActiveFollow): Promise<string | null> {
+    if (follow.endpoint_id !== null) return follow.endpoint_id;
+    if (!this.defaultEndpoints.has(follow.partner_id)) {
+      this.defaultEndpoints.set(follow.partner_id, await defaultEndpointId(this.tx, follow.partner_id));
     }
+    return this.defaultEndpoints.get(follow.partner_id) ?? null;
   }
-  const views = emits.filter((emit) => emit.snapshotData).length;
-  if (views > 0) {
-    await tx.query('UPDATE share_links SET partner_view_count = partner_view_count + $2 WHERE id = $1', [
-      follow.share_link_id,
-      views,
-    ]);
+
+  async add(follow: ActiveFollow, emits: readonly Emit[], baseline: FollowState | null): Promise<void> {
+    const digest = follow.rules.digest ?? null;
+    const endpointId = digest === null && emits.length > 0 ? await this.endpointFor(follow) : null;
+    let sequence = follow.event_seq;
+    for (const emit of emits) {
+      sequence += 1;
+      const id = newId('evt');
+      const event: FollowEvent = {
+        type: emit.type,
+        timestamp: this.now.toISOString(),
+        data: { event_id: id, follow_id: follow.id, sequence, ...emit.data },
+      };
+      const body = JSON.stringify(event);
+      const queued = endpointId !== null;
+      this.events.push({
+        id,
+        partner_id: follow.partner_id,
+        follow_id: follow.id,
+        type: emit.type,
+        payload: body,
+        digest,
+        message_id: queued ? id : null,
+      });
+      if (queued) this.messages.push({ id, partner_id: follow.partner_id, endpoint_id: endpointId, type: emit.type, body });
+      if (emit.snapshotData) this.views.set(follow.share_link_id, (this.views.get(follow.share_link_id) ?? 0) + 1);
+    }
+    if (emits.length > 0 || baseline !== null) this.follows.set(follow.id, { event_seq: sequence, baseline });
   }
-  if (baseline === undefined) await tx.query('UPDATE follows SET event_seq = $2 WHERE id = $1', [follow.id, sequence]);
-  else {
-    await tx.query('UPDATE follows SET event_seq = $2, baseline = $3::jsonb WHERE id = $1', [
-      follow.id,
-      sequence,
-      JSON.stringify(baseline),
-    ]);
+
+  async flush(): Promise<Recorded> {
+    const now = this.now.toISOString();
+    if (this.events.length > 0) {
+      // WITH ORDINALITY keeps the events in the order they were made, so `seq` follows it.
+      await this.tx.query(
+        `INSERT INTO follow_events (id, partner_id, follow_id, type, payload, digest, message_id, created_at)
+         SELECT r.id, r.partner_id, r.follow_id, r.type, r.payload::jsonb, r.digest, r.message_id, $2::timestamptz
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(x, ord),
+           jsonb_to_record(t.x) AS r(id text, partner_id text, follow_id text, type text, payload text, digest text, message_id text)
+         ORDER BY t.ord`,
+        [JSON.stringify(this.events), now],
+      );
+    }
+    if (this.messages.length > 0) {
+      await this.tx.query(
+        `INSERT INTO webhook_messages (id, partner_id, endpoint_id, type, body, status, next_attempt_at, created_at)
+         SELECT r.id, r.partner_id, r.endpoint_id, r.type, r.body, 'pending', $2::timestamptz, $2::timestamptz
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(x, ord),
+           jsonb_to_record(t.x) AS r(id text, partner_id text, endpoint_id text, type text, body text)
+         ORDER BY t.ord`,
+        [JSON.stringify(this.messages), now],
+      );
+    }
+    if (this.views.size > 0) {
+      await this.tx.query(
+        `UPDATE share_links l SET partner_view_count = l.partner_view_count + r.n
+         FROM jsonb_to_recordset($1::jsonb) AS r(id text, n int) WHERE l.id = r.id`,
+        [JSON.stringify([...this.views].map(([id, n]) => ({ id, n })))],
+      );
+    }
+    if (this.follows.size > 0) {
+      await this.tx.query(
+        `UPDATE follows f SET event_seq = r.event_seq, baseline = COALESCE(r.baseline, f.baseline)
+         FROM jsonb_to_recordset($1::jsonb) AS r(id text, event_seq int, baseline jsonb) WHERE f.id = r.id`,
+        [JSON.stringify([...this.follows].map(([id, update]) => ({ id, ...update })))],
+      );
+    }
+    return { events: this.events.length, messages: this.messages.length };
   }
-  return { events: emits.length, messages };
 }
 
 function snapshotEmits(company: string, events: readonly PendingEvent[]): Emit[] {
@@ -126,53 +160,40 @@ function snapshotEmits(company: string, events: readonly PendingEvent[]): Emit[]
   }));
 }
 
-/** Ends a follow and tells its partner (`follow.ended`), unless the partner ended it. */
-export async function endFollow(
-  tx: Queryable,
-  follow: ActiveFollow,
-  company: string,
-  reason: FollowEndReason,
-  now: Date,
-): Promise<Recorded> {
+async function markEnded(tx: Queryable, follow: ActiveFollow, reason: FollowEndReason, now: Date): Promise<void> {
   await tx.query(
     `UPDATE follows SET status = 'ended', ended_reason = $2, ended_at = $3::timestamptz WHERE id = $1 AND status = 'active'`,
     [follow.id, reason, now.toISOString()],
   );
-  if (reason === 'unfollowed' || reason === 'key_revoked') return NONE;
-  return writeEvents(
-    tx,
-    follow,
-    [
-      {
-        type: 'follow.ended',
-        data: { company: { name: company }, summary: `${company}: ${END_SUMMARY[reason]}`, reason },
-        snapshotData: false,
-      },
-    ],
-    now,
-  );
 }
 
-/** The state a follow moves to; ends it when its link is revoked or expired. */
-async function advanceFollow(tx: Queryable, follow: ActiveFollow, link: LinkState, now: Date): Promise<Recorded> {
-  if (link.revokedAt !== null) return endFollow(tx, follow, link.company, 'revoked', now);
-  if (link.expiresAt.getTime() <= now.getTime()) return endFollow(tx, follow, link.company, 'expired', now);
+/** The partner ended the follow (or lost its key): no event, nobody needs telling. */
+export async function endFollowQuietly(tx: Queryable, follow: ActiveFollow, reason: 'unfollowed', now: Date): Promise<void> {
+  await markEnded(tx, follow, reason, now);
+}
+
+/** The state a follow moves to; ends it (telling its partner) when its link is revoked or expired. */
+async function advanceFollow(tx: Queryable, writes: Writes, follow: ActiveFollow, link: LinkState, now: Date): Promise<void> {
+  const ended: FollowEndReason | null =
+    link.revokedAt !== null ? 'revoked' : link.expiresAt.getTime() <= now.getTime() ? 'expired' : null;
+  if (ended !== null) {
+    await markEnded(tx, follow, ended, now);
+    const data = { company: { name: link.company }, summary: `${link.company}: ${END_SUMMARY[ended]}`, reason: ended };
+    await writes.add(follow, [{ type: 'follow.ended', data, snapshotData: false }], null);
+    return;
+  }
   const { events, baseline } = followChanges(follow.baseline, link.state, follow.rules, now);
-  return writeEvents(tx, follow, snapshotEmits(link.company, events), now, baseline);
-}
-
-async function saveBaseline(tx: Queryable, followId: string, baseline: FollowState): Promise<void> {
-  await tx.query('UPDATE follows SET baseline = $2::jsonb WHERE id = $1', [followId, JSON.stringify(baseline)]);
+  await writes.add(follow, snapshotEmits(link.company, events), baseline);
 }
 
 async function advanceAll(tx: Queryable, follows: readonly ActiveFollow[], now: Date): Promise<Recorded> {
   const links = await readLinkStates(tx, [...new Set(follows.map((follow) => follow.share_link_id))], now);
-  let recorded = NONE;
+  const writes = new Writes(tx, now);
   for (const follow of follows) {
     const link = links.get(follow.share_link_id);
-    if (link) recorded = add(recorded, await advanceFollow(tx, follow, link, now));
+    if (link) await advanceFollow(tx, writes, follow, link, now);
   }
-  return recorded;
+  return writes.flush();
 }
 
 /**

@@ -8,7 +8,7 @@ import { isValidTokenShape } from '../../lib/core/token';
 import type { SnapshotSuccessEnvelope } from '../../lib/core/schemas/snapshot';
 import type { Database, Queryable } from '../db/driver';
 import { EXPIRED_MESSAGE, TOKEN_NOT_FOUND_MESSAGE, ApiError } from '../http/errors';
-import { endFollow, FOLLOW_COLUMNS, parseActiveFollow } from '../events/record';
+import { endFollowQuietly, FOLLOW_COLUMNS, parseActiveFollow } from '../events/record';
 import { readLinkStates } from '../events/state';
 import { newId, sha256Hex } from '../tokens';
 import { requireOwnEndpoint } from './endpoints';
@@ -173,7 +173,7 @@ export async function deleteFollow(db: Database, now: Date, partnerId: string, i
     const row = result.rows[0];
     if (row === undefined) throw notFound();
     if (z.object({ status: z.string() }).parse(row).status === 'active') {
-      await endFollow(tx, parseActiveFollow(row), '', 'unfollowed', now);
+      await endFollowQuietly(tx, parseActiveFollow(row), 'unfollowed', now);
     }
     return getFollowIn(tx, partnerId, id);
   });

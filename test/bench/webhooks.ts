@@ -22,6 +22,8 @@ export interface WebhookBenchResult {
   delivered: number;
   duplicates: number;
   seconds: number;
+  /** How long the founder's PATCHes took (each writes its events in its own transaction). */
+  changes_written_s: number;
   events_per_s: number;
   change_to_delivery_p50_ms: number;
   change_to_delivery_p99_ms: number;
@@ -95,6 +97,7 @@ export async function benchWebhooks(options: { follows: number; changes: number 
     const started = Date.now();
     // Checklist moves change only the scores: one event per follow per change.
     for (let change = 1; change <= options.changes; change++) await founder.updateProfile({ checklist_complete: change });
+    const changesWritten = Date.now();
     while (arrivals.size < expected && Date.now() - started < 120_000) await new Promise((resolve) => setTimeout(resolve, 5));
     const finished = Math.max(...arrivals.values());
     const seconds = (finished - started) / 1000;
@@ -113,6 +116,7 @@ export async function benchWebhooks(options: { follows: number; changes: number 
       delivered: arrivals.size,
       duplicates,
       seconds: Math.round(seconds * 100) / 100,
+      changes_written_s: Math.round((changesWritten - started) / 10) / 100,
       events_per_s: Math.round(arrivals.size / seconds),
       change_to_delivery_p50_ms: percentile(latencies, 50),
       change_to_delivery_p99_ms: percentile(latencies, 99),
