@@ -65,7 +65,7 @@ function parse() {
 
   if (values.reseed && !values.seed) fail('--reseed goes with --seed');
   const operatorSecret = values['operator-secret'] ?? (process.env.OPERATOR_SECRET || undefined);
-  if (operatorSecret !== undefined && operatorSecret.length < 8) fail('the operator secret must be at least 8 characters');
+  if (operatorSecret === '') fail('--operator-secret needs a value');
   return {
     port,
     host: values.host,

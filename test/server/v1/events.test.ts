@@ -252,7 +252,13 @@ describe('digests', () => {
       { mode: 'daily', message_id: null, status: 'held' },
       { mode: 'daily', message_id: null, status: 'held' },
     ]);
-    t.clock.advance(24 * HOUR);
+    // The dev clock (POST /api/dev/clock) moves the day on.
+    const moved = await t.request('/api/dev/clock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: 24 * HOUR }),
+    });
+    expect(moved.status).toBe(200);
     await t.tick();
     const digests = bodies(receiver);
     expect(digests).toHaveLength(1);
