@@ -1,8 +1,9 @@
 /**
- * `createApp({ db, clock, rateLimiter, config })`: the whole HTTP surface, with every dependency
- * passed in (tests own their database, clock and limiter; nothing lives at module level).
+ * `createApp({ db, clock, rateLimiter, config, webhooks })`: the whole HTTP surface, with every
+ * dependency passed in (tests own their database, clock, limiter and webhook worker; nothing lives at
+ * module level). The outbox worker (server/webhooks/dispatcher.ts) runs beside the app, not in it.
  */
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
@@ -19,7 +20,10 @@ import {
 import { allowOnly } from './http/methods';
 import { buildOpenApiDocument } from './openapi';
 import { createRateLimitMiddleware } from './rate-limit/middleware';
-import { isSharePath, SHARE_PATHS, SNAPSHOT_PATHS } from './paths';
+import { isSharePath, isSnapshotPath, PARTNER_PATHS, SHARE_PATHS, SNAPSHOT_PATHS } from './paths';
+import { hasBearer, requirePartner } from './http/partner-auth';
+import { registerOperatorRoutes } from './routes/operator';
+import { registerPartnerRoutes } from './routes/partner';
 import { ViewCounter } from './snapshot';
 import { registerDemoRoutes, setDemoHeaders } from './routes/demo';
 import { registerDevRoutes } from './routes/dev';
@@ -79,12 +83,22 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   app.use('/api/health', publicCors);
   app.use('/api/openapi.json', publicCors);
 
+  // With a partner key, a snapshot request draws on the key's own quota instead of its address's.
+  const partnerAuth = requirePartner(deps, {
+    store: deps.rateLimiter.store,
+    windowMs: deps.rateLimiter.windowMs,
+    trustProxy: deps.config.trustProxy,
+  });
+  const keyedSnapshots: MiddlewareHandler<AppEnv> = (c, next) => (hasBearer(c) ? partnerAuth(c, next) : next());
+  app.use(SNAPSHOT_PATHS, keyedSnapshots);
   const limiter = createRateLimitMiddleware(deps.rateLimiter, {
     trustProxy: deps.config.trustProxy,
     onLimited: (c) => (isHtmlPage(c) ? htmlErrorPage(c, 429) : sendError(c, 429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE)),
+    skip: (c) => isSnapshotPath(c.req.path) && hasBearer(c),
   });
   app.use(SNAPSHOT_PATHS, limiter);
   app.use(SHARE_PATHS, limiter);
+  for (const path of PARTNER_PATHS) app.use(path, partnerAuth);
 
   const limitBody = bodyLimit({
     maxSize: deps.config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
@@ -92,10 +106,13 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   });
   app.use('/api/founder/*', limitBody);
   app.use('/api/dev/*', limitBody);
+  app.use('/api/operator/*', limitBody);
+  for (const path of PARTNER_PATHS) app.use(path, limitBody);
 
   // State changes never come from another web page (founder and dev callers are scripts and tests).
   const sameOriginWrites = refuseCrossOriginWrites({ publicBaseUrl: deps.config.publicBaseUrl });
   app.use('/api/founder/*', sameOriginWrites);
+  app.use('/api/operator/*', sameOriginWrites);
   if (deps.config.dev) app.use('/api/dev/*', sameOriginWrites);
 
   const views = new ViewCounter(deps.db, () => deps.clock.now());
@@ -103,6 +120,8 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   registerShareRoutes(app, deps, views);
   registerHealthRoutes(app, deps);
   registerFounderRoutes(app, deps);
+  registerPartnerRoutes(app, deps);
+  if (deps.config.operatorSecret) registerOperatorRoutes(app, deps, deps.config.operatorSecret);
   if (deps.config.dev) registerDevRoutes(app, deps);
 
   const openApiDocument = buildOpenApiDocument({ dev: deps.config.dev });

@@ -1,5 +1,6 @@
 /**
- * `npm run server -- [--port N] [--host H] [--allowed-host NAME]… [--memory | --data DIR] [--dev] [--seed] [--trust-proxy]`
+ * `npm run server -- [--port N] [--host H] [--allowed-host NAME]… [--memory | --data DIR] [--dev] [--seed [--reseed]]
+ *   [--trust-proxy] [--operator-secret S]`, or `npm run server -- keys …` (server/keys-cli.ts).
  * Thin: parse flags, start, stop on SIGINT/SIGTERM.
  */
 import { mkdirSync } from 'node:fs';
@@ -9,11 +10,17 @@ import { z } from 'zod';
 import { messageOf } from '../lib/core/thrown';
 import type { DatabaseTarget } from './db/open';
 import { allowedHostName } from './http/hosts';
+import { runKeysCommand } from './keys-cli';
 import { startServer } from './start';
 
 const USAGE =
-  'usage: npm run server -- [--port N] [--host H] [--allowed-host NAME]... [--memory | --data DIR] [--dev] [--seed] [--trust-proxy]\n' +
+  'usage: npm run server -- [--port N] [--host H] [--allowed-host NAME]... [--memory | --data DIR] [--dev] [--seed [--reseed]]\n' +
+  '                         [--trust-proxy] [--operator-secret S]\n' +
+  '       npm run server -- keys (create --name NAME [--quota N] | list | rotate ID [--grace-seconds N] | revoke ID)\n' +
+  '                         [--memory | --data DIR] [--json]\n' +
   '  defaults: --port 8787 --host 127.0.0.1 --data .data/pglite; DATABASE_URL selects PostgreSQL\n' +
+  '  --seed keeps the demo data of an earlier start (--reseed starts over); --operator-secret (or OPERATOR_SECRET)\n' +
+  '  enables the operator API (partner keys)\n' +
   '  (an explicit --memory or --data wins over DATABASE_URL); PUBLIC_BASE_URL overrides link URLs\n' +
   '  answers Host localhost, 127.0.0.1, [::1], the --host name (any IP address for 0.0.0.0 or ::), the\n' +
   '  PUBLIC_BASE_URL host and each --allowed-host NAME (repeatable); other Host names get 421 (DNS rebinding)';
@@ -35,7 +42,9 @@ function parse() {
         data: { type: 'string' },
         dev: { type: 'boolean', default: false },
         seed: { type: 'boolean', default: false },
+        reseed: { type: 'boolean', default: false },
         'trust-proxy': { type: 'boolean', default: false },
+        'operator-secret': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -54,27 +63,37 @@ function parse() {
   const allowedHosts = z.array(allowedHostName).safeParse(values['allowed-host']);
   if (!allowedHosts.success) fail(`invalid --allowed-host: ${allowedHosts.error.issues[0]?.message ?? 'not a host name'}`);
 
-  const databaseUrl = process.env.DATABASE_URL;
-  let database: DatabaseTarget;
-  if (values.memory) database = { kind: 'pglite' };
-  else if (values.data === undefined && databaseUrl) database = { kind: 'postgres', connectionString: databaseUrl };
-  else {
-    const dataDir = path.resolve(values.data ?? '.data/pglite');
-    mkdirSync(dataDir, { recursive: true });
-    database = { kind: 'pglite', dataDir };
-  }
+  if (values.reseed && !values.seed) fail('--reseed goes with --seed');
+  const operatorSecret = values['operator-secret'] ?? (process.env.OPERATOR_SECRET || undefined);
+  if (operatorSecret === '') fail('--operator-secret needs a value');
   return {
     port,
     host: values.host,
     allowedHosts: allowedHosts.data,
-    database,
+    database: databaseTarget(values),
     dev: values.dev,
     seed: values.seed,
+    reseed: values.reseed,
     trustProxy: values['trust-proxy'],
+    operatorSecret,
   };
 }
 
+/** `--memory` or `--data DIR` when given; otherwise `DATABASE_URL` when set; otherwise `.data/pglite`. */
+export function databaseTarget(values: { memory?: boolean; data?: string }): DatabaseTarget {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (values.memory) return { kind: 'pglite' };
+  if (values.data === undefined && databaseUrl) return { kind: 'postgres', connectionString: databaseUrl };
+  const dataDir = path.resolve(values.data ?? '.data/pglite');
+  mkdirSync(dataDir, { recursive: true });
+  return { kind: 'pglite', dataDir };
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'keys') {
+    process.exitCode = await runKeysCommand(process.argv.slice(3), { databaseTarget, usage: USAGE });
+    return;
+  }
   const options = parse();
   const server = await startServer({ ...options, publicBaseUrl: process.env.PUBLIC_BASE_URL || undefined });
   let stopping = false;

@@ -20,6 +20,7 @@ import {
   type UpdateOrganisationBody,
   SUBSCRIPTION_TIERS,
 } from './schemas';
+import { recordCompanyChange, recordLinkChange } from './events/record';
 import { newFounderKey, newId, newShareToken, sha256Hex } from './tokens';
 
 export const SHARE_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -86,13 +87,13 @@ export async function createOrganisation(
   db: Database,
   now: Date,
   body: CreateOrganisationBody,
-  options: { isDemo?: boolean } = {},
+  options: { isDemo?: boolean; founderKey?: string } = {},
 ): Promise<{ organisation: OrganisationView; founderKey: string }> {
   const { name, subscription_tier, ...fields } = body;
   const profile: Profile = { ...EMPTY_PROFILE, ...fields };
   checkProfile(profile);
   const id = newId('org');
-  const founderKey = newFounderKey();
+  const founderKey = options.founderKey ?? newFounderKey();
   const organisation = await db.transaction(async (tx) => {
     await tx.query(
       `INSERT INTO organisations (id, name, subscription_tier, founder_key_hash, readiness_score, fundraise_score,
@@ -168,6 +169,8 @@ export async function updateOrganisation(
       ],
     );
     if (fields.gaps !== undefined) await replaceGaps(tx, orgId, profile.gaps);
+    // Followers' events are written with the change, in its transaction (server/events/record.ts).
+    await recordCompanyChange(tx, orgId, now);
     return readOrganisation(tx, orgId);
   });
   return toView(row);
@@ -197,11 +200,14 @@ export async function createPack(db: Database, now: Date, orgId: string): Promis
   const generatedAt = now.toISOString();
   const content = { pack_id: id, generated_at: generatedAt, organisation };
   const verificationHash = sha256Hex(canonicalJson(content)).slice(0, 12);
-  await db.query(
-    `INSERT INTO dd_packs (id, org_id, generated_at, verification_hash, content)
-     VALUES ($1, $2, $3::timestamptz, $4, $5::jsonb)`,
-    [id, orgId, generatedAt, verificationHash, JSON.stringify(content)],
-  );
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO dd_packs (id, org_id, generated_at, verification_hash, content)
+       VALUES ($1, $2, $3::timestamptz, $4, $5::jsonb)`,
+      [id, orgId, generatedAt, verificationHash, JSON.stringify(content)],
+    );
+    await recordCompanyChange(tx, orgId, now);
+  });
   return { id, generated_at: generatedAt, verification_hash: verificationHash };
 }
 
@@ -210,6 +216,7 @@ const shareLinkRow = z.object({
   label: z.string().nullable(),
   pack_id: z.string(),
   view_count: z.number(),
+  partner_view_count: z.number(),
   created_at: z.date(),
   expires_at: z.date(),
   revoked_at: z.date().nullable(),
@@ -228,6 +235,7 @@ function toSummary(row: ShareLinkRow, now: Date): ShareLinkSummary {
     label: row.label,
     status: shareLinkStatus(row, now),
     view_count: row.view_count,
+    partner_view_count: row.partner_view_count,
     pack_id: row.pack_id,
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
@@ -235,17 +243,18 @@ function toSummary(row: ShareLinkRow, now: Date): ShareLinkSummary {
   };
 }
 
-const SHARE_LINK_COLUMNS = 'id, label, pack_id, view_count, created_at, expires_at, revoked_at';
+const SHARE_LINK_COLUMNS = 'id, label, pack_id, view_count, partner_view_count, created_at, expires_at, revoked_at';
 
 /**
  * Creates a share link bound to the latest DD pack. `createdAt` defaults to now (seeding back-dates
- * links to make expired demo links). Returns the token once; only its hash is stored.
+ * links to make expired demo links; it also passes the demo tokens it derives). Returns the token
+ * once; only its hash is stored.
  */
 export async function createShareLink(
   db: Database,
   now: Date,
   orgId: string,
-  options: { label?: string; createdAt?: Date } = {},
+  options: { label?: string; createdAt?: Date; token?: string } = {},
 ): Promise<ShareLinkSummary & { token: string }> {
   const organisation = await getOrganisation(db, orgId);
   requireTier(organisation.subscription_tier);
@@ -254,7 +263,7 @@ export async function createShareLink(
   if (packRow === undefined) {
     throw new ApiError(409, 'PACK_REQUIRED', 'Generate a DD pack (POST /api/founder/dd-packs) before creating a share link.');
   }
-  const token = newShareToken();
+  const token = options.token ?? newShareToken();
   const createdAt = options.createdAt ?? now;
   const result = await db.query(
     `INSERT INTO share_links (id, token_hash, org_id, pack_id, label, created_at, expires_at)
@@ -279,14 +288,20 @@ export async function listShareLinks(db: Queryable, now: Date, orgId: string): P
   return result.rows.map((row) => toSummary(shareLinkRow.parse(row), now));
 }
 
-/** Idempotent: revoking twice keeps the first revocation time. Another organisation's link is 404. */
-export async function revokeShareLink(db: Queryable, now: Date, orgId: string, linkId: string): Promise<ShareLinkSummary> {
-  const result = await db.query(
-    `UPDATE share_links SET revoked_at = COALESCE(revoked_at, $3::timestamptz)
-     WHERE id = $1 AND org_id = $2 RETURNING ${SHARE_LINK_COLUMNS}`,
-    [linkId, orgId, now.toISOString()],
-  );
-  const row = result.rows[0];
-  if (row === undefined) throw new ApiError(404, 'NOT_FOUND', 'No share link with this id.');
-  return toSummary(shareLinkRow.parse(row), now);
+/**
+ * Idempotent: revoking twice keeps the first revocation time. Another organisation's link is 404.
+ * The link's follows end in the same transaction, and their partners are told (`follow.ended`).
+ */
+export async function revokeShareLink(db: Database, now: Date, orgId: string, linkId: string): Promise<ShareLinkSummary> {
+  return db.transaction(async (tx) => {
+    const result = await tx.query(
+      `UPDATE share_links SET revoked_at = COALESCE(revoked_at, $3::timestamptz)
+       WHERE id = $1 AND org_id = $2 RETURNING ${SHARE_LINK_COLUMNS}`,
+      [linkId, orgId, now.toISOString()],
+    );
+    const row = result.rows[0];
+    if (row === undefined) throw new ApiError(404, 'NOT_FOUND', 'No share link with this id.');
+    await recordLinkChange(tx, linkId, now);
+    return toSummary(shareLinkRow.parse(row), now);
+  });
 }

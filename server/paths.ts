@@ -14,5 +14,8 @@ export const SNAPSHOT_OPENAPI_PATH = API_PATH_TEMPLATE;
 export const SHARE_OPENAPI_PATH = SHARE_PATH_TEMPLATE;
 
 export const isSharePath = (path: string): boolean => path.startsWith(SHARE_PATH_PREFIX);
+export const isSnapshotPath = (path: string): boolean => path.startsWith(API_PATH_PREFIX);
+/** Version 1's partner API: every path behind a partner key (Hono's `/x/*` matches `/x` too). */
+export const PARTNER_PATHS = ['/api/v1/partner', '/api/v1/webhook-endpoints/*', '/api/v1/follows/*', '/api/v1/events'] as const;
 export const snapshotUrl = (base: string, token: string): string => `${base}${API_PATH_PREFIX}${token}`;
 export const shareUrl = (base: string, token: string): string => `${base}${SHARE_PATH_PREFIX}${token}`;

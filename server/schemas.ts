@@ -121,6 +121,8 @@ export const shareLinkSummarySchema = z.object({
   label: z.string().nullable(),
   status: z.enum(SHARE_LINK_STATUSES),
   view_count: z.int().min(0),
+  /** Version 1: reads by partners (a follow's first snapshot, each change event), apart from investor views. */
+  partner_view_count: z.int().min(0),
   pack_id: z.string(),
   created_at: timestampSchema,
   expires_at: timestampSchema,

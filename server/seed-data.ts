@@ -359,3 +359,6 @@ export const DEMO_ORGANISATIONS: DemoOrganisation[] = [
     links: [{ label: 'Pre-seed application', state: 'active' }],
   },
 ];
+
+/** The demo partner (version 1): a fund that follows one demo company, without a webhook endpoint (its events: GET /api/v1/events). */
+export const DEMO_PARTNER = { name: 'Savannah Growth Partners (demo)', follows: 'Kobo Vault Custody Ltd' } as const;

@@ -14,8 +14,11 @@ import { SPEC_RATE_LIMIT } from './rate-limit/middleware';
 import { MemoryRateLimitStore } from './rate-limit/memory-store';
 import { SqlRateLimitStore } from './rate-limit/sql-store';
 import type { ClockedStore } from './rate-limit/store';
-import { formatDemoLinks, seedDemo } from './seed';
+import { formatDemoKeys, formatDemoLinks, seedDemo, type DemoSeed } from './seed';
 import type { DemoLink } from './views/demo-page';
+import { WebhookDispatcher } from './webhooks/dispatcher';
+import { createHttpSender, type WebhookSender } from './webhooks/sender';
+import { checkEndpointUrl, type HostResolver } from './webhooks/url-policy';
 
 export interface ServerOptions {
   port: number;
@@ -23,7 +26,17 @@ export interface ServerOptions {
   database: DatabaseTarget;
   dev: boolean;
   seed: boolean;
+  /** With `seed`: delete the kept demo data and seed it afresh (new tokens and keys). */
+  reseed?: boolean;
   trustProxy: boolean;
+  /** Enables the operator API (partner keys). */
+  operatorSecret?: string;
+  /** Webhook delivery (tests inject one); default: HTTPS with SSRF guards, loopback HTTP with `dev`. */
+  webhookSender?: WebhookSender;
+  /** Name resolution for endpoint URLs at registration (tests inject one). */
+  resolve?: HostResolver;
+  /** How often the outbox worker looks without a nudge. */
+  webhookPollIntervalMs?: number;
   /** `--allowed-host`: extra `Host` names to answer (see `allowedHostsFor`). */
   allowedHosts?: readonly string[];
   publicBaseUrl?: string;
@@ -37,6 +50,8 @@ export interface RunningServer {
   url: string;
   db: Database;
   demoLinks: readonly DemoLink[] | null;
+  demo: DemoSeed | null;
+  dispatcher: WebhookDispatcher;
   close(): Promise<void>;
 }
 
@@ -54,9 +69,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const clock = options.clock ?? systemClock();
   const db = await openDatabase(options.database);
   let demoLinks: DemoLink[] | null = null;
+  let demo: DemoSeed | null = null;
+  const dispatcher = new WebhookDispatcher({
+    db,
+    clock,
+    sender: options.webhookSender ?? createHttpSender({ allowLoopback: options.dev }),
+    pollIntervalMs: options.webhookPollIntervalMs,
+    logger: { error: (message, error) => console.error(message, error) },
+  });
   const app = createApp({
     db,
     clock,
+    webhooks: {
+      nudge: () => dispatcher.nudge(),
+      checkUrl: (url) => checkEndpointUrl(url, { allowLoopback: options.dev, resolve: options.resolve }),
+    },
     rateLimiter: { store: rateLimitStoreFor(db, clock), ...SPEC_RATE_LIMIT },
     config: {
       dev: options.dev,
@@ -68,6 +95,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }),
       publicBaseUrl: options.publicBaseUrl,
       serviceProfileUrl: options.serviceProfileUrl ?? DEFAULT_SERVICE_PROFILE_URL,
+      operatorSecret: options.operatorSecret,
       demoLinks: () => demoLinks,
     },
   });
@@ -85,19 +113,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Keep-alive sockets would hold close() open; end them.
       if ('closeAllConnections' in server) server.closeAllConnections();
     });
+    await dispatcher.stop();
     await db.close();
   };
 
   try {
     if (options.seed) {
-      demoLinks = await seedDemo(db, clock, options.publicBaseUrl ?? url);
-      print(`seeded ${demoLinks.length} demo share links (demo page: ${options.publicBaseUrl ?? url}/demo):`);
+      const base = options.publicBaseUrl ?? url;
+      demo = await seedDemo(db, clock, base, { reseed: options.reseed });
+      demoLinks = demo.links;
+      print(
+        demo.kept
+          ? `demo data kept from an earlier start (--reseed starts over): ${demoLinks.length} share links (demo page: ${base}/demo):`
+          : `seeded ${demoLinks.length} demo share links (demo page: ${base}/demo):`,
+      );
       for (const line of formatDemoLinks(demoLinks)) print(line);
+      for (const line of formatDemoKeys(demo)) print(line);
     }
   } catch (error) {
     await close();
     throw error;
   }
+  dispatcher.start();
   print(`listening on ${url}`);
-  return { url, db, demoLinks, close };
+  return { url, db, demoLinks, demo, dispatcher, close };
 }

@@ -66,6 +66,104 @@ CREATE TABLE rate_limits (
 );
 `,
   },
+  {
+    // Version 1: partner keys, webhook endpoints, follows, their change events and the delivery outbox
+    // (docs/api-decisions.md, "Version 1"); the seed secret that keeps demo data across restarts.
+    id: '002_partners_follows_webhooks',
+    sql: `
+ALTER TABLE share_links ADD COLUMN partner_view_count integer NOT NULL DEFAULT 0;
+
+CREATE TABLE partners (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  key_hash text NOT NULL UNIQUE,
+  key_hint text NOT NULL,
+  previous_key_hash text UNIQUE,
+  previous_key_expires_at timestamptz,
+  quota_per_minute integer NOT NULL CHECK (quota_per_minute BETWEEN 1 AND 100000),
+  is_demo boolean NOT NULL DEFAULT false,
+  created_at timestamptz NOT NULL,
+  rotated_at timestamptz,
+  revoked_at timestamptz
+);
+
+CREATE TABLE webhook_endpoints (
+  id text PRIMARY KEY,
+  partner_id text NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
+  url text NOT NULL,
+  secret text NOT NULL,
+  status text NOT NULL CHECK (status IN ('enabled', 'disabled')),
+  disabled_reason text,
+  disabled_at timestamptz,
+  failure_streak integer NOT NULL DEFAULT 0,
+  failing_since timestamptz,
+  last_success_at timestamptz,
+  last_failure_at timestamptz,
+  last_error text,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX webhook_endpoints_partner ON webhook_endpoints (partner_id, created_at);
+
+CREATE TABLE follows (
+  id text PRIMARY KEY,
+  partner_id text NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
+  share_link_id text NOT NULL REFERENCES share_links (id) ON DELETE CASCADE,
+  endpoint_id text REFERENCES webhook_endpoints (id) ON DELETE SET NULL,
+  status text NOT NULL CHECK (status IN ('active', 'ended')),
+  ended_reason text CHECK (ended_reason IN ('revoked', 'expired', 'unfollowed', 'key_revoked')),
+  rules jsonb NOT NULL,
+  baseline jsonb NOT NULL,
+  event_seq integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL,
+  ended_at timestamptz
+);
+CREATE UNIQUE INDEX follows_one_active ON follows (partner_id, share_link_id) WHERE status = 'active';
+CREATE INDEX follows_active_link ON follows (share_link_id) WHERE status = 'active';
+CREATE INDEX follows_partner ON follows (partner_id, created_at);
+
+CREATE TABLE follow_events (
+  id text PRIMARY KEY,
+  seq bigserial NOT NULL UNIQUE,
+  partner_id text NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
+  follow_id text NOT NULL REFERENCES follows (id) ON DELETE CASCADE,
+  type text NOT NULL,
+  payload jsonb NOT NULL,
+  digest text CHECK (digest IN ('daily', 'weekly')),
+  message_id text,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX follow_events_partner ON follow_events (partner_id, seq);
+CREATE INDEX follow_events_held ON follow_events (created_at) WHERE digest IS NOT NULL AND message_id IS NULL;
+
+CREATE TABLE webhook_messages (
+  id text PRIMARY KEY,
+  seq bigserial NOT NULL UNIQUE,
+  partner_id text NOT NULL REFERENCES partners (id) ON DELETE CASCADE,
+  endpoint_id text NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+  type text NOT NULL,
+  body text NOT NULL,
+  status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'cancelled')),
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at timestamptz NOT NULL,
+  lease_token text,
+  lease_expires_at timestamptz,
+  last_attempt_at timestamptz,
+  last_status integer,
+  last_error text,
+  delivered_at timestamptz,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX webhook_messages_due ON webhook_messages (next_attempt_at, seq) WHERE status = 'pending';
+CREATE INDEX webhook_messages_endpoint ON webhook_messages (endpoint_id, created_at);
+
+CREATE TABLE demo_seed (
+  id integer PRIMARY KEY CHECK (id = 1),
+  secret text NOT NULL,
+  data_version text NOT NULL,
+  seeded_at timestamptz NOT NULL
+);
+`,
+  },
 ];
 
 const appliedRow = z.object({ id: z.string() });

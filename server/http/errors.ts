@@ -8,8 +8,13 @@ import type { ErrorEnvelope } from '../../lib/core/schemas/snapshot';
  * snapshot API a reader sees never produces them, so they stay out of lib's shared list.
  */
 export const LOCAL_DEFENCE_ERROR_CODES = ['HOST_NOT_ALLOWED', 'CROSS_ORIGIN_REQUEST'] as const;
+/**
+ * Codes of version 1's partner and operator APIs (docs/api-decisions.md): a request that conflicts
+ * with the state of what it names (e.g. rotating a revoked key). The snapshot endpoint never answers them.
+ */
+export const V1_ERROR_CODES = ['CONFLICT'] as const;
 /** Every code the bundled server can answer with. */
-export const SERVER_ERROR_CODES = [...API_ERROR_CODES, ...LOCAL_DEFENCE_ERROR_CODES] as const;
+export const SERVER_ERROR_CODES = [...API_ERROR_CODES, ...LOCAL_DEFENCE_ERROR_CODES, ...V1_ERROR_CODES] as const;
 export type ServerErrorCode = (typeof SERVER_ERROR_CODES)[number];
 
 /** A failure with a known status and code; anything else thrown becomes 500 INTERNAL_ERROR. */

@@ -50,7 +50,12 @@ export function clientKey(c: Context, trustProxy: boolean): string {
  */
 export function createRateLimitMiddleware(
   deps: RateLimiterDeps,
-  options: { trustProxy: boolean; onLimited: (c: Context) => Response | Promise<Response> },
+  options: {
+    trustProxy: boolean;
+    onLimited: (c: Context) => Response | Promise<Response>;
+    /** Requests another limiter counts (a partner key's own quota). */
+    skip?: (c: Context) => boolean;
+  },
 ): MiddlewareHandler {
   return rateLimiter({
     windowMs: deps.windowMs,
@@ -58,7 +63,7 @@ export function createRateLimitMiddleware(
     standardHeaders: 'draft-6',
     store: deps.store,
     keyGenerator: (c) => `ip:${clientKey(c, options.trustProxy)}`,
-    skip: (c) => c.req.method === 'OPTIONS',
+    skip: (c) => c.req.method === 'OPTIONS' || (options.skip?.(c) ?? false),
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the library returns the handler's result as the response; its type says void
     handler: (c) => options.onLimited(c),
   });

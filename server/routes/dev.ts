@@ -12,6 +12,8 @@ export function registerDevRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   app.post('/api/dev/clock', async (c) => {
     const body = await readJson(c, devClockBody);
     const now = deps.clock.advance(body.advance_ms);
+    // Retries, digests and expiries that just fell due go out now, not at the next poll.
+    deps.webhooks?.nudge();
     return c.json({ success: true, data: { now: now.toISOString() }, meta: {} }, 200);
   });
   allowOnly(app, '/api/dev/clock', ['GET', 'POST']);

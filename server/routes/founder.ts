@@ -14,6 +14,7 @@ import { publicBaseUrl } from '../http/base-url';
 import { readJson } from '../http/body';
 import { ApiError } from '../http/errors';
 import { allowOnly } from '../http/methods';
+import { listFollowersOfOrganisation } from '../partners/follows';
 import { createOrganisationBody, createShareLinkBody, emptyBody, updateOrganisationBody } from '../schemas';
 import { shareUrl, snapshotUrl } from '../paths';
 
@@ -55,6 +56,7 @@ export function registerFounderRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     const orgId = await founderOrg(c, deps);
     const body = await readJson(c, updateOrganisationBody);
     const organisation = await updateOrganisation(db, clock.now(), orgId, body);
+    deps.webhooks?.nudge(); // followers' events were queued with the change
     return c.json({ success: true, data: { organisation }, meta: {} }, 200);
   });
   allowOnly(app, '/api/founder/organisation', ['GET', 'PATCH']);
@@ -63,6 +65,7 @@ export function registerFounderRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     const orgId = await founderOrg(c, deps);
     await readJson(c, emptyBody);
     const pack = await createPack(db, clock.now(), orgId);
+    deps.webhooks?.nudge();
     return c.json({ success: true, data: { pack }, meta: {} }, 201);
   });
   allowOnly(app, '/api/founder/dd-packs', ['POST']);
@@ -88,7 +91,16 @@ export function registerFounderRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     // Ids are `link_<uuid>`; anything else (a NUL from `%00` would make PostgreSQL fail) is just unknown.
     if (!SHARE_LINK_ID.test(id)) throw new ApiError(404, 'NOT_FOUND', 'No share link with this id.');
     const share_link = await revokeShareLink(db, clock.now(), orgId, id);
+    deps.webhooks?.nudge();
     return c.json({ success: true, data: { share_link }, meta: {} }, 200);
   });
   allowOnly(app, '/api/founder/share-links/:id/revoke', ['POST']);
+
+  // Who follows this organisation's links (version 1), by partner name.
+  app.get('/api/founder/follows', async (c) => {
+    const orgId = await founderOrg(c, deps);
+    const follows = await listFollowersOfOrganisation(db, orgId);
+    return c.json({ success: true, data: { follows }, meta: {} }, 200);
+  });
+  allowOnly(app, '/api/founder/follows', ['GET']);
 }

@@ -1,4 +1,5 @@
-// `npm run bench` (`-- --quick` for fewer sizes and shorter server runs; `-- --compare=<dir>` also
+// `npm run bench` (`-- --quick` for fewer sizes and shorter server runs; `-- --server-only` for the
+// server sections alone, no build needed; `-- --compare=<dir>` also
 // runs the content pages with another extension build, e.g. main's, and prints both; `-- --only=<text>`
 // runs only the content pages whose name holds the text, and nothing else; `-- --instances=<n>` sets how
 // many browser pairs measure each content page): prints tables and writes
@@ -20,11 +21,13 @@ import { benchCard, CARD_CASES } from './card';
 import { benchColdStart } from './cold-start';
 import { benchContent, listPage, scriptLoads } from './content';
 import { framesPage, shadowRootsPage } from './embedded-pages';
-import { benchServer } from './server';
+import { runServerSections } from './server-sections';
 import { bootstrapDifference, type Difference } from './stats';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
+/** `--server-only`: only the server sections (snapshot throughput with and without a partner key, webhook delivery); no build needed. */
+const serverOnly = process.argv.includes('--server-only');
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const compareWith = option('compare');
 const only = option('only');
@@ -40,6 +43,23 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
+
+if (serverOnly) {
+  const sections = await runServerSections({ quick, elapsed, failures });
+  const outDir = path.join(repoRoot, 'bench-results');
+  mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, `bench-server-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({ at: new Date().toISOString(), quick, machine: { cpus: os.cpus().length }, ...sections }, null, 2),
+  );
+  console.log(`\nwrote ${path.relative(repoRoot, file)} (${elapsed()})`);
+  if (failures.length > 0) {
+    console.error(`\nBudget failures:\n- ${failures.join('\n- ')}`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
 
 // 1. Bundle sizes (deterministic budget).
 const bundle = measureBundle(path.join(repoRoot, '.output/chrome-mv3'));
@@ -179,25 +199,10 @@ if (background) {
   for (const note of background.notes) console.log(`  · ${note}`);
 }
 
-// 4. Server under load beside a bare Hono handler, and exact view counting (deterministic budget).
-const server =
-  only === undefined
-    ? await benchServer({
-        connections: quick ? [50] : [10, 50, 100],
-        durationS: quick ? 3 : 8,
-        exactAmount: quick ? 2_000 : 5_000,
-      })
-    : null;
-if (server) {
-  console.log(
-    `\nServer: GET /api/v1/compliance-status/{token} (limiter on, trusted proxy, a new X-Forwarded-For per 50 requests) [${elapsed()}]`,
-  );
-  console.table(server.results);
-  console.log(
-    `exact counting: ${server.viewCount.requests} requests over ${server.viewCount.connections} connections → view_count ${server.viewCount.actual} (successful responses: ${server.viewCount.expected})`,
-  );
-  if (!server.viewCount.exact) failures.push('view counting was not exact under load');
-}
+// 4–5. Server under load (with and without a partner key) and webhook delivery: test/bench/server-sections.ts.
+const serverSections = only === undefined ? await runServerSections({ quick, elapsed, failures }) : null;
+const server = serverSections?.server ?? null;
+const webhooks = serverSections?.webhooks ?? null;
 
 const outDir = path.join(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });
@@ -220,6 +225,7 @@ writeFileSync(
       coldStart,
       background,
       server,
+      webhooks,
     },
     null,
     2,

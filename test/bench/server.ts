@@ -1,12 +1,13 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { z } from 'zod';
 import { FounderClient } from '../e2e/support/server';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 export interface LoadResult {
-  target: 'server' | 'bare-hono' | 'server (count check, fixed amount)';
+  target: 'server' | 'server (partner key)' | 'bare-hono' | 'server (count check, fixed amount)';
   connections: number;
   requests: number;
   rps: number;
@@ -16,7 +17,7 @@ export interface LoadResult {
   errors: number;
 }
 
-function startProcess(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
+export function startProcess(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,7 +36,7 @@ function startProcess(args: string[]): Promise<{ child: ChildProcess; baseUrl: s
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once('exit', () => resolve());
@@ -55,6 +56,7 @@ async function load(
   url: string,
   connections: number,
   run: { durationS: number } | { amount: number },
+  partnerKey?: string,
 ): Promise<Omit<LoadResult, 'target'>> {
   const result = await autocannon({
     url,
@@ -66,7 +68,9 @@ async function load(
         setupRequest: (request) => {
           const client = Math.floor(sent++ / 50);
           const address = `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`;
-          return { ...request, headers: { ...request.headers, 'x-forwarded-for': address } };
+          // With a partner key the key's quota applies (the address rotation changes nothing then).
+          const auth = partnerKey === undefined ? {} : { authorization: `Bearer ${partnerKey}` };
+          return { ...request, headers: { ...request.headers, 'x-forwarded-for': address, ...auth } };
         },
       },
     ],
@@ -82,13 +86,34 @@ async function load(
   };
 }
 
+const OPERATOR_SECRET = 'bench-operator-secret';
+
+/** A partner key with a quota no bench run reaches. */
+async function createPartnerKey(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/operator/partner-keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${OPERATOR_SECRET}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench Fund', quota_per_minute: 100_000 }),
+  });
+  const parsed = z.object({ data: z.object({ partner_key: z.object({ key: z.string() }) }) }).parse(await response.json());
+  return parsed.data.partner_key.key;
+}
+
 export async function benchServer(options: { connections: number[]; durationS: number; exactAmount?: number }): Promise<{
   results: LoadResult[];
   viewCount: { requests: number; connections: number; expected: number; actual: number; exact: boolean };
 }> {
   const results: LoadResult[] = [];
   const bare = await startProcess([path.join(repoRoot, 'test/bench/bare-hono.ts')]);
-  const real = await startProcess([path.join(repoRoot, 'server/cli.ts'), '--port', '0', '--memory', '--trust-proxy']);
+  const real = await startProcess([
+    path.join(repoRoot, 'server/cli.ts'),
+    '--port',
+    '0',
+    '--memory',
+    '--trust-proxy',
+    '--operator-secret',
+    OPERATOR_SECRET,
+  ]);
   try {
     const founder = await FounderClient.signUp(real.baseUrl, 'Benchmark Pay Ltd');
     const link = await founder.createShareLink();
@@ -99,6 +124,10 @@ export async function benchServer(options: { connections: number[]; durationS: n
       results.push({ target: 'bare-hono', ...baseline });
       const measured = await load(realUrl, connections, { durationS: options.durationS });
       results.push({ target: 'server', ...measured });
+      // The same endpoint with a partner key (version 1): the key's quota instead of the address's.
+      // A key per run, so no run comes near the quota of 100,000 a minute.
+      const keyed = await load(realUrl, connections, { durationS: options.durationS }, await createPartnerKey(real.baseUrl));
+      results.push({ target: 'server (partner key)', ...keyed });
     }
     // Exact counting: a fixed number of requests (a timed run stops with requests in flight, which
     // the server counts but the client never sees), 100 connections, a fresh link.

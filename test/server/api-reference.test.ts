@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_ERROR_CODES } from '../../lib/core/api-errors';
 import { snapshotSuccessEnvelopeSchema } from '../../lib/core/schemas/snapshot';
-import { LOCAL_DEFENCE_ERROR_CODES } from '../../server/http/errors';
+import { LOCAL_DEFENCE_ERROR_CODES, V1_ERROR_CODES } from '../../server/http/errors';
 import { withSharedApp, type TestApp } from './support/harness';
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/api.md');
@@ -246,7 +246,7 @@ const snapshotResponseSchema = z.object({
 
 const reference = readFileSync(DOC_PATH, 'utf8');
 const documented = readReference(reference);
-const serverErrorCodes = [...API_ERROR_CODES, ...LOCAL_DEFENCE_ERROR_CODES];
+const serverErrorCodes = [...API_ERROR_CODES, ...LOCAL_DEFENCE_ERROR_CODES, ...V1_ERROR_CODES];
 const snapshotFields = zodFieldPaths(snapshotSuccessEnvelopeSchema);
 
 async function openApiDocument(): Promise<OpenApiDocument> {

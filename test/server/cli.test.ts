@@ -140,23 +140,46 @@ describe('npm run server (CLI)', () => {
     expect(await stop(child)).toBe(0);
   });
 
-  it("reopens a --data dir and reseeds it: fresh demo links work, the previous run's stop working", async () => {
+  it('reopens a --data dir with --seed: the demo links and keys of the first start keep working; --reseed replaces them', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'lens-pglite-'));
     onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const activeApiUrl = (output: string) => /^ {2}active {2}.*\(API: (http\S+)\)$/m.exec(output)?.[1] ?? '';
+    const founderKeys = (output: string) => [...output.matchAll(/^ {2}founder key {2}(.+): (fk_\S+)$/gm)].map((m) => m[2]);
+    const partnerKey = (output: string) => /^demo partner: .+, key (pk_\S+)$/m.exec(output)?.[1] ?? '';
 
     const first = await start(['--port', '0', '--data', dataDir, '--seed']);
     const firstUrl = activeApiUrl(first.output());
     expect((await fetch(firstUrl)).status).toBe(200);
+    const firstKeys = founderKeys(first.output());
+    expect(firstKeys.length).toBeGreaterThan(5);
+    expect(partnerKey(first.output())).toMatch(/^pk_/);
     expect(await stop(first.child)).toBe(0);
 
+    // Kept: the same link (its view count goes on), the same founder and partner keys, which work.
     const second = await start(['--port', '0', '--data', dataDir, '--seed']);
-    const secondUrl = activeApiUrl(second.output());
-    const fresh = await fetch(secondUrl);
+    expect(second.output()).toContain('demo data kept from an earlier start');
+    const keptUrl = activeApiUrl(second.output());
+    expect(new URL(keptUrl).pathname).toBe(new URL(firstUrl).pathname);
+    const kept = await fetch(new URL(new URL(keptUrl).pathname, second.url));
+    expect(snapshotSuccessEnvelopeSchema.parse(await kept.json()).meta.view_count).toBe(2);
+    expect(founderKeys(second.output())).toEqual(firstKeys);
+    const asFounder = await fetch(`${second.url}/api/founder/organisation`, {
+      headers: { authorization: `Bearer ${firstKeys[0]}` },
+    });
+    expect(asFounder.status).toBe(200);
+    const asPartner = await fetch(`${second.url}/api/v1/follows`, {
+      headers: { authorization: `Bearer ${partnerKey(second.output())}` },
+    });
+    expect(asPartner.status).toBe(200);
+    expect(await stop(second.child)).toBe(0);
+
+    // --reseed: fresh links and keys; the old ones stop working.
+    const third = await start(['--port', '0', '--data', dataDir, '--seed', '--reseed']);
+    const fresh = await fetch(activeApiUrl(third.output()));
     expect(fresh.status).toBe(200);
     expect(snapshotSuccessEnvelopeSchema.parse(await fresh.json()).meta.view_count).toBe(1);
-    const oldToken = new URL(firstUrl).pathname;
-    expect((await fetch(new URL(oldToken, second.url))).status).toBe(404);
+    expect((await fetch(new URL(new URL(firstUrl).pathname, third.url))).status).toBe(404);
+    expect(founderKeys(third.output())).not.toEqual(firstKeys);
   });
 
   it('keeps /api/dev/* at 404 without --dev', async () => {
@@ -249,7 +272,7 @@ describe('npm run server (CLI)', () => {
     expect(health.data.database.driver).toBe('postgres');
     expect(await stop(child)).toBe(0);
     const tables = await withAdmin((c) => c.query('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1', [schema]));
-    expect(tables.rows[0]).toEqual({ n: 6 });
+    expect(tables.rows[0]).toEqual({ n: 12 });
   });
 
   it('rejects bad flags with a usage message', async () => {

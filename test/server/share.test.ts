@@ -192,9 +192,9 @@ describe('--seed and /demo', () => {
     expect(refused.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 
-  it('seeds every demo organisation with working active, expired and revoked links, and reseeds cleanly', async () => {
+  it('seeds every demo organisation with working active, expired and revoked links, keeps them, and reseeds cleanly', async () => {
     const seedApp = makeApp(db);
-    const links = await seedDemo(db, seedApp.clock, BASE);
+    const { links } = await seedDemo(db, seedApp.clock, BASE);
     const expected = DEMO_ORGANISATIONS.flatMap((org) =>
       org.links.map((l) => ({ company: org.name, label: l.label, state: l.state })),
     );
@@ -216,9 +216,16 @@ describe('--seed and /demo', () => {
     const active = links.find((l) => l.state === 'active');
     expect(page).toContain(active?.shareUrl);
 
+    // Seeding again keeps the demo data: the same links, still working, no duplicates.
+    const kept = await seedDemo(db, seedApp.clock, BASE);
+    expect(kept.kept).toBe(true);
+    expect(kept.links).toEqual(links);
+    if (active) expect((await seedApp.request(new URL(active.apiUrl).pathname)).status).toBe(200);
+
     // Reseeding replaces the demo organisations: old demo tokens stop working, no duplicates.
-    const again = await seedDemo(db, seedApp.clock, BASE);
-    expect(again).toHaveLength(links.length);
+    const again = await seedDemo(db, seedApp.clock, BASE, { reseed: true });
+    expect(again.kept).toBe(false);
+    expect(again.links).toHaveLength(links.length);
     const demoOrgs = await db.query('SELECT count(*)::int AS n FROM organisations WHERE is_demo');
     expect(demoOrgs.rows[0]).toEqual({ n: DEMO_ORGANISATIONS.length });
     if (active) expect((await seedApp.request(new URL(active.apiUrl).pathname)).status).toBe(404);

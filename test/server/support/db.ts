@@ -9,6 +9,11 @@ import { openDatabase } from '../../../server/db/open';
 
 export interface TestDatabase {
   db: Database;
+  /**
+   * Another server instance's own connection pool to the same database (PostgreSQL: the same schema);
+   * PGlite lives in one process, so there it is the same database.
+   */
+  openAnother(): Promise<Database>;
   close(): Promise<void>;
 }
 
@@ -17,7 +22,7 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export async function openTestDatabase(): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) {
     const db = await openDatabase({ kind: 'pglite' });
-    return { db, close: () => db.close() };
+    return { db, openAnother: async () => db, close: () => db.close() };
   }
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -30,6 +35,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const db = await openDatabase({ kind: 'postgres', connectionString: TEST_DATABASE_URL, schema });
   return {
     db,
+    openAnother: () => openDatabase({ kind: 'postgres', connectionString: TEST_DATABASE_URL, schema }),
     async close() {
       await db.close();
       const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });

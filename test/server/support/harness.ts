@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import type { Hono } from 'hono';
 import { createApp } from '../../../server/app';
-import type { AppConfig, AppEnv, Logger } from '../../../server/app-types';
+import type { AppConfig, AppEnv, Logger, WebhookDeps } from '../../../server/app-types';
 import { manualClock, type Clock } from '../../../server/clock';
 import type { Database } from '../../../server/db/driver';
 import type { AllowedHosts } from '../../../server/http/hosts';
@@ -32,7 +32,7 @@ export interface TestApp {
 
 export function makeApp(
   db: Database,
-  options: { config?: Partial<AppConfig>; clock?: Clock; store?: ClockedStore } = {},
+  options: { config?: Partial<AppConfig>; clock?: Clock; store?: ClockedStore; webhooks?: WebhookDeps } = {},
 ): TestApp {
   const clock = options.clock ?? manualClock(START);
   const store = options.store ?? rateLimitStoreFor(db, clock);
@@ -42,6 +42,7 @@ export function makeApp(
     db,
     clock,
     rateLimiter: { store, ...SPEC_RATE_LIMIT },
+    webhooks: options.webhooks,
     config: {
       dev: true,
       trustProxy: false,

@@ -1,0 +1,114 @@
+/**
+ * One HTTP POST of a signed webhook. Injectable (`WebhookSender`), so tests can count, fail or slow
+ * deliveries; the real one guards against SSRF on the address it connects to (request-filtering-agent
+ * checks every address a name resolves to, at connection time: DNS rebinding included), follows no
+ * redirect (Node's http does not; a 3xx is a failed attempt), and bounds the connection, the response
+ * time and the response size.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { DEV_ALLOWED_RANGES, isLoopbackAddress } from './url-policy';
+
+export interface DeliveryRequest {
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+export type DeliveryOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+
+export interface WebhookSender {
+  send(request: DeliveryRequest): Promise<DeliveryOutcome>;
+}
+
+export interface HttpSenderOptions {
+  /** `--dev`: plain HTTP and loopback addresses allowed. */
+  allowLoopback: boolean;
+  /** Name resolution (tests inject one; default: the system's). */
+  lookup?: LookupFunction;
+  connectTimeoutMs?: number;
+  responseTimeoutMs?: number;
+  /** Bytes of the receiver's answer read at most (the rest is dropped with the connection). */
+  maxResponseBytes?: number;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+
+const failure = (error: string, status: number | null = null): DeliveryOutcome => ({ ok: false, status, error });
+
+export function createHttpSender(options: HttpSenderOptions): WebhookSender {
+  const filter = { allowIPAddressList: options.allowLoopback ? DEV_ALLOWED_RANGES : [], keepAlive: true, maxSockets: 16 };
+  const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+
+  return {
+    send(request) {
+      if (!URL.canParse(request.url)) return Promise.resolve(failure('not a URL'));
+      const url = new URL(request.url);
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const plainAllowed = options.allowLoopback && (host === 'localhost' || isLoopbackAddress(host));
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && plainAllowed)) {
+        return Promise.resolve(failure('refused: https only (plain http only to loopback with --dev)'));
+      }
+      const isHttps = url.protocol === 'https:';
+      return new Promise<DeliveryOutcome>((resolve) => {
+        let settled = false;
+        const done = (outcome: DeliveryOutcome) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(connectTimer);
+          clearTimeout(responseTimer);
+          resolve(outcome);
+        };
+        const req = (isHttps ? https : http).request(url, {
+          method: 'POST',
+          agent: isHttps ? agents.https : agents.http,
+          headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+          ...(options.lookup ? { lookup: options.lookup } : {}),
+        });
+        const connectTimer = setTimeout(() => {
+          req.destroy(new Error(`connect timeout after ${connectTimeoutMs} ms`));
+        }, connectTimeoutMs);
+        let responseTimer: NodeJS.Timeout | undefined;
+        const startResponseTimer = () => {
+          clearTimeout(connectTimer);
+          responseTimer ??= setTimeout(() => {
+            req.destroy(new Error(`no complete response within ${responseTimeoutMs} ms`));
+          }, responseTimeoutMs);
+        };
+        req.on('socket', (socket) => {
+          // A reused keep-alive socket is already connected.
+          if (!socket.connecting) startResponseTimer();
+          else socket.once(isHttps ? 'secureConnect' : 'connect', startResponseTimer);
+        });
+        req.on('response', (response) => {
+          const status = response.statusCode ?? 0;
+          let received = 0;
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            // The status is all we need: past the cap the rest is not read.
+            if (received > maxResponseBytes) {
+              response.destroy();
+              settle(status, true);
+            }
+          });
+          response.on('end', () => settle(status, false));
+          response.on('error', () => settle(status, true));
+        });
+        req.on('error', (error) => done(failure(error.message)));
+        const settle = (status: number, truncated: boolean) => {
+          if (status >= 200 && status < 300) return done({ ok: true, status });
+          if (status >= 300 && status < 400) return done(failure(`redirect (${status}) not followed`, status));
+          done(failure(`answered ${status}${truncated ? ' (response cut at the size cap)' : ''}`, status));
+        };
+        req.end(request.body);
+      });
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The server's sections of `npm run bench`: snapshot throughput beside a bare Hono handler, without
+ * and with a partner key, exact view counting (a deterministic budget), and version 1's webhook
+ * delivery from change to signed delivery. `npm run bench -- --server-only` runs only these.
+ */
+import { benchServer } from './server';
+import { benchWebhooks } from './webhooks';
+
+export async function runServerSections(options: { quick: boolean; elapsed: () => string; failures: string[] }) {
+  const { quick, elapsed, failures } = options;
+  // 4. Server under load beside a bare Hono handler, and exact view counting (deterministic budget).
+  const server = await benchServer({
+    connections: quick ? [50] : [10, 50, 100],
+    durationS: quick ? 3 : 8,
+    exactAmount: quick ? 2_000 : 5_000,
+  });
+  console.log(
+    `\nServer: GET /api/v1/compliance-status/{token} (limiter on, trusted proxy, a new X-Forwarded-For per 50 requests; "partner key": the same with Authorization: Bearer <partner key>) [${elapsed()}]`,
+  );
+  console.table(server.results);
+  console.log(
+    `exact counting: ${server.viewCount.requests} requests over ${server.viewCount.connections} connections → view_count ${server.viewCount.actual} (successful responses: ${server.viewCount.expected})`,
+  );
+  if (!server.viewCount.exact) failures.push('view counting was not exact under load');
+
+  // 5. Version 1: founder change → events in its transaction → outbox → signed POST to a local receiver.
+  const webhooks = await benchWebhooks({ follows: 100, changes: quick ? 5 : 20 });
+  console.log(
+    `\nWebhooks: PATCH by the founder → signed delivery to a local receiver (one partner, one endpoint) [${elapsed()}]`,
+  );
+  console.table([webhooks]);
+  if (webhooks.delivered !== webhooks.events || webhooks.duplicates > 0) {
+    failures.push(
+      `webhook delivery lost or repeated events: ${webhooks.delivered}/${webhooks.events}, ${webhooks.duplicates} duplicates`,
+    );
+  }
+  return { server, webhooks };
+}

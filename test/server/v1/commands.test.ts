@@ -1,0 +1,162 @@
+/**
+ * The operator's and the integrator's commands, as processes: `npm run server -- keys …` on a data
+ * directory, and the README's Partners walk-through (a key, `npm run webhook-receiver -- --register`,
+ * following a demo company, changing it as its founder, the signed event arriving at the receiver).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  await Promise.all(children.splice(0).map(stop));
+});
+
+function env(): NodeJS.ProcessEnv {
+  const copy = { ...process.env };
+  delete copy.DATABASE_URL;
+  delete copy.OPERATOR_SECRET;
+  return copy;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Starts a script and resolves once its output matches `ready`; `output()` has everything printed since. */
+function run(script: string, args: string[], ready: RegExp): Promise<{ match: RegExpExecArray; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, script), ...args], {
+    cwd: repoRoot,
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) resolve({ match, output: () => output });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
+  });
+}
+
+function keys(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server/cli.ts'), 'keys', ...args], {
+    cwd: repoRoot,
+    env: env(),
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const keyLine = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  quota_per_minute: z.number(),
+  key: z.string().optional(),
+});
+
+describe('npm run server -- keys', () => {
+  // Each command is a process that opens PGlite (about 2 s each): slow on a busy machine.
+  it('creates, lists, rotates and revokes keys in the data directory; usage errors exit 2', { timeout: 180_000 }, () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'lens-keys-'));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+    const created = keys(['create', '--name', 'Kestrel Capital', '--quota', '300', '--data', dataDir, '--json']);
+    expect(created.status, created.stderr).toBe(0);
+    const key = keyLine.parse(JSON.parse(created.stdout));
+    expect(key).toMatchObject({ name: 'Kestrel Capital', quota_per_minute: 300, status: 'active' });
+    expect(key.key).toMatch(/^pk_/);
+
+    const listed = keys(['list', '--data', dataDir]);
+    expect(listed.stdout).toContain(`${key.id}  active  Kestrel Capital`);
+    expect(listed.stdout).not.toContain(key.key);
+
+    const rotated = keys(['rotate', key.id, '--grace-seconds', '60', '--data', dataDir]);
+    expect(rotated.status).toBe(0);
+    expect(rotated.stdout).toMatch(/key \(shown once, keep it\): pk_/);
+    expect(rotated.stdout).toContain('previous key valid until');
+
+    const revoked = keys(['revoke', key.id, '--data', dataDir, '--json']);
+    expect(keyLine.parse(JSON.parse(revoked.stdout)).status).toBe('revoked');
+    expect(keys(['rotate', key.id, '--data', dataDir]).status).toBe(1);
+
+    expect(keys(['create', '--data', dataDir]).status).toBe(2);
+    expect(keys(['frobnicate', '--data', dataDir]).status).toBe(2);
+    expect(keys(['create', '--name', 'x', '--quota', 'lots', '--data', dataDir]).status).toBe(2);
+    expect(keys(['revoke', 'ptn_unknown', '--data', dataDir]).status).toBe(1);
+  });
+});
+
+describe("the README's Partners walk-through", () => {
+  it(
+    'a key, the local receiver, a follow of a demo company, a founder change: the signed event arrives and is verified',
+    { timeout: 120_000 },
+    async () => {
+      const server = await run(
+        'server/cli.ts',
+        ['--port', '0', '--memory', '--dev', '--seed', '--operator-secret', 'local-operator-secret'],
+        /^listening on (http:\/\/\S+)$/m,
+      );
+      const base = server.match[1] ?? '';
+      const output = server.output();
+      const koboToken = /^ {2}active {2}Kobo Vault Custody Ltd — .*\/share\/(\S+) {2}\(API/m.exec(output)?.[1];
+      const koboFounderKey = /^ {2}founder key {2}Kobo Vault Custody Ltd: (fk_\S+)$/m.exec(output)?.[1];
+      expect(koboToken, output).toBeDefined();
+      expect(koboFounderKey, output).toBeDefined();
+      expect(output).toMatch(/^demo partner: Savannah Growth Partners \(demo\), key pk_\S+$/m);
+
+      const created = await fetch(`${base}/api/operator/partner-keys`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer local-operator-secret', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'My Fund' }),
+      });
+      const key = z.object({ data: z.object({ partner_key: z.object({ key: z.string() }) }) }).parse(await created.json()).data
+        .partner_key.key;
+
+      const receiver = await run(
+        'server/webhook-receiver.ts',
+        ['--port', '0', '--register', key, '--server', base],
+        /^listening on (http:\/\/\S+) /m,
+      );
+      expect(receiver.output()).toMatch(/registered http:\/\/127\.0\.0\.1:\d+\/webhook as webhook endpoint we_/);
+
+      const followed = await fetch(`${base}/api/v1/follows`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ token: koboToken }),
+      });
+      expect(followed.status).toBe(201);
+
+      const changed = await fetch(`${base}/api/founder/organisation`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${koboFounderKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ readiness_score: 84 }),
+      });
+      expect(changed.status).toBe(200);
+      const started = Date.now();
+      while (!/✓ verified evt_/.test(receiver.output()) && Date.now() - started < 10_000) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(receiver.output()).toMatch(
+        /✓ verified evt_\S+ {2}snapshot\.scores_changed {2}Kobo Vault Custody Ltd: Readiness score 78 → 84 \(\+6\)/,
+      );
+    },
+  );
+});
