@@ -14,12 +14,23 @@ const installed = (module: string) => path.join(root, module);
 const read = (module: string) => readFileSync(installed(module), 'utf8');
 
 describe('the patches match the installed dependencies', () => {
-  it('targets zod’s JIT and react-dom’s production client', () => {
+  it('targets zod’s JIT, react-dom’s production client and Preact (the card page)', () => {
     expect(modules).toEqual([
       '/node_modules/zod/v4/core/util.js',
       '/node_modules/zod/v4/core/doc.js',
       '/node_modules/react-dom/cjs/react-dom-client.production.js',
+      '/node_modules/preact/dist/preact.module.js',
     ]);
+  });
+
+  it('Preact: its innerHTML assignments are gone, dangerouslySetInnerHTML throws, clearing a former one still empties the element', () => {
+    const module = '/node_modules/preact/dist/preact.module.js';
+    const original = read(module);
+    const patched = applyPatches(original, installed(module)) ?? '';
+    expect(original.match(/\.innerHTML\s*=(?!=)/g)).toHaveLength(2);
+    expect(patched.match(/\.innerHTML\s*=(?!=)/g)).toBeNull();
+    expect(patched).toContain('dangerouslySetInnerHTML is compiled out');
+    expect(patched).toContain('u.textContent=""');
   });
 
   it.each(modules)('%s: unpatched it holds code store review rejects; patched, none of it', (module) => {

@@ -92,7 +92,7 @@ describe('each event type from a real founder change', () => {
       summary: 'Scores Ltd: Readiness score 76 → 82 (+6); Fundraise score 68 → 86 (+18)',
       disclaimer: DISCLAIMER,
     });
-    expect(band!.data.summary).toBe('Scores Ltd: Risk band: Low risk → Investor ready');
+    expect(band!.data.summary).toBe('Scores Ltd: Fundraising risk: Low → Investor ready');
     expect(band!.timestamp).toBe(t.clock.now().toISOString());
     expect(scores!.delivery).toEqual({ mode: 'none', message_id: null, status: 'none' });
     // The readiness label is a band too.
