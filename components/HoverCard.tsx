@@ -1,19 +1,17 @@
-import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 import type { CardClaim } from '@/lib/protocol/card';
-import { CARD_MAX_HEIGHT, CARD_MAX_WIDTH } from '@/lib/protocol/guarded/card';
+import { CARD_MAX_HEIGHT } from '@/lib/protocol/guarded/card';
 import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/guarded/card-frame';
-import { primaryButtonClass } from './styles';
-import { I18nProvider, useI18n } from './i18n';
+import { CardI18nProvider, useCardI18n } from './card-i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
-import { CardWatchToggle } from './watchlist/WatchToggle';
+import { primaryButtonClass } from './styles';
 
 export interface HoverCardProps {
   /**
-   * Claims, once, the card the content script opened for this frame (never read from the URL): its
-   * link, what to show and the reader's language. Null: nothing to show.
+   * Claims the card the content script opened for this frame (never read from the URL): its link,
+   * what to show and the reader's language. Null: nothing to show.
    */
   claim: () => Promise<CardClaim | null>;
   refreshSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
@@ -21,6 +19,8 @@ export interface HoverCardProps {
   onResize: (size: { width: number; height: number }) => void;
   /** The pointer entered or left the card (the framing page cannot see inside the iframe). */
   onHover: (inside: boolean) => void;
+  /** The card's watch control for a link (the card page composes it from the watchlist feature). */
+  watchControl?: (request: SnapshotRequest) => ReactNode;
 }
 
 /**
@@ -29,10 +29,17 @@ export interface HoverCardProps {
  */
 export const LOADING_SHOWN_AFTER_MS = 250;
 
+/**
+ * The card tells the page that frames it its height in steps of this many pixels (the frame grows
+ * to the step; the card fills it): the page learns roughly how tall the card is, not how long the
+ * snapshot's texts are to the pixel (docs/security.md).
+ */
+export const CARD_HEIGHT_STEP = 40;
+
 type Claimed = { state: 'pending' } | { state: 'done'; claim: CardClaim | null };
 
-/** The hover card's page content: the shared SnapshotCard / SnapshotError with close and refresh. */
-export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover }: HoverCardProps) {
+/** The hover card's page content: the shared SnapshotCard / SnapshotError with close, refresh and watch. */
+export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover, watchControl }: HoverCardProps) {
   const [claimed, setClaimed] = useState<Claimed>({ state: 'pending' });
   const [loadingShown, setLoadingShown] = useState(false);
   useEffect(() => {
@@ -49,50 +56,109 @@ export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover }
     };
   }, [claim]);
   const ready = claimed.state === 'done' || loadingShown;
+  const close = <CloseButton onClose={onClose} />;
   const body = (
     <CardFrame onClose={onClose} onResize={ready ? onResize : null} onHover={onHover}>
       {claimed.state === 'pending' ? (
-        loadingShown && <Loading />
+        loadingShown && <Notice actions={close} status={<LoadingText />} />
       ) : claimed.claim === null ? (
-        <NoCard />
+        <Notice actions={close} status={<NoCardText />} />
       ) : (
-        <ClaimedCard claim={claimed.claim} refreshSnapshot={refreshSnapshot} />
+        <ClaimedCard
+          claim={claimed.claim}
+          refreshSnapshot={refreshSnapshot}
+          actions={
+            <>
+              {watchControl?.(claimed.claim.request)}
+              {close}
+            </>
+          }
+        />
       )}
     </CardFrame>
   );
   // The card speaks the language the background sent with its snapshot (no storage read first).
-  return claimed.state === 'done' && claimed.claim ? <I18nProvider language={claimed.claim.language}>{body}</I18nProvider> : body;
+  return claimed.state === 'done' && claimed.claim ? (
+    <CardI18nProvider language={claimed.claim.language}>{body}</CardI18nProvider>
+  ) : (
+    body
+  );
 }
 
-function Loading() {
-  const { t } = useI18n();
+function LoadingText() {
+  const { t } = useCardI18n();
   return (
-    <p role="status" className="py-6 text-center text-xs text-slate-500 dark:text-slate-400">
+    <p role="status" className="text-xs text-slate-600 dark:text-slate-300">
       {t('snapshot.card.loading')}
     </p>
   );
 }
 
-function NoCard() {
-  const { t } = useI18n();
+function NoCardText() {
+  const { t } = useCardI18n();
   return (
-    <p data-testid="error-message" role="alert" className="py-4 text-center text-xs text-slate-600 dark:text-slate-300">
+    <p data-testid="error-message" role="alert" className="text-xs text-slate-700 dark:text-slate-200">
       {t('snapshot.card.noBinding')}
     </p>
   );
 }
 
-function ClaimedCard({ claim, refreshSnapshot }: { claim: CardClaim; refreshSnapshot: HoverCardProps['refreshSnapshot'] }) {
-  const { t } = useI18n();
+/** A card without a snapshot (loading, nothing to show, an error): what it says, with the close button beside it. */
+function Notice({ status, actions }: { status: ReactNode; actions: ReactNode }) {
+  return (
+    <div className="flex items-start gap-2">
+      <div className="min-w-0 flex-1">{status}</div>
+      <div className="-mt-0.5 -mr-1 flex shrink-0 items-center">{actions}</div>
+    </div>
+  );
+}
+
+function CloseButton({ onClose }: { onClose: HoverCardProps['onClose'] }) {
+  const { t } = useCardI18n();
+  return (
+    <button
+      type="button"
+      aria-label={t('snapshot.card.close')}
+      title={t('snapshot.card.closeTitle')}
+      onClick={() => onClose('button')}
+      className="rounded p-1 leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+    >
+      <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.8">
+        <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
+      </svg>
+    </button>
+  );
+}
+
+function ClaimedCard({
+  claim,
+  refreshSnapshot,
+  actions,
+}: {
+  claim: CardClaim;
+  refreshSnapshot: HoverCardProps['refreshSnapshot'];
+  actions: ReactNode;
+}) {
+  const { t } = useCardI18n();
   const { request } = claim;
   const [result, setResult] = useState(claim.result);
-  const refresh = useMutation({ mutationFn: () => refreshSnapshot(request), onSuccess: setResult });
+  const [refreshing, setRefreshing] = useState(false);
+  const refresh = () => {
+    if (refreshing) return;
+    setRefreshing(true);
+    void refreshSnapshot(request)
+      .then(setResult, () => undefined)
+      .finally(() => setRefreshing(false));
+  };
   if (result === null) {
     return (
-      <div data-testid="not-loaded" className="flex flex-col items-start gap-2 py-2">
-        <p className="text-sm font-semibold text-slate-900 dark:text-white">{t('snapshot.card.notLoaded.title')}</p>
-        <p className="text-xs text-slate-600 dark:text-slate-300">{t('snapshot.card.notLoaded.detail')}</p>
-        <button type="button" className={primaryButtonClass} onClick={() => refresh.mutate()} disabled={refresh.isPending}>
+      <div data-testid="not-loaded" className="flex flex-col items-start gap-2">
+        <Notice
+          actions={actions}
+          status={<p className="text-sm font-semibold text-slate-900 dark:text-white">{t('snapshot.card.notLoaded.title')}</p>}
+        />
+        <p className="text-xs text-slate-700 dark:text-slate-200">{t('snapshot.card.notLoaded.detail')}</p>
+        <button type="button" className={primaryButtonClass} onClick={refresh} disabled={refreshing}>
           {t('snapshot.card.load')}
         </button>
       </div>
@@ -100,29 +166,32 @@ function ClaimedCard({ claim, refreshSnapshot }: { claim: CardClaim; refreshSnap
   }
   if (result.status !== 'ready') {
     return (
-      <SnapshotError
-        code={result.code}
-        message={result.message}
-        retryAt={result.retryAt}
-        expiredAt={result.expiredAt}
-        onRetry={() => refresh.mutate()}
+      <Notice
+        actions={actions}
+        status={
+          <SnapshotError
+            code={result.code}
+            message={result.message}
+            retryAt={result.retryAt}
+            expiredAt={result.expiredAt}
+            onRetry={refresh}
+          />
+        }
       />
     );
   }
   return (
-    <>
-      <CardWatchToggle request={request} />
-      <SnapshotCard
-        snapshot={result.snapshot}
-        serviceOrigin={request.origin}
-        meta={result.meta}
-        fetchedAt={result.fetchedAt}
-        fromCache={result.fromCache}
-        apiVersionWarning={result.apiVersionWarning}
-        onRefresh={() => refresh.mutate()}
-        refreshing={refresh.isPending}
-      />
-    </>
+    <SnapshotCard
+      snapshot={result.snapshot}
+      serviceOrigin={request.origin}
+      meta={result.meta}
+      fetchedAt={result.fetchedAt}
+      fromCache={result.fromCache}
+      apiVersionWarning={result.apiVersionWarning}
+      onRefresh={refresh}
+      refreshing={refreshing}
+      headerActions={actions}
+    />
   );
 }
 
@@ -131,29 +200,43 @@ interface CardFrameProps {
   /** null until the card has something to show: the content script keeps the frame hidden until it is told a size. */
   onResize: HoverCardProps['onResize'] | null;
   onHover: HoverCardProps['onHover'];
-  children: React.ReactNode;
+  children: ReactNode;
 }
 
-/** The card's box: its close button, its size told to the framing page, Escape, focus and the pointer. */
+/**
+ * The height the card needs, whatever the frame gives it now: its box's padding and border, and its
+ * content at full length (what its scrolling part hides included). The frame is as tall as it was
+ * told, so the card's own box cannot tell; the content can.
+ */
+function naturalHeight(card: HTMLElement, content: HTMLElement): number {
+  const style = getComputedStyle(card);
+  const frame =
+    parseFloat(style.paddingTop) +
+    parseFloat(style.paddingBottom) +
+    parseFloat(style.borderTopWidth) +
+    parseFloat(style.borderBottomWidth);
+  const scroll = content.querySelector<HTMLElement>('[data-card-scroll]');
+  const hidden = scroll ? Math.max(0, scroll.scrollHeight - scroll.clientHeight) : 0;
+  return frame + content.scrollHeight + hidden;
+}
+
+/** The card's box: its size told to the framing page, Escape, focus and the pointer. */
 function CardFrame({ onClose, onResize, onHover, children }: CardFrameProps) {
-  const { t } = useI18n();
+  const { t } = useCardI18n();
   const root = useRef<HTMLElement>(null);
+  const content = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const element = root.current;
-    if (!element || !onResize) return;
-    // The frame may be given less height than the card wants (little room above and below the link):
-    // the card then fits the frame (max-height 100vh) and only its body scrolls, so the disclaimer
-    // stays in view. What it asks for is its natural height: the body's full height, not the part shown.
+    const card = root.current;
+    const inner = content.current;
+    if (!card || !inner || !onResize) return;
     const report = () => {
-      const scroll = element.querySelector<HTMLElement>('[data-card-scroll]');
-      const body = element.querySelector<HTMLElement>('[data-card-body]');
-      const hidden = scroll && body ? Math.max(0, body.offsetHeight - scroll.clientHeight) : 0;
-      onResize({ width: element.offsetWidth, height: Math.min(element.offsetHeight + hidden, CARD_MAX_HEIGHT) });
+      const height = Math.min(Math.ceil(naturalHeight(card, inner) / CARD_HEIGHT_STEP) * CARD_HEIGHT_STEP, CARD_MAX_HEIGHT);
+      onResize({ width: card.offsetWidth, height });
     };
     const observer = new ResizeObserver(report);
-    observer.observe(element);
-    const body = element.querySelector<HTMLElement>('[data-card-body]');
+    observer.observe(inner);
+    const body = inner.querySelector<HTMLElement>('[data-card-body]');
     if (body) observer.observe(body);
     report();
     return () => observer.disconnect();
@@ -202,26 +285,13 @@ function CardFrame({ onClose, onResize, onHover, children }: CardFrameProps) {
       ref={root}
       tabIndex={-1}
       aria-label={t('snapshot.card.ariaLabel')}
-      style={{ width: CARD_MAX_WIDTH, maxHeight: `min(${CARD_MAX_HEIGHT}px, 100vh)` }}
-      className="box-border flex flex-col gap-2 overflow-hidden rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
+      // As wide as the frame (the host makes it at most the viewport's width less 16 px), as tall as it too:
+      // the frame's height is the card's rounded up to a step, and the card fills it.
+      className="box-border flex h-screen max-h-screen w-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
     >
-      <div className="flex items-center justify-between gap-2">
-        <span className="text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-          {t('snapshot.card.brand')}
-        </span>
-        <button
-          type="button"
-          aria-label={t('snapshot.card.close')}
-          title={t('snapshot.card.closeTitle')}
-          onClick={() => onClose('button')}
-          className="-m-1 rounded p-1 leading-none text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
-        >
-          <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.8">
-            <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
-          </svg>
-        </button>
+      <div ref={content} className="flex min-h-0 shrink flex-col">
+        {children}
       </div>
-      {children}
     </main>
   );
 }

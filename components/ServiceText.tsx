@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { SERVICE_TEXT_LANGUAGE } from '@/lib/core/display-text';
-import { useI18n } from './i18n';
+import { useCardI18n } from './card-i18n';
 
 /**
  * Text the service wrote (a snapshot's disclaimer, an error's details), shown as it is: marked with
@@ -19,7 +19,7 @@ export function ServiceText({
   className?: string;
   noteClassName?: string;
 }) {
-  const { t, language } = useI18n();
+  const { t, language } = useCardI18n();
   return (
     <>
       <p data-testid={testId} lang={SERVICE_TEXT_LANGUAGE} className={className}>
@@ -34,11 +34,20 @@ export function ServiceText({
   );
 }
 
-/** A snapshot's own disclaimer, in full, never cut or hidden, as the service wrote it. */
-export function ServiceDisclaimer({ text }: { text: string }) {
+/**
+ * A snapshot's own disclaimer, in full, never cut or hidden, as the service wrote it. `compact`: set
+ * smaller and tighter where room is short (the hover card), still whole and readable.
+ */
+export function ServiceDisclaimer({ text, compact = false }: { text: string; compact?: boolean }) {
   return (
-    <div className="flex shrink-0 flex-col gap-1 rounded-md bg-slate-100 px-2.5 py-2 dark:bg-slate-800">
-      <ServiceText testId="disclaimer" className="text-[11px] leading-snug text-slate-700 dark:text-slate-200">
+    <div
+      className={`flex shrink-0 flex-col rounded-md bg-slate-100 dark:bg-slate-800 ${compact ? 'gap-0.5 px-2 py-1.5' : 'gap-1 px-2.5 py-2'}`}
+    >
+      <ServiceText
+        testId="disclaimer"
+        className={`${compact ? 'text-[10.5px] leading-[1.35]' : 'text-[11px] leading-snug'} text-slate-700 dark:text-slate-200`}
+        noteClassName={`${compact ? 'text-[10px]' : 'text-[11px]'} text-slate-600 italic dark:text-slate-300`}
+      >
         {text}
       </ServiceText>
     </div>

@@ -1,10 +1,22 @@
-import type { ReactNode } from 'react';
-import type { Snapshot, SnapshotMeta } from '@/lib/core/schemas/snapshot';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { displayText } from '@/lib/core/display-text';
 import { formatDateTime, formatPercent, formatRelative } from '@/lib/core/format';
+import type { Snapshot, SnapshotMeta } from '@/lib/core/schemas/snapshot';
 import { urlOnOrigin } from '@/lib/core/services';
-import { useI18n } from './i18n';
+import {
+  aripStageName,
+  productName,
+  readinessLabelName,
+  regulatorName,
+  riskBandName,
+  sinceText,
+  type NamedCode,
+} from '@/lib/core/vocabulary';
+import { useCardI18n } from './card-i18n';
+import { ProgressBar } from './figures';
+import { ServiceDisclaimer } from './ServiceText';
+import { READINESS_TONE, RISK_TONE, SEVERITY_TONE } from './tones';
 import { useNow } from './useNow';
-import { READINESS_LABEL_KEY, READINESS_TONE, RISK_BAND_KEY, RISK_TONE, SEVERITY_TONE } from './tones';
 
 export interface SnapshotCardProps {
   snapshot: Snapshot;
@@ -19,136 +31,162 @@ export interface SnapshotCardProps {
   apiVersionWarning?: string;
   onRefresh?: () => void;
   refreshing?: boolean;
-  /** Formatting locale; defaults to the i18n context's (see `components/i18n.tsx`). */
+  /** Formatting locale; defaults to the i18n context's (see `components/card-i18n.tsx`). */
   locale?: string;
+  /** Controls beside the company's name (the hover card's watch and close buttons). */
+  headerActions?: ReactNode;
 }
 
-/** The full snapshot, as every surface (hover card, popup, side panel, founder preview) shows it. */
+/**
+ * The full snapshot, as every surface (hover card, popup, side panel, founder preview) shows it. What
+ * an investor came for comes first (the company, its two scores each with its scale, the first gaps);
+ * the facts and dates follow. In a height-limited surface (the hover card) only the middle scrolls,
+ * says so, and the disclaimer stays whole in view below it.
+ */
 export function SnapshotCard(props: SnapshotCardProps) {
-  const { snapshot, meta, fetchedAt, fromCache, apiVersionWarning, onRefresh, refreshing } = props;
-  const { t, locale: contextLocale } = useI18n();
-  const locale = props.locale ?? contextLocale;
+  const { snapshot, meta, fetchedAt, fromCache, apiVersionWarning, onRefresh, refreshing, headerActions } = props;
+  const i18n = useCardI18n();
+  const { t } = i18n;
+  const locale = props.locale ?? i18n.locale;
   const now = useNow(props.now);
   const { scores, licensing, verification } = snapshot;
   const investorView = urlOnOrigin(snapshot.links.human_summary_url, props.serviceOrigin);
   const expiresAt = new Date(verification.share_expires_at);
+  const company = displayText(snapshot.company.name);
+  const product = productName(i18n, licensing.product_classification);
+  const stage = aripStageName(i18n, licensing.arip_stage);
+  const regulators = [licensing.primary_regulator, ...licensing.secondary_regulators]
+    .filter((code) => code !== null)
+    .map((code) => regulatorName(i18n, code));
+  const { scrollRef, bodyRef, moreBelow } = useScrollCue();
 
   return (
     <article
       data-testid="snapshot-card"
-      aria-label={t('snapshot.ariaLabel', { company: snapshot.company.name })}
-      className="flex min-h-0 flex-col gap-3 text-sm text-slate-800 dark:text-slate-100"
+      aria-label={t('snapshot.ariaLabel', { company })}
+      className="flex min-h-0 flex-col gap-2 text-sm text-slate-800 dark:text-slate-100"
     >
-      {/* In a height-limited surface (the hover card) only this part scrolls: the disclaimer stays in view. */}
       {/* The hover card measures the body (data-card-body) to ask for its natural height. */}
-      <div data-card-scroll className="-mx-1 min-h-0 overflow-y-auto px-1">
-        <div data-card-body className="flex flex-col gap-3">
-          <header className="flex items-start justify-between gap-3">
-            <div className="min-w-0">
+      <div ref={scrollRef} data-card-scroll className="relative -mx-1 min-h-0 overflow-y-auto px-1">
+        <div ref={bodyRef} data-card-body className="flex flex-col gap-3">
+          <header className="flex items-start gap-2">
+            <div className="min-w-0 flex-1">
               <h2
                 data-testid="company-name"
+                title={snapshot.company.name === company ? undefined : displayText(snapshot.company.name, { max: 2000 })}
                 className="text-base leading-snug font-semibold break-words text-slate-900 dark:text-white"
               >
-                {snapshot.company.name}
+                {company}
               </h2>
-              <p className="text-xs text-slate-500 dark:text-slate-400">{t('snapshot.selfAssessment')}</p>
+              <p className="text-[11px] text-slate-600 dark:text-slate-300">{t('snapshot.selfAssessment')}</p>
             </div>
-            <div
-              className={`shrink-0 rounded-lg px-2.5 py-1 text-center ring-1 ring-inset ${READINESS_TONE[scores.readiness_label]}`}
-            >
-              <div data-testid="readiness-score" className="text-xl font-bold leading-tight tabular-nums">
-                {scores.readiness_score}
-              </div>
-              <div data-testid="readiness-label" className="text-[11px] font-medium whitespace-nowrap">
-                {t(READINESS_LABEL_KEY[scores.readiness_label])}
-              </div>
-            </div>
+            {headerActions && <div className="-mt-0.5 -mr-1 flex shrink-0 items-center gap-0.5">{headerActions}</div>}
           </header>
+
+          <div className="grid grid-cols-2 gap-2">
+            <section
+              aria-label={t('vocab.readinessHeading')}
+              className={`rounded-lg px-2.5 py-1.5 ring-1 ring-inset ${READINESS_TONE[scores.readiness_label]}`}
+            >
+              <h3 className="text-[11px] font-medium">{t('vocab.readinessHeading')}</h3>
+              <p className="leading-tight">
+                <span data-testid="readiness-score" className="text-2xl font-bold tabular-nums">
+                  {scores.readiness_score}
+                </span>
+                <span className="text-xs font-medium">/100</span>
+              </p>
+              <p data-testid="readiness-label" className="text-xs font-semibold">
+                {readinessLabelName(i18n, scores.readiness_label)}
+              </p>
+            </section>
+            <section
+              aria-label={t('vocab.riskHeading')}
+              className={`rounded-lg px-2.5 py-1.5 ring-1 ring-inset ${RISK_TONE[scores.fundraise_risk_band]}`}
+            >
+              <h3 className="text-[11px] font-medium">{t('vocab.riskHeading')}</h3>
+              <p data-testid="risk-band" className="text-lg leading-snug font-bold">
+                {riskBandName(i18n, scores.fundraise_risk_band)}
+              </p>
+              <p className="text-[11px] tabular-nums">{t('vocab.fundraiseScore', { score: scores.fundraise_score })}</p>
+            </section>
+          </div>
+          <p className="-mt-1 text-xs text-slate-600 dark:text-slate-300">
+            {t(`snapshot.riskMeaning.${scores.fundraise_risk_band}`)}
+          </p>
 
           {apiVersionWarning && (
             <p
               role="status"
               title={apiVersionWarning}
-              className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+              className="rounded-md bg-tone-amber-bg px-2 py-1 text-xs text-tone-amber-fg ring-1 ring-tone-amber-border ring-inset"
             >
               {t('snapshot.apiVersionWarning')}
             </p>
           )}
 
-          <section
-            aria-label={t('snapshot.riskSection')}
-            className={`rounded-lg px-3 py-2 ring-1 ring-inset ${RISK_TONE[scores.fundraise_risk_band]}`}
-          >
-            <div className="flex items-baseline justify-between gap-2">
-              <span data-testid="risk-band" className="font-semibold">
-                {t(RISK_BAND_KEY[scores.fundraise_risk_band])}
-              </span>
-              <span className="text-xs tabular-nums">{t('snapshot.fundraiseScore', { score: scores.fundraise_score })}</span>
-            </div>
-            <p className="text-xs">{t(`snapshot.riskMeaning.${scores.fundraise_risk_band}`)}</p>
-          </section>
-
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
-            <Row term={t('snapshot.checklist')}>
-              {formatNumber(scores.checklist_complete, locale)}/{formatNumber(scores.checklist_total, locale)} (
-              {formatPercent(scores.checklist_completion_pct, locale)})
-              <progress
-                className="ml-2 h-1.5 w-16 align-middle accent-slate-600"
-                max={100}
-                value={scores.checklist_completion_pct}
-                aria-label={t('snapshot.checklistCompletion')}
-              />
-            </Row>
-            <Row term={t('snapshot.product')}>
-              {licensing.product_classification
-                ? `${t(`snapshot.product.${licensing.product_classification}`)} (${licensing.product_classification})`
-                : t('snapshot.notClassified')}
-            </Row>
-            <Row term={t('snapshot.regulators')}>
-              {licensing.primary_regulator ?? t('snapshot.noRegulator')}
-              {licensing.secondary_regulators.length > 0 && (
-                <span className="text-slate-500 dark:text-slate-400">
-                  {' · '}
-                  {t('snapshot.alsoRegulators', { regulators: formatList(licensing.secondary_regulators, locale) })}
-                </span>
-              )}
-            </Row>
-            <Row term={t('snapshot.aripStage')}>
-              {licensing.arip_stage ? t(`snapshot.arip.${licensing.arip_stage}`) : t('snapshot.notInArip')}
-            </Row>
-          </dl>
-
           <section aria-label={t('snapshot.topGaps')}>
-            <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+            <h3 className="mb-1 text-[11px] font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300">
               {t('snapshot.topGaps')}
             </h3>
             {snapshot.top_gaps.length === 0 ? (
-              <p className="text-xs text-slate-600 dark:text-slate-300">{t('snapshot.noGaps')}</p>
+              <p className="text-xs text-slate-700 dark:text-slate-200">{t('snapshot.noGaps')}</p>
             ) : (
               <ul className="flex flex-col gap-1.5">
                 {snapshot.top_gaps.map((gap, index) => (
-                  <li data-testid="gap" key={`${index}-${gap.title}`} className="text-xs">
+                  <li data-testid="gap" key={`${index}-${gap.title}`} className="flex items-start gap-1.5 text-xs">
                     <span
-                      className={`mr-1.5 inline-block rounded px-1.5 py-px text-[10px] font-semibold uppercase ${SEVERITY_TONE[gap.severity]}`}
+                      className={`mt-px shrink-0 rounded px-1.5 py-px text-[10px] font-semibold uppercase ring-1 ring-inset ${SEVERITY_TONE[gap.severity]}`}
                     >
                       {t(`snapshot.severity.${gap.severity}`)}
                     </span>
-                    <span className="font-medium">{gap.title}</span>
-                    {gap.regulatory_basis && (
-                      <span className="block text-slate-500 dark:text-slate-400">{gap.regulatory_basis}</span>
-                    )}
+                    <span className="min-w-0">
+                      <span className="font-medium">{displayText(gap.title)}</span>
+                      {gap.regulatory_basis && (
+                        <span className="block text-slate-600 dark:text-slate-300">{displayText(gap.regulatory_basis)}</span>
+                      )}
+                    </span>
                   </li>
                 ))}
               </ul>
             )}
           </section>
 
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 border-t border-slate-200 pt-2 text-[11px] text-slate-600 dark:border-slate-700 dark:text-slate-300">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+            <Row term={t('snapshot.checklist')}>
+              <span className="tabular-nums">
+                {formatNumber(scores.checklist_complete, locale)}/{formatNumber(scores.checklist_total, locale)} (
+                {formatPercent(scores.checklist_completion_pct, locale)})
+              </span>
+              <ProgressBar
+                pct={scores.checklist_completion_pct}
+                label={t('snapshot.checklistCompletion')}
+                className="ml-2 w-16"
+              />
+            </Row>
+            <Row term={t('snapshot.product')}>{product ? <Named name={product} /> : t('snapshot.notClassified')}</Row>
+            <Row term={t('snapshot.regulators')}>
+              {regulators.length === 0
+                ? t('snapshot.noRegulator')
+                : regulators.map((regulator, index) => (
+                    <span key={regulator.code} className="block">
+                      <Named name={regulator} />
+                      {index === 0 && licensing.primary_regulator !== null && regulators.length > 1 && (
+                        <span className="text-slate-600 dark:text-slate-300"> · {t('snapshot.primaryRegulator')}</span>
+                      )}
+                    </span>
+                  ))}
+            </Row>
+            <Row term={t('snapshot.aripStage')}>{stage ? <Named name={stage} /> : t('snapshot.notInArip')}</Row>
+          </dl>
+
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 border-t border-slate-200 pt-2 text-[11px] text-slate-700 dark:border-slate-700 dark:text-slate-200">
             <Row term={t('snapshot.scoreCalculated')}>{formatDateTime(verification.last_score_calculated_at, locale)}</Row>
             <Row term={t('snapshot.ddPack')}>
               {verification.pack_generated_at ? formatDateTime(verification.pack_generated_at, locale) : t('snapshot.noPack')}
               {verification.pack_verification_hash && (
-                <code className="ml-1 rounded bg-slate-100 px-1 dark:bg-slate-800">{verification.pack_verification_hash}</code>
+                <code className="ml-1 rounded bg-slate-100 px-1 break-all dark:bg-slate-800">
+                  {verification.pack_verification_hash}
+                </code>
               )}
             </Row>
             <Row term={t('snapshot.linkExpires')}>
@@ -160,21 +198,20 @@ export function SnapshotCard(props: SnapshotCardProps) {
             <Row term={t('snapshot.views')}>{formatNumber(meta.view_count, locale)}</Row>
           </dl>
 
-          <div className="flex items-center justify-between gap-2 text-[11px] text-slate-500 dark:text-slate-400">
+          <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1.5 text-[11px] text-slate-600 dark:text-slate-300">
             <span>
-              {t(fromCache ? 'snapshot.cachedFetched' : 'snapshot.fetched', {
-                when: formatRelative(fetchedAt, now, locale),
-              })}
+              {t(fromCache ? 'snapshot.loadedFromCache' : 'snapshot.loadedNow', { when: sinceText(i18n, fetchedAt, now) })}
             </span>
-            <span className="flex items-center gap-3">
+            <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
               {investorView && (
                 <a
                   href={investorView}
                   target="_blank"
                   rel="noopener noreferrer"
-                  className="font-medium text-sky-700 underline-offset-2 hover:underline dark:text-sky-300"
+                  title={t('snapshot.investorViewTitle')}
+                  className="font-medium text-brand underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand"
                 >
-                  {t('snapshot.investorView')}
+                  {t('snapshot.investorViewCosts')}
                 </a>
               )}
               {onRefresh && (
@@ -182,38 +219,67 @@ export function SnapshotCard(props: SnapshotCardProps) {
                   type="button"
                   onClick={onRefresh}
                   disabled={refreshing}
-                  className="rounded border border-slate-300 px-2 py-0.5 font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800"
                   title={t('snapshot.refreshTitle')}
+                  className="rounded border border-slate-300 px-2 py-0.5 font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand disabled:opacity-50 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800"
                 >
-                  {t(refreshing ? 'snapshot.refreshing' : 'snapshot.refresh')}
+                  {t(refreshing ? 'snapshot.refreshing' : 'snapshot.refreshCosts')}
                 </button>
               )}
             </span>
           </div>
         </div>
+        {moreBelow && (
+          // What scrolls says so: a fade and a line over the bottom of the part that scrolls.
+          <div
+            aria-hidden="true"
+            className="pointer-events-none sticky bottom-0 -mt-8 flex h-8 items-end justify-center bg-gradient-to-t from-white to-transparent pb-0.5 text-[10px] font-medium text-slate-600 dark:from-slate-900 dark:text-slate-300"
+          >
+            {t('snapshot.moreBelow')} ↓
+          </div>
+        )}
       </div>
 
-      <Disclaimer text={snapshot.disclaimer} />
+      <ServiceDisclaimer text={snapshot.disclaimer} compact />
     </article>
   );
 }
 
-/** The snapshot's own disclaimer, in full: never truncated or hidden. */
-export function Disclaimer({ text }: { text: string }) {
+/** Whether the scrolling part holds more below what shows (it scrolls only where the card is height-limited). */
+function useScrollCue() {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const [moreBelow, setMoreBelow] = useState(false);
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const check = () => setMoreBelow(element.scrollTop + element.clientHeight < element.scrollHeight - 4);
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(check);
+    observer?.observe(element);
+    if (bodyRef.current) observer?.observe(bodyRef.current);
+    element.addEventListener('scroll', check, { passive: true });
+    check();
+    return () => {
+      observer?.disconnect();
+      element.removeEventListener('scroll', check);
+    };
+  }, []);
+  return { scrollRef, bodyRef, moreBelow };
+}
+
+/** A name the API gave a code for: the name shown, the code at hand in its tooltip. */
+function Named({ name }: { name: NamedCode }) {
+  const { t } = useCardI18n();
   return (
-    <p
-      data-testid="disclaimer"
-      className="shrink-0 rounded-md bg-slate-100 px-2.5 py-2 text-[11px] leading-snug text-slate-700 dark:bg-slate-800 dark:text-slate-200"
-    >
-      {text}
-    </p>
+    <span title={t('vocab.code', { code: name.code })} data-code={name.code}>
+      {name.name}
+    </span>
   );
 }
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
     <>
-      <dt className="text-slate-500 dark:text-slate-400">{term}</dt>
+      <dt className="text-slate-600 dark:text-slate-300">{term}</dt>
       <dd className="min-w-0">{children}</dd>
     </>
   );
@@ -221,8 +287,4 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
 
 function formatNumber(value: number, locale: string): string {
   return new Intl.NumberFormat(locale).format(value);
-}
-
-function formatList(items: readonly string[], locale: string): string {
-  return new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' }).format(items);
 }

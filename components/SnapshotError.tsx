@@ -1,7 +1,7 @@
 import { formatDateTime, formatRelative } from '@/lib/core/format';
-import type { AppKey, AppTranslator } from '@/lib/core/i18n';
+import type { CardCatalog, CardTranslator } from '@/lib/core/i18n/card';
 import type { SnapshotErrorCode } from '@/lib/core/schemas/results';
-import { useI18n } from './i18n';
+import { useCardI18n } from './card-i18n';
 import { useNow } from './useNow';
 
 export interface SnapshotErrorProps {
@@ -17,7 +17,7 @@ export interface SnapshotErrorProps {
 
 /** What went wrong, in the reader's terms, with what they can do next. */
 export function SnapshotError({ code, message, retryAt, expiredAt, now: fixedNow, locale, onRetry }: SnapshotErrorProps) {
-  const i18n = useI18n();
+  const i18n = useCardI18n();
   const now = useNow(fixedNow);
   const { t } = i18n;
   const { title, detail } = describeError(i18n, code, { retryAt, expiredAt, now, locale: locale ?? i18n.locale });
@@ -55,12 +55,12 @@ export const ERROR_TEXT = {
   NETWORK: { title: 'error.network.title', detail: 'error.network.detail' },
   INVALID_RESPONSE: { title: 'error.invalidResponse.title', detail: 'error.invalidResponse.detail' },
   FORBIDDEN_ORIGIN: { title: 'error.forbiddenOrigin.title', detail: 'error.forbiddenOrigin.detail' },
-} as const satisfies Readonly<Record<SnapshotErrorCode, { title: AppKey; detail: AppKey }>>;
+} as const satisfies Readonly<Record<SnapshotErrorCode, { title: keyof CardCatalog; detail: keyof CardCatalog }>>;
 
 const isKnownCode = (code: string): code is SnapshotErrorCode => Object.hasOwn(ERROR_TEXT, code);
 
 function describeError(
-  { t }: AppTranslator,
+  { t }: CardTranslator,
   code: string,
   context: { retryAt?: number; expiredAt?: string; now: number; locale: string },
 ): { title: string; detail: string } {

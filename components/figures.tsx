@@ -1,7 +1,7 @@
 import type { ReadinessLabel, RiskBand } from '@/lib/core/labels';
 import { READINESS_TONE as READINESS_TONE_NAME, RISK_BAND_TONE, checklistTone } from '@/lib/core/palette';
 import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
-import { useI18n } from './i18n';
+import { useCardI18n } from './card-i18n';
 import { TONE_CLASS, TONE_FILL } from './tones';
 
 /**
@@ -30,7 +30,7 @@ export function ReadinessFigure({
   /** `readiness-score` where a test hook is promised (the watchlist's rows). */
   scoreTestId?: string;
 }) {
-  const i18n = useI18n();
+  const i18n = useCardI18n();
   const [before, after] = aroundScore(i18n.t('vocab.readiness', { score: '{score}', label: readinessLabelName(i18n, label) }));
   return (
     <span className={`${pillClass} ${TONE_CLASS[muted ? 'neutral' : READINESS_TONE_NAME[label]]}`}>
@@ -46,7 +46,7 @@ export function ReadinessFigure({
 }
 
 export function RiskFigure({ band, muted = false, testId }: { band: RiskBand; muted?: boolean; testId?: string }) {
-  const i18n = useI18n();
+  const i18n = useCardI18n();
   return (
     <span data-testid={testId} className={`${pillClass} ${TONE_CLASS[muted ? 'neutral' : RISK_BAND_TONE[band]]}`}>
       {i18n.t('vocab.risk', { band: riskBandName(i18n, band) })}

@@ -1,8 +1,10 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { browser } from 'wxt/browser';
 import { appTranslator, type AppTranslator } from '@/lib/core/i18n';
 import { localeFor, resolveLanguage, type Language, type LanguagePreference } from '@/lib/core/i18n/language';
 import { getLanguagePreference, watchLanguagePreference } from '@/lib/extension/language-preference';
+import { browserUiLanguage, CardI18nContext } from './card-i18n';
+
+export { browserUiLanguage, CardI18nProvider, useCardI18n } from './card-i18n';
 
 /** English until a provider says otherwise, so components work without one. */
 const I18nContext = createContext<AppTranslator>(appTranslator('en'));
@@ -21,15 +23,11 @@ export interface I18nProviderProps {
 
 export function I18nProvider({ language, locale, children }: I18nProviderProps) {
   const translator = appTranslator(language, locale ?? localeFor(language, browserUiLanguage()));
-  return <I18nContext.Provider value={translator}>{children}</I18nContext.Provider>;
-}
-
-export function browserUiLanguage(): string | undefined {
-  try {
-    return browser.i18n.getUILanguage();
-  } catch {
-    return typeof navigator === 'undefined' ? undefined : navigator.language;
-  }
+  return (
+    <I18nContext.Provider value={translator}>
+      <CardI18nContext.Provider value={translator}>{children}</CardI18nContext.Provider>
+    </I18nContext.Provider>
+  );
 }
 
 /** The stored preference, kept current when it changes anywhere (e.g. in the options page). */

@@ -5,7 +5,6 @@ import {
   SEVERITY_TONE as SEVERITY_TONE_NAME,
   type Tone,
 } from '@/lib/core/palette';
-import { type en } from '@/lib/core/i18n/en';
 
 /**
  * Tailwind classes per tone (lib/core/palette.ts: the same colours as the `/share` page), so every
@@ -55,14 +54,3 @@ export const SEVERITY_TONE: Readonly<Record<GapSeverity, string>> = {
 
 /** Catalog keys of the API's readiness labels (the English text equals the API's label). */
 export { READINESS_LABEL_KEY } from '@/lib/core/vocabulary';
-
-/**
- * "High risk" … "Investor ready": the card's band keys until it takes lib/core/vocabulary.ts's
- * "Fundraising risk: High" (riskText, riskBandName); the lists use those already.
- */
-export const RISK_BAND_KEY = {
-  high: 'snapshot.riskBand.high',
-  medium: 'snapshot.riskBand.medium',
-  low: 'snapshot.riskBand.low',
-  investor_ready: 'snapshot.riskBand.investor_ready',
-} as const satisfies Readonly<Record<RiskBand, keyof typeof en>>;

@@ -1,8 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { HoverCard } from '@/components/HoverCard';
+import { CardWatchControl, type CardWatchApi } from '@/components/watchlist/CardWatchControl';
 import { cardClient } from '@/lib/protocol/card';
 import { CARD_NONCE_PATTERN } from '@/lib/protocol/guarded/card';
 import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/guarded/card-frame';
@@ -19,22 +19,25 @@ const onClose = (reason: 'escape' | 'button') => post({ source: CARD_MESSAGE_SOU
 const onResize = (size: { width: number; height: number }) => post({ source: CARD_MESSAGE_SOURCE, kind: 'size', ...size });
 const onHover = (inside: boolean) => post({ source: CARD_MESSAGE_SOURCE, kind: 'hover', inside });
 const claim = async () => (CARD_NONCE_PATTERN.test(window.name) ? cardClient.claimCard({ nonce: window.name }) : null);
+const watchApi: CardWatchApi = {
+  getWatch: (request) => backgroundClient.getWatch(request),
+  watch: (request) => backgroundClient.watchLink(request),
+  unwatch: (id) => backgroundClient.unwatchLink({ id }),
+};
 
 export default defineUnlistedScript(() => {
-  const queryClient = new QueryClient();
   const container = document.getElementById('root');
   if (!container) return;
   createRoot(container).render(
     <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <HoverCard
-          claim={claim}
-          refreshSnapshot={backgroundClient.refreshSnapshot}
-          onClose={onClose}
-          onResize={onResize}
-          onHover={onHover}
-        />
-      </QueryClientProvider>
+      <HoverCard
+        claim={claim}
+        refreshSnapshot={backgroundClient.refreshSnapshot}
+        onClose={onClose}
+        onResize={onResize}
+        onHover={onHover}
+        watchControl={(request) => <CardWatchControl request={request} api={watchApi} />}
+      />
     </StrictMode>,
   );
 });

@@ -25,7 +25,7 @@ function renderWith(humanSummaryUrl: string) {
   );
 }
 
-const investorView = () => screen.queryByRole('link', { name: 'Investor view' });
+const investorView = () => screen.queryByRole('link', { name: /^Investor view/ });
 
 describe('the investor view link (security review finding 4)', () => {
   it('is shown when it is on the service’s own origin', () => {
@@ -102,9 +102,13 @@ describe('every state of the snapshot card', () => {
     expect(card).toMatch(/not classified/i);
   });
 
-  it('secondary regulators are listed with the primary one', () => {
+  it('regulators are shown by name, the primary one first and marked, each with its code at hand', () => {
     renderCard({ snapshot: buildSnapshot({ licensing: { secondary_regulators: ['CBN', 'FCCPC'] } }) });
-    expect(byTestId('snapshot-card')[0]?.textContent).toMatch(/CBN.*FCCPC|FCCPC.*CBN/);
+    const named = [...document.querySelectorAll('[data-code]')].map((element) => element.getAttribute('data-code'));
+    expect(named).toEqual(expect.arrayContaining(['SEC_NIGERIA', 'CBN', 'FCCPC']));
+    expect(byTestId('snapshot-card')[0]?.textContent).toContain('Central Bank of Nigeria');
+    expect(byTestId('snapshot-card')[0]?.textContent).not.toMatch(/SEC_NIGERIA|FCCPC\b(?! )/);
+    expect(document.querySelector('[data-code="SEC_NIGERIA"]')?.getAttribute('title')).toBe('Code: SEC_NIGERIA');
   });
 
   it.each([

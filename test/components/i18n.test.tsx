@@ -32,9 +32,9 @@ describe('translated components', () => {
   it('render in English without any provider (callers need not change)', () => {
     render(<Card />);
     expect(text('readiness-label')).toBe('In Progress');
-    expect(text('risk-band')).toBe('Medium risk');
+    expect(text('risk-band')).toBe('Medium');
     expect(screen.getByText('Founder self-assessment · not a certification')).toBeTruthy();
-    expect(screen.getByText('Cached, fetched 2 minutes ago')).toBeTruthy();
+    expect(screen.getByText('Loaded 2 minutes ago, kept in this browser: no new view')).toBeTruthy();
     expect(screen.getByText('1,234')).toBeTruthy();
     expect(text('disclaimer')).toBe(snapshot.disclaimer);
   });
@@ -46,10 +46,10 @@ describe('translated components', () => {
       </I18nProvider>,
     );
     expect(text('readiness-label')).toBe('En cours');
-    expect(text('risk-band')).toBe('Risque moyen');
+    expect(text('risk-band')).toBe('Moyen');
     expect(text('company-name')).toBe('Kobo Ledger Ltd');
     expect(screen.getByText('Auto-évaluation du fondateur · pas une certification')).toBeTruthy();
-    expect(screen.getByText('En cache, récupéré il y a 2 minutes')).toBeTruthy();
+    expect(screen.getByText('Chargé il y a 2 minutes, gardé dans ce navigateur : aucune nouvelle vue')).toBeTruthy();
     expect(screen.getByText('Principales lacunes')).toBeTruthy();
     expect(screen.getByTestId('snapshot-card').getAttribute('aria-label')).toBe('Instantané de conformité : Kobo Ledger Ltd');
     expect(screen.getByText((content) => content.replace(/\u202f|\u00a0/g, ' ') === '1 234')).toBeTruthy();

@@ -61,7 +61,17 @@ const sources = execFileSync('git', ['ls-files', '-z', '*.ts', '*.tsx', '*.js', 
 /** A repository path in a comment: written without backticks, so taken up to where the name ends. */
 const PATH_IN_COMMENT = new RegExp(`(?<![\\w./@-])((?:${SOURCE_ROOTS.join('|')})/[\\w./-]*\\w)`, 'g');
 
-/** The repository paths the comments of a source text name that do not exist. */
+/** Whether git ignores the path (an output folder a comment may name: it exists once a run made it). */
+function ignored(file: string): boolean {
+  try {
+    execFileSync('git', ['check-ignore', '-q', file], { cwd: root });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The repository paths the comments of a source text name that do not exist (and are not outputs git ignores). */
 export function missingCommentPaths(text: string): string[] {
   const missing = new Set<string>();
   for (const line of text.split('\n')) {
@@ -69,7 +79,9 @@ export function missingCommentPaths(text: string): string[] {
     for (const match of comment.matchAll(PATH_IN_COMMENT)) {
       const written = match[1] ?? '';
       if (PATTERN.test(written)) continue;
-      if (!RESOLVED_SUFFIXES.some((suffix) => existsSync(path.join(root, written + suffix)))) missing.add(written);
+      if (!RESOLVED_SUFFIXES.some((suffix) => existsSync(path.join(root, written + suffix))) && !ignored(written)) {
+        missing.add(written);
+      }
     }
   }
   return [...missing];

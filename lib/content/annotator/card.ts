@@ -28,7 +28,7 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
   const inSubframe = win !== win.top;
   let placement: { hops: number; frames: readonly HTMLElement[]; windows: readonly Window[] } | null = null;
   let current: { request: SnapshotRequest; nonce: string } | null = null;
-  let anchorElement: Element | null = null;
+  let anchorElements: readonly Element[] = [];
   let viewports: AbortController | null = null;
 
   client.listen(
@@ -62,16 +62,28 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
     return (placement = { hops, frames: frames.slice(0, hops), windows: windows.slice(0, hops + 1) });
   }
 
-  /** The badge's box in that window's viewport. */
-  const rectOf = (anchor: Element): FrameRect => toAncestorViewport(anchor.getBoundingClientRect(), placementOf().frames);
+  /** The box around the link and its badge (what the card must not cover), in that window's viewport. */
+  const rectOf = (anchors: readonly Element[]): FrameRect => {
+    const boxes = anchors.map((anchor) => anchor.getBoundingClientRect()).filter((box) => box.width > 0 || box.height > 0);
+    const union = boxes.reduce(
+      (around, box) => ({
+        left: Math.min(around.left, box.left),
+        top: Math.min(around.top, box.top),
+        right: Math.max(around.right, box.right),
+        bottom: Math.max(around.bottom, box.bottom),
+      }),
+      boxes[0] ?? { left: 0, top: 0, right: 0, bottom: 0 },
+    );
+    return toAncestorViewport(union, placementOf().frames);
+  };
 
-  function anchorOf(anchor: Element): CardAnchor {
+  function anchorOf(anchors: readonly Element[]): CardAnchor {
     const { windows, hops } = placementOf();
     const target = windows[hops] ?? win;
     return {
       ...(inSubframe ? { key: postCardAnchor(win) } : {}),
       hops,
-      rect: rectOf(anchor),
+      rect: rectOf(anchors),
       viewport: { width: target.innerWidth, height: target.innerHeight },
     };
   }
@@ -80,8 +92,8 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
     get isOpen() {
       return current !== null;
     },
-    open(request, anchor, options) {
-      anchorElement = anchor;
+    open(request, anchors, options) {
+      anchorElements = anchors;
       // The same link again (a click after a hover, say): only a key asks anew, for focus.
       if (current && current.request.origin === request.origin && current.request.token === request.token && !options.focus) {
         presenter.reposition();
@@ -92,7 +104,7 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
       viewports?.abort();
       viewports = new AbortController();
       watchViewports(placementOf().windows, () => presenter.reposition(), viewports.signal);
-      return client.open({ ...request, nonce, intent: options.intent, anchor: anchorOf(anchor) }).then(
+      return client.open({ ...request, nonce, intent: options.intent, anchor: anchorOf(anchors) }).then(
         ({ shown, badge }) => {
           // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
           if (!shown && current === opened) events.onCloseRequested('replaced');
@@ -108,7 +120,7 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
       if (!current) return;
       const { nonce } = current;
       current = null;
-      anchorElement = null;
+      anchorElements = [];
       viewports?.abort();
       viewports = null;
       void client.close(nonce).catch(() => undefined);
@@ -118,8 +130,8 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
     hasFocus: () => !inSubframe && win.document.activeElement !== null && isCardElement(win.document.activeElement),
     reposition() {
       if (!current) return;
-      if (!anchorElement?.isConnected) events.onCloseRequested('replaced');
-      else void client.move(current.nonce, rectOf(anchorElement)).catch(() => undefined);
+      if (!anchorElements.every((anchor) => anchor.isConnected)) events.onCloseRequested('replaced');
+      else void client.move(current.nonce, rectOf(anchorElements)).catch(() => undefined);
     },
   };
   return presenter;

@@ -90,10 +90,10 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     if (!isLive(annotation)) return;
     cancelIntent();
     cancelClose();
-    annotation.badge.draw(); // the card is placed at the badge
+    annotation.badge.draw(); // the card is placed by the link and its badge
     cardFor = annotation;
     cardSticky = source !== 'hover';
-    const badge = getCard().open(annotation.state.request, annotation.badge.host, {
+    const badge = getCard().open(annotation.state.request, [annotation.anchor, annotation.badge.host], {
       focus: source === 'keyboard',
       intent: source,
     });

@@ -50,13 +50,14 @@ export type CardCloseRequest = Extract<CardCloseReason, 'escape' | 'button' | 'o
 
 export interface CardPresenter {
   /**
-   * Shows the card for `request` next to `anchor` (the badge host); one card at a time. Answers, once
+   * Shows the card for `request` next to `anchors` (the link and its badge: the card never covers
+   * them); one card at a time. Answers, once
    * the background knows it, what the link's badge shows (null: nothing, neither fetched nor cached);
    * null at once when the card already shows this link (nothing is asked).
    */
   open(
     request: SnapshotRequest,
-    anchor: Element,
+    anchors: readonly Element[],
     options: { focus: boolean; intent: ActivationSource },
   ): Promise<BadgeResult | null> | null;
   close(reason: CardCloseReason): void;

@@ -69,7 +69,7 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
   element.attachShadow({ mode: 'closed' }).append(style, wrapper);
   let iframe: HTMLIFrameElement | null = null;
   let anchor: () => Rect;
-  let size = { width: CARD_MAX_WIDTH, height: 200 };
+  let size = { height: 200 };
   let focusOnReveal = false;
   let listeners: AbortController | null = null;
 
@@ -81,10 +81,11 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
       width: doc.documentElement.clientWidth || (doc.defaultView?.innerWidth ?? 0),
       height: doc.defaultView?.innerHeight ?? 0,
     };
-    const placement = placeCard(anchor(), size, viewport);
+    // The card is as wide as its frame, which is at most the viewport's width less the margins.
+    const placement = placeCard(anchor(), { width: CARD_MAX_WIDTH, height: size.height }, viewport);
     wrapper.style.left = `${placement.left}px`;
     wrapper.style.top = `${placement.top}px`;
-    iframe.style.width = `${size.width}px`;
+    iframe.style.width = `${placement.width}px`;
     iframe.style.height = `${placement.height}px`;
   }
 
@@ -129,7 +130,7 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
           const message = parseCardFrameMessage(event.data);
           if (!message) return;
           if (message.kind === 'size') {
-            size = { width: Math.ceil(message.width), height: Math.ceil(message.height) };
+            size = { height: Math.ceil(message.height) };
             place();
             reveal();
           } else if (message.kind === 'hover') {

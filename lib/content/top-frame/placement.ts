@@ -10,27 +10,68 @@ export interface Size {
 export interface Placement {
   left: number;
   top: number;
-  /** Height after clamping to the viewport (the card scrolls inside). */
+  /** The card's width: its own, or the viewport's less the margins where that is narrower. */
+  width: number;
+  /** Height after fitting the room there is (the card's middle scrolls inside). */
   height: number;
-  side: 'below' | 'above';
+  side: 'below' | 'above' | 'right' | 'left';
 }
+
+/** A card given less room than this above or below its link goes beside it instead, where that fits. */
+const SHORTEST_USEFUL = 200;
 
 /**
- * Places the card next to its badge, inside the viewport: below and left-aligned by default,
- * flipped above when there is no room below, shifted left when it would overflow on the right.
+ * Places the card next to its anchor (the link and its badge), inside the viewport, never over the
+ * anchor: below and left-aligned by default; above when the card fits only there, or neither fits
+ * and there is more room above; beside it (right, then left) when neither above nor below leaves a
+ * useful height and the side does; otherwise in the larger room above or below, shortened to it (its
+ * middle scrolls). Shifted sideways, or up and down beside the anchor, to stay inside the viewport.
  */
 export function placeCard(anchor: Rect, size: Size, viewport: Size, gap = 6, margin = 8): Placement {
-  const spaceBelow = viewport.height - anchor.bottom - gap - margin;
-  const spaceAbove = anchor.top - gap - margin;
-  const side = size.height <= spaceBelow || spaceBelow >= spaceAbove ? 'below' : 'above';
-  const room = Math.max(0, side === 'below' ? spaceBelow : spaceAbove);
-  const fullHeight = viewport.height - 2 * margin;
-  const height = Math.max(Math.min(size.height, Math.max(room, Math.min(160, fullHeight)), fullHeight), 1);
-  let top = side === 'below' ? anchor.bottom + gap : anchor.top - gap - height;
-  top = Math.min(Math.max(top, margin), Math.max(margin, viewport.height - margin - height));
+  const width = Math.max(1, Math.min(size.width, viewport.width - 2 * margin));
+  const fullHeight = Math.max(1, viewport.height - 2 * margin);
+  const below = viewport.height - anchor.bottom - gap - margin;
+  const above = anchor.top - gap - margin;
+  const right = viewport.width - anchor.right - gap - margin;
+  const left = anchor.left - gap - margin;
+  const want = Math.min(size.height, fullHeight);
 
-  let left = anchor.left;
-  if (left + size.width > viewport.width - margin) left = anchor.right - size.width;
-  left = Math.min(Math.max(left, margin), Math.max(margin, viewport.width - margin - size.width));
-  return { left: Math.round(left), top: Math.round(top), height: Math.round(height), side };
+  const alongside = (side: 'right' | 'left'): Placement => {
+    const height = want;
+    const top = clamp(anchor.top, margin, viewport.height - margin - height);
+    const x = side === 'right' ? anchor.right + gap : anchor.left - gap - width;
+    return round({ left: x, top, width, height, side });
+  };
+  const vertical = (side: 'below' | 'above'): Placement => {
+    const room = Math.max(1, side === 'below' ? below : above);
+    const height = Math.min(want, room);
+    // Clamped for an anchor scrolled partly out of the viewport (inside it, the room already fits).
+    const top = clamp(
+      side === 'below' ? anchor.bottom + gap : anchor.top - gap - height,
+      margin,
+      viewport.height - margin - height,
+    );
+    let x = anchor.left;
+    if (x + width > viewport.width - margin) x = anchor.right - width;
+    x = clamp(x, margin, viewport.width - margin - width);
+    return round({ left: x, top, width, height, side });
+  };
+
+  if (want <= below) return vertical('below');
+  if (want <= above) return vertical('above');
+  if (Math.max(below, above) < Math.min(want, SHORTEST_USEFUL)) {
+    if (width <= right) return alongside('right');
+    if (width <= left) return alongside('left');
+  }
+  return vertical(below >= above ? 'below' : 'above');
 }
+
+const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), Math.max(low, high));
+
+const round = (placement: Placement): Placement => ({
+  ...placement,
+  left: Math.round(placement.left),
+  top: Math.round(placement.top),
+  width: Math.round(placement.width),
+  height: Math.round(placement.height),
+});

@@ -1,5 +1,6 @@
 import { DISPLAY_NAME_MAX, displayText } from '../display-text';
 import { formatRelative } from '../format';
+import type { CardTranslator } from '../i18n/card';
 import type { WatchlistTranslator } from '../i18n/watchlist';
 import type { AripStage, GapSeverity, ProductClassification } from '../labels';
 import { aripStageName, productName, readinessLabelName, riskBandName } from '../vocabulary';
@@ -60,10 +61,7 @@ export function describeChange(i18n: WatchlistTranslator, change: WatchChange, n
 }
 
 /** "once a day", "every 30 s", … */
-export function describeCadence(
-  { t }: WatchlistTranslator,
-  settings: Pick<WatchSettings, 'cadence' | 'intervalSeconds'>,
-): string {
+export function describeCadence({ t }: CardTranslator, settings: Pick<WatchSettings, 'cadence' | 'intervalSeconds'>): string {
   return settings.cadence === 'interval'
     ? t('watch.cadence.interval', { seconds: settings.intervalSeconds })
     : t(`watch.cadence.${settings.cadence}`);

@@ -138,7 +138,7 @@ describe('founder preview', () => {
     await user.click(field);
     await user.paste(`${LOCAL}/share/${FIXTURE_TOKEN}`);
     await submit();
-    await user.click(await screen.findByRole('button', { name: 'Refresh' }));
+    await user.click(await screen.findByRole('button', { name: /^Refresh/ }));
     expect(api.refreshSnapshot).toHaveBeenCalledWith({ origin: LOCAL, token: FIXTURE_TOKEN });
   });
 

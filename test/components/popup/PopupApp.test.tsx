@@ -150,7 +150,7 @@ describe('popup: the list', () => {
     expect(within(card).getByTestId('company-name').textContent).toBe('Sahel Pay SA');
     expect(within(card).getByTestId('disclaimer').textContent).toBe(DISCLAIMER);
     expect(document.activeElement?.textContent).toContain('All links');
-    await user.click(within(card).getByRole('button', { name: 'Refresh' }));
+    await user.click(within(card).getByRole('button', { name: /^Refresh/ }));
     expect(api.refreshSnapshot).toHaveBeenCalledWith({ origin: second.origin, token: second.token });
     await user.click(screen.getByRole('button', { name: 'All links' }));
     expect(document.activeElement?.getAttribute('data-key')).toBe(second.canonicalKey);

@@ -1,23 +1,5 @@
 /** The watchlist: the watch toggle, the watchlist views, change descriptions, notifications and its options. */
 export const watchlistEn = {
-  'watch.toggle.watch': 'Watch',
-  'watch.toggle.watching': 'Watching',
-  'watch.toggle.busy': 'Saving…',
-  'watch.toggle.offHint':
-    'Follow this company: it is refreshed {cadence}. Each refresh counts as one view for the founder who shared it.',
-  'watch.toggle.onHint':
-    'Watched: refreshed {cadence}; each refresh counts as one view for the founder. Press again to stop (its history is deleted).',
-  'watch.toggle.endedHint': 'This watch has ended: {reason}',
-  'watch.toggle.error': 'The watch could not be changed: {reason}',
-  'watch.toggle.full': 'Your watchlist is full ({max} links). Unwatch a company first.',
-  'watch.toggle.addFailed': 'This link could not be added to the watchlist. Nothing was saved; try again later.',
-  'watch.toggle.unwatchable': 'This link cannot be watched: its snapshot could not be loaded. Open it again to see why.',
-  'watch.toggle.removeFailed': 'This company could not be taken off the watchlist. Try again later.',
-  'watch.cadence.daily': 'once a day',
-  'watch.cadence.weekly': 'once a week',
-  'watch.cadence.manual': 'only when you refresh it',
-  'watch.cadence.interval': 'every {seconds} s',
-
   'watch.change.readiness': 'Readiness score {from} → {to} ({delta})',
   'watch.change.fundraise': 'Fundraise score {from} → {to} ({delta})',
   'watch.change.label': 'Readiness: {from} → {to}',

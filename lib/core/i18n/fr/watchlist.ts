@@ -1,25 +1,6 @@
 import type { watchlistEn } from '../en/watchlist';
 
 export const watchlistFr: Record<keyof typeof watchlistEn, string> = {
-  'watch.toggle.watch': 'Suivre',
-  'watch.toggle.watching': 'Suivie',
-  'watch.toggle.busy': 'Enregistrement…',
-  'watch.toggle.offHint':
-    'Suivre cette entreprise : elle est actualisée {cadence}. Chaque actualisation compte comme une vue pour le fondateur qui a partagé le lien.',
-  'watch.toggle.onHint':
-    'Suivie : actualisée {cadence} ; chaque actualisation compte comme une vue pour le fondateur. Appuyez de nouveau pour arrêter (son historique est supprimé).',
-  'watch.toggle.endedHint': 'Ce suivi est terminé : {reason}',
-  'watch.toggle.error': 'Le suivi n’a pas pu être modifié : {reason}',
-  'watch.toggle.full': 'Votre liste de suivi est pleine ({max} liens). Arrêtez d’abord de suivre une entreprise.',
-  'watch.toggle.addFailed': 'Ce lien n’a pas pu être ajouté à la liste de suivi. Rien n’a été enregistré ; réessayez plus tard.',
-  'watch.toggle.unwatchable':
-    'Ce lien ne peut pas être suivi : son instantané n’a pas pu être chargé. Ouvrez-le de nouveau pour savoir pourquoi.',
-  'watch.toggle.removeFailed': 'Cette entreprise n’a pas pu être retirée de la liste de suivi. Réessayez plus tard.',
-  'watch.cadence.daily': 'une fois par jour',
-  'watch.cadence.weekly': 'une fois par semaine',
-  'watch.cadence.manual': 'seulement quand vous l’actualisez',
-  'watch.cadence.interval': 'toutes les {seconds} s',
-
   'watch.change.readiness': 'Score de préparation {from} → {to} ({delta})',
   'watch.change.fundraise': 'Score de levée {from} → {to} ({delta})',
   'watch.change.label': 'Préparation : {from} → {to}',

@@ -45,12 +45,12 @@ beforeEach(() => {
 afterEach(() => lifetime.abort());
 
 describe("the top frame's own link", () => {
-  it('asks for the card at the badge’s box in the top viewport, without a key; follows its moves; closes with its nonce', async () => {
+  it('asks for the card at the box around the link and its badge in the top viewport, without a key; follows its moves; closes with its nonce', async () => {
     const { client } = fakeClient();
     const events = fakeEvents();
     const card = createCard({ client, window, signal: lifetime.signal }, events);
     const badge = placed({ left: 10, top: 20, width: 30, height: 16 });
-    await expect(card.open(request, badge, { focus: false, intent: 'hover' })).resolves.toEqual(READY);
+    await expect(card.open(request, [badge], { focus: false, intent: 'hover' })).resolves.toEqual(READY);
     const [[asked]] = client.open.mock.calls as [[Parameters<CardClient['open']>[0]]];
     expect(asked).toMatchObject({
       ...request,
@@ -77,10 +77,10 @@ describe("the top frame's own link", () => {
     const { client } = fakeClient();
     const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
     const badge = placed({ left: 0, top: 0, width: 10, height: 10 });
-    void card.open(request, badge, { focus: false, intent: 'hover' });
-    expect(card.open(request, badge, { focus: false, intent: 'click' })).toBeNull();
+    void card.open(request, [badge], { focus: false, intent: 'hover' });
+    expect(card.open(request, [badge], { focus: false, intent: 'click' })).toBeNull();
     expect(client.open).toHaveBeenCalledTimes(1);
-    void card.open(request, badge, { focus: true, intent: 'keyboard' });
+    void card.open(request, [badge], { focus: true, intent: 'keyboard' });
     expect(client.open).toHaveBeenCalledTimes(2);
   });
 
@@ -100,7 +100,7 @@ describe("the top frame's own link", () => {
     const events = fakeEvents();
     const card = createCard({ client, window, signal: lifetime.signal }, events);
     await expect(
-      card.open(request, placed({ left: 0, top: 0, width: 1, height: 1 }), { focus: false, intent: 'click' }),
+      card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], { focus: false, intent: 'click' }),
     ).resolves.toEqual(READY);
     expect(events.onCloseRequested).toHaveBeenCalledWith('replaced');
   });
@@ -109,7 +109,7 @@ describe("the top frame's own link", () => {
     const events = fakeEvents();
     const card = createCard({ client: fakeClient().client, window, signal: lifetime.signal }, events);
     const badge = placed({ left: 0, top: 0, width: 1, height: 1 });
-    void card.open(request, badge, { focus: false, intent: 'click' });
+    void card.open(request, [badge], { focus: false, intent: 'click' });
     badge.remove();
     card.reposition();
     expect(events.onCloseRequested).toHaveBeenCalledWith('replaced');
@@ -119,7 +119,7 @@ describe("the top frame's own link", () => {
     const { client, push } = fakeClient();
     const events = fakeEvents();
     const card = createCard({ client, window, signal: lifetime.signal }, events);
-    await card.open(request, placed({ left: 0, top: 0, width: 1, height: 1 }), { focus: false, intent: 'hover' });
+    await card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], { focus: false, intent: 'hover' });
     const nonce = client.open.mock.calls[0]![0].nonce;
     push().onEvent('f'.repeat(32), 'outside');
     push().onClose('f'.repeat(32));
@@ -136,7 +136,7 @@ describe("the top frame's own link", () => {
   it('when the script stops, an open card is closed', async () => {
     const { client } = fakeClient();
     const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
-    await card.open(request, placed({ left: 0, top: 0, width: 1, height: 1 }), { focus: false, intent: 'click' });
+    await card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], { focus: false, intent: 'click' });
     lifetime.abort();
     expect(client.close).toHaveBeenCalledTimes(1);
     expect(card.isOpen).toBe(false);
@@ -179,7 +179,7 @@ describe("a subframe's link", () => {
     const { window: frameWindow, posted } = nestedFrame();
     const { client } = fakeClient();
     const card = createCard({ client, window: frameWindow, signal: lifetime.signal }, fakeEvents());
-    await card.open(request, placed({ left: 10, top: 20, width: 30, height: 16 }), { focus: true, intent: 'keyboard' });
+    await card.open(request, [placed({ left: 10, top: 20, width: 30, height: 16 })], { focus: true, intent: 'keyboard' });
     const [[asked]] = client.open.mock.calls as [[Parameters<CardClient['open']>[0]]];
     // One hop up: the reading pane's window, whose frame element (in the top document) the host finds;
     // the box is carried through the mail body's frame (its position and 1px border) into the pane.

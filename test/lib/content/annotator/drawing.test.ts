@@ -114,7 +114,7 @@ describe('badges are drawn on demand', () => {
       await h.settle();
       expect(h.openCard).toHaveBeenCalledTimes(1);
       expect(h.badgeOf(badgeAfter('l2')).drawn).toBe(true);
-      expect(h.card().opened[0]?.anchor).toBe(badgeAfter('l2'));
+      expect(h.card().opened[0]?.anchors).toEqual([anchorOf('l2'), badgeAfter('l2')]);
     } finally {
       vi.useRealTimers();
     }

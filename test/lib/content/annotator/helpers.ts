@@ -73,7 +73,7 @@ export class ManualScheduler implements Scheduler {
 
 export class FakeCard implements CardPresenter {
   isOpen = false;
-  opened: { request: SnapshotRequest; anchor: Element; focus: boolean; intent: string }[] = [];
+  opened: { request: SnapshotRequest; anchors: readonly Element[]; focus: boolean; intent: string }[] = [];
   closed: string[] = [];
   readonly element: HTMLElement;
   focused = false;
@@ -88,10 +88,14 @@ export class FakeCard implements CardPresenter {
     this.element.id = 'fake-card';
   }
 
-  open(request: SnapshotRequest, anchor: Element, options: { focus: boolean; intent: string }): Promise<BadgeResult | null> {
+  open(
+    request: SnapshotRequest,
+    anchors: readonly Element[],
+    options: { focus: boolean; intent: string },
+  ): Promise<BadgeResult | null> {
     this.isOpen = true;
     this.focused = options.focus;
-    this.opened.push({ request, anchor, focus: options.focus, intent: options.intent });
+    this.opened.push({ request, anchors, focus: options.focus, intent: options.intent });
     if (!this.element.isConnected) this.element.ownerDocument.body.append(this.element);
     return this.openCard(request);
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { en, fr } from '@/lib/core/i18n';
 import { badgeCatalogs } from '@/lib/core/i18n/badge';
+import { cardCatalogs } from '@/lib/core/i18n/card';
 import { badgeEn } from '@/lib/core/i18n/en/badge';
 import { optionsEn } from '@/lib/core/i18n/en/options';
 import { popupEn } from '@/lib/core/i18n/en/popup';
@@ -48,10 +49,15 @@ describe('catalogs', () => {
     };
     expect(Object.values(slices).reduce((sum, slice) => sum + Object.keys(slice).length, 0)).toBe(enKeys.length);
     expect(Object.keys(badgeEn).every((key) => key.startsWith('badge.'))).toBe(true);
-    expect(Object.keys(snapshotEn).every((key) => key.startsWith('snapshot.') || key.startsWith('error.'))).toBe(true);
+    // The snapshot slice holds the card's watch control too: the card page loads this slice alone.
+    expect(
+      Object.keys(snapshotEn).every((key) => ['snapshot.', 'error.', 'watch.'].some((prefix) => key.startsWith(prefix))),
+    ).toBe(true);
     expect(Object.keys(watchlistEn).every((key) => key.startsWith('watch.') || key.startsWith('watchlist.'))).toBe(true);
     expect(Object.keys(vocabularyEn).every((key) => key.startsWith('vocab.') || key.startsWith('snapshot.'))).toBe(true);
     expect(Object.keys(badgeCatalogs.fr).sort()).toEqual(Object.keys(badgeEn).sort());
+    expect(Object.keys(cardCatalogs.fr).sort()).toEqual(Object.keys(cardCatalogs.en).sort());
+    expect(Object.keys(cardCatalogs.en).every((key) => enKeys.includes(key))).toBe(true);
   });
 
   it.each(enKeys)('%s: French is non-empty and uses the same placeholders', (key) => {
