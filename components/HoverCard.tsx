@@ -6,7 +6,7 @@ import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/guarded/card-frame';
 import { CardI18nProvider, useCardI18n } from './card-i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
-import { primaryButtonClass } from './styles';
+import { compactPrimaryButtonClass } from './styles';
 
 export interface HoverCardProps {
   /**
@@ -67,12 +67,8 @@ export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover, 
         <ClaimedCard
           claim={claimed.claim}
           refreshSnapshot={refreshSnapshot}
-          actions={
-            <>
-              {watchControl?.(claimed.claim.request)}
-              {close}
-            </>
-          }
+          watch={watchControl?.(claimed.claim.request)}
+          close={close}
         />
       )}
     </CardFrame>
@@ -85,12 +81,25 @@ export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover, 
   );
 }
 
+/** A slow answer: the card's shape, greyed, so the snapshot takes its place without the card jumping. */
 function LoadingText() {
   const { t } = useCardI18n();
+  const bar = 'rounded bg-slate-200 motion-safe:animate-pulse dark:bg-slate-700';
   return (
-    <p role="status" className="text-xs text-slate-600 dark:text-slate-300">
-      {t('snapshot.card.loading')}
-    </p>
+    <div className="flex flex-col gap-2">
+      <p role="status" className="text-xs text-slate-600 dark:text-slate-300">
+        {t('snapshot.card.loading')}
+      </p>
+      <div aria-hidden="true" className="flex flex-col gap-2">
+        <div className={`h-4 w-2/3 ${bar}`} />
+        <div className="grid grid-cols-2 gap-2">
+          <div className={`h-16 ${bar}`} />
+          <div className={`h-16 ${bar}`} />
+        </div>
+        <div className={`h-3 w-5/6 ${bar}`} />
+        <div className={`h-3 w-1/2 ${bar}`} />
+      </div>
+    </div>
   );
 }
 
@@ -130,14 +139,19 @@ function CloseButton({ onClose }: { onClose: HoverCardProps['onClose'] }) {
   );
 }
 
+/** Errors after which watching the link still makes sense: the link may well work on the next try. */
+const PASSING_ERRORS: ReadonlySet<string> = new Set(['RATE_LIMITED', 'TIMEOUT', 'NETWORK']);
+
 function ClaimedCard({
   claim,
   refreshSnapshot,
-  actions,
+  watch,
+  close,
 }: {
   claim: CardClaim;
   refreshSnapshot: HoverCardProps['refreshSnapshot'];
-  actions: ReactNode;
+  watch: ReactNode;
+  close: ReactNode;
 }) {
   const { t } = useCardI18n();
   const { request } = claim;
@@ -150,15 +164,22 @@ function ClaimedCard({
       .then(setResult, () => undefined)
       .finally(() => setRefreshing(false));
   };
+  const watchable = result === null || result.status === 'ready' || PASSING_ERRORS.has(result.code);
+  const actions = (
+    <>
+      {watchable && watch}
+      {close}
+    </>
+  );
   if (result === null) {
     return (
-      <div data-testid="not-loaded" className="flex flex-col items-start gap-2">
+      <div data-testid="not-loaded" className="flex flex-col gap-2">
         <Notice
           actions={actions}
           status={<p className="text-sm font-semibold text-slate-900 dark:text-white">{t('snapshot.card.notLoaded.title')}</p>}
         />
         <p className="text-xs text-slate-700 dark:text-slate-200">{t('snapshot.card.notLoaded.detail')}</p>
-        <button type="button" className={primaryButtonClass} onClick={refresh} disabled={refreshing}>
+        <button type="button" className={`self-start ${compactPrimaryButtonClass}`} onClick={refresh} disabled={refreshing}>
           {t('snapshot.card.load')}
         </button>
       </div>
@@ -166,17 +187,14 @@ function ClaimedCard({
   }
   if (result.status !== 'ready') {
     return (
-      <Notice
-        actions={actions}
-        status={
-          <SnapshotError
-            code={result.code}
-            message={result.message}
-            retryAt={result.retryAt}
-            expiredAt={result.expiredAt}
-            onRetry={refresh}
-          />
-        }
+      <SnapshotError
+        code={result.code}
+        message={result.message}
+        retryAt={result.retryAt}
+        expiredAt={result.expiredAt}
+        withdrawn={result.withdrawn}
+        onRetry={refresh}
+        headerActions={actions}
       />
     );
   }

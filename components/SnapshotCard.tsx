@@ -69,18 +69,18 @@ export function SnapshotCard(props: SnapshotCardProps) {
       {/* The hover card measures the body (data-card-body) to ask for its natural height. */}
       <div ref={scrollRef} data-card-scroll className="relative -mx-1 min-h-0 overflow-y-auto px-1">
         <div ref={bodyRef} data-card-body className="flex flex-col gap-3">
-          <header className="flex items-start gap-2">
-            <div className="min-w-0 flex-1">
+          <header>
+            <div className="flex items-start gap-2">
               <h2
                 data-testid="company-name"
                 title={snapshot.company.name === company ? undefined : displayText(snapshot.company.name, { max: 2000 })}
-                className="text-base leading-snug font-semibold break-words text-slate-900 dark:text-white"
+                className="min-w-0 flex-1 text-base leading-snug font-semibold break-words text-slate-900 dark:text-white"
               >
                 {company}
               </h2>
-              <p className="text-[11px] text-slate-600 dark:text-slate-300">{t('snapshot.selfAssessment')}</p>
+              {headerActions && <div className="-mt-0.5 -mr-1 flex shrink-0 items-center gap-0.5">{headerActions}</div>}
             </div>
-            {headerActions && <div className="-mt-0.5 -mr-1 flex shrink-0 items-center gap-0.5">{headerActions}</div>}
+            <p className="text-[11px] text-slate-600 dark:text-slate-300">{t('snapshot.selfAssessment')}</p>
           </header>
 
           <div className="grid grid-cols-2 gap-2">
@@ -104,7 +104,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
               className={`rounded-lg px-2.5 py-1.5 ring-1 ring-inset ${RISK_TONE[scores.fundraise_risk_band]}`}
             >
               <h3 className="text-[11px] font-medium">{t('vocab.riskHeading')}</h3>
-              <p data-testid="risk-band" className="text-lg leading-snug font-bold">
+              <p data-testid="risk-band" className="text-base leading-tight font-bold">
                 {riskBandName(i18n, scores.fundraise_risk_band)}
               </p>
               <p className="text-[11px] tabular-nums">{t('vocab.fundraiseScore', { score: scores.fundraise_score })}</p>
@@ -131,15 +131,16 @@ export function SnapshotCard(props: SnapshotCardProps) {
             {snapshot.top_gaps.length === 0 ? (
               <p className="text-xs text-slate-700 dark:text-slate-200">{t('snapshot.noGaps')}</p>
             ) : (
-              <ul className="flex flex-col gap-1.5">
+              // A grid, so every title starts at the same place whatever its severity's word.
+              <ul className="grid grid-cols-[auto_1fr] gap-x-1.5 gap-y-1.5">
                 {snapshot.top_gaps.map((gap, index) => (
-                  <li data-testid="gap" key={`${index}-${gap.title}`} className="flex items-start gap-1.5 text-xs">
+                  <li data-testid="gap" key={`${index}-${gap.title}`} className="col-span-2 grid grid-cols-subgrid text-xs">
                     <span
-                      className={`mt-px shrink-0 rounded px-1.5 py-px text-[10px] font-semibold uppercase ring-1 ring-inset ${SEVERITY_TONE[gap.severity]}`}
+                      className={`mt-px self-start justify-self-start rounded px-1.5 py-px text-[10px] font-semibold uppercase ring-1 ring-inset ${SEVERITY_TONE[gap.severity]}`}
                     >
                       {t(`snapshot.severity.${gap.severity}`)}
                     </span>
-                    <span className="min-w-0">
+                    <span className="min-w-0 break-words">
                       <span className="font-medium">{displayText(gap.title)}</span>
                       {gap.regulatory_basis && (
                         <span className="block text-slate-600 dark:text-slate-300">{displayText(gap.regulatory_basis)}</span>
@@ -209,7 +210,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
                   target="_blank"
                   rel="noopener noreferrer"
                   title={t('snapshot.investorViewTitle')}
-                  className="font-medium text-brand underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand"
+                  className="font-medium text-accent underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand"
                 >
                   {t('snapshot.investorViewCosts')}
                 </a>
@@ -232,9 +233,12 @@ export function SnapshotCard(props: SnapshotCardProps) {
           // What scrolls says so: a fade and a line over the bottom of the part that scrolls.
           <div
             aria-hidden="true"
-            className="pointer-events-none sticky bottom-0 -mt-8 flex h-8 items-end justify-center bg-gradient-to-t from-white to-transparent pb-0.5 text-[10px] font-medium text-slate-600 dark:from-slate-900 dark:text-slate-300"
+            data-card-scroll-cue
+            className="pointer-events-none sticky bottom-0 -mt-9 flex h-9 items-end justify-center bg-gradient-to-t from-white from-30% to-transparent pb-1 dark:from-slate-900"
           >
-            {t('snapshot.moreBelow')} ↓
+            <span className="rounded-full bg-white px-2 py-px text-[10px] font-medium text-slate-700 shadow-sm ring-1 ring-slate-200 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600">
+              {t('snapshot.moreBelow')} ↓
+            </span>
           </div>
         )}
       </div>

@@ -7,6 +7,9 @@ export const inputClass = `rounded-md border border-slate-300 bg-white px-3 py-2
 /** The one primary action of a view: the palette's primary colour (lib/core/palette.ts), muted in dark mode. */
 export const primaryButtonClass = `inline-flex items-center justify-center gap-1.5 rounded-md bg-primary px-3.5 py-2 text-sm font-semibold text-on-primary shadow-xs hover:bg-primary-hover disabled:cursor-not-allowed disabled:opacity-60 ${focusRing}`;
 
+/** The primary action where room is short (the hover card). */
+export const compactPrimaryButtonClass = `inline-flex items-center justify-center gap-1 rounded-md bg-primary px-2.5 py-1 text-xs font-semibold text-on-primary shadow-xs hover:bg-primary-hover disabled:cursor-not-allowed disabled:opacity-60 ${focusRing}`;
+
 export const secondaryButtonClass = `inline-flex items-center justify-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800 ${focusRing}`;
 
 /** Confirms what cannot be undone (deleting a watch and its history). */

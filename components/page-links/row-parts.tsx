@@ -8,7 +8,7 @@ import { ServiceDisclaimer } from '../ServiceText';
 import { Spinner } from '../Spinner';
 import { primaryButtonClass, secondaryButtonClass } from '../styles';
 import { SnapshotCard } from '../SnapshotCard';
-import { SnapshotError, ERROR_TEXT } from '../SnapshotError';
+import { errorTitleKey, SnapshotError } from '../SnapshotError';
 import { distinctDisclaimers, loadProgress, type LinkRow } from './rows';
 
 /** The parts of one listed link, shared by the popup's list and the side panel's table. */
@@ -75,7 +75,11 @@ export function RowStatus({ row }: { row: LinkRow }) {
     );
   }
   if (row.error) {
-    return <span className="text-xs font-medium text-red-800 dark:text-red-300">{t(ERROR_TEXT[row.error.code].title)}</span>;
+    return (
+      <span className="text-xs font-medium text-red-800 dark:text-red-300">
+        {t(errorTitleKey(row.error.code, row.error.withdrawn))}
+      </span>
+    );
   }
   if (row.result === undefined)
     return <span className="text-xs text-slate-600 dark:text-slate-400">{t('pageLinks.peeking')}</span>;
@@ -227,6 +231,7 @@ export function SnapshotDetail({
         message={row.error.message}
         retryAt={row.error.retryAt}
         expiredAt={row.error.expiredAt}
+        withdrawn={row.error.withdrawn}
         onRetry={onRefresh}
         {...(now !== undefined ? { now } : {})}
       />

@@ -1,7 +1,7 @@
 import { CSV_BOM, toCsv, type CsvCell } from '@/lib/core/csv';
 import type { AppTranslator } from '@/lib/core/i18n';
 import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
-import { ERROR_TEXT } from '../SnapshotError';
+import { errorTitleKey } from '../SnapshotError';
 import type { LinkRow } from '../page-links/rows';
 
 /**
@@ -29,7 +29,11 @@ export function exportRowsToCsv(i18n: AppTranslator, rows: readonly LinkRow[]): 
     row.band ? riskBandName(i18n, row.band) : null,
     row.expiresAt === null ? null : new Date(row.expiresAt).toISOString(),
     // In words, as the rows say it: a code is for programs, and the JSON export has them.
-    row.ready ? t('panel.csv.statusReady') : row.error ? t(ERROR_TEXT[row.error.code].title) : t('panel.csv.statusNotLoaded'),
+    row.ready
+      ? t('panel.csv.statusReady')
+      : row.error
+        ? t(errorTitleKey(row.error.code, row.error.withdrawn))
+        : t('panel.csv.statusNotLoaded'),
     row.link.origin,
     row.ready?.snapshot.disclaimer,
   ]);

@@ -5,7 +5,7 @@ import { describeCadence } from '@/lib/core/watchlist/describe';
 import type { WatchSettings } from '@/lib/core/watchlist/schedule';
 import type { WatchRecord } from '@/lib/core/watchlist/types';
 import { useCardI18n } from '../card-i18n';
-import { ERROR_TEXT } from '../SnapshotError';
+import { errorTitleKey } from '../SnapshotError';
 import type { WatchlistApi } from './api';
 
 /** What the hover card's watch control asks of the background (the card page passes the typed messages themselves). */
@@ -40,7 +40,9 @@ export function CardWatchControl({ request, api }: { request: SnapshotRequest; a
   const watch = known?.watch ?? null;
   const pressed = watch !== null;
   const cadence = known ? describeCadence(i18n, known.settings) : '';
-  const ended = watch?.end ? t('watch.toggle.endedHint', { reason: t(ERROR_TEXT[watch.end.code].title) }) : null;
+  const ended = watch?.end
+    ? t('watch.toggle.endedHint', { reason: t(errorTitleKey(watch.end.code, watch.pointCount > 0)) })
+    : null;
   const hint = failure ?? ended ?? t(pressed ? 'watch.toggle.onHint' : 'watch.toggle.offHint', { cadence });
 
   async function toggle() {

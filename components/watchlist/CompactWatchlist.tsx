@@ -9,7 +9,7 @@ import { focusRing, linkButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
 import { useWatchlistApi } from './context';
 import { sinceText } from '@/lib/core/vocabulary';
-import { ERROR_TEXT } from '../SnapshotError';
+import { errorTitleKey } from '../SnapshotError';
 import {
   BandBadge,
   ChangeValue,
@@ -109,7 +109,7 @@ function Compact({ api, now }: { api: WatchlistApi; now: number }) {
                     </span>
                   ) : watch.lastError ? (
                     <span className="font-medium text-amber-800 dark:text-amber-300">
-                      {t('watchlist.status.failed', { reason: t(ERROR_TEXT[watch.lastError.code].title) })}
+                      {t('watchlist.status.failed', { reason: t(errorTitleKey(watch.lastError.code, watch.pointCount > 0)) })}
                     </span>
                   ) : (
                     watch.latest && <ChangeValue change={changeOf(watch)} />

@@ -5,7 +5,7 @@ import type { WatchRecord } from '@/lib/core/watchlist/types';
 import { sinceText } from '@/lib/core/vocabulary';
 import { useI18n } from '../i18n';
 import { rowNameProps } from '../row-name';
-import { ERROR_TEXT } from '../SnapshotError';
+import { errorTitleKey } from '../SnapshotError';
 import { focusRing } from '../styles';
 import type { WatchlistApi } from './api';
 import { BandBadge, ChangeValue, ScorePill } from './parts';
@@ -138,7 +138,7 @@ function RowStatus({ watch, now }: { watch: WatchRecord; now: number }) {
     if (watch.latest) parts.push({ key: 'last-known', text: t('watchlist.status.lastKnown') });
   } else {
     if (watch.lastError) {
-      const reason = t(ERROR_TEXT[watch.lastError.code].title);
+      const reason = t(errorTitleKey(watch.lastError.code, watch.pointCount > 0));
       parts.push({
         key: 'error',
         text: watch.lastError.retryAt

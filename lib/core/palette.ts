@@ -1,4 +1,5 @@
 import type { GapSeverity, ReadinessLabel, RiskBand } from './labels';
+import type { SnapshotErrorCode } from './result-codes';
 
 /**
  * One palette for the extension and the `/share` page: the tone each label, band and severity takes,
@@ -28,6 +29,22 @@ export const SEVERITY_TONE: Readonly<Record<GapSeverity, Tone>> = {
   critical: 'red',
   high: 'orange',
   medium: 'amber',
+};
+
+/**
+ * The tone of a failed link: a link the founder withdrew is a signal to an investor (red); one that
+ * may work on the next try is a passing problem (amber, orange when the service sent bad data); an
+ * expired, unknown or unconfigured link is neither (neutral).
+ */
+export const ERROR_TONE: Readonly<Record<SnapshotErrorCode | 'WITHDRAWN', Tone>> = {
+  WITHDRAWN: 'red',
+  NOT_FOUND: 'neutral',
+  EXPIRED: 'neutral',
+  FORBIDDEN_ORIGIN: 'neutral',
+  RATE_LIMITED: 'amber',
+  NETWORK: 'amber',
+  TIMEOUT: 'amber',
+  INVALID_RESPONSE: 'orange',
 };
 
 /** The checklist's completion bar: neutral until every item is done (22 % is not good news). */

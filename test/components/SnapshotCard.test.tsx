@@ -179,6 +179,17 @@ describe('every state of a failed snapshot', () => {
     expect(byTestId('error-message')[0]?.textContent).toMatch(/2 minutes|90 seconds|minute/);
   });
 
+  it('a link this browser saw working and now 404s reads "withdrawn", not "not found"; each says something different', () => {
+    const { unmount } = render(<SnapshotError code="NOT_FOUND" withdrawn now={FIXTURE_NOW} />);
+    const withdrawn = screen.getByRole('alert').textContent;
+    expect(withdrawn).toMatch(/Withdrawn by the founder/);
+    unmount();
+    render(<SnapshotError code="NOT_FOUND" now={FIXTURE_NOW} />);
+    const notFound = screen.getByRole('alert').textContent;
+    expect(notFound).toMatch(/Link not found/);
+    expect(notFound).not.toBe(withdrawn);
+  });
+
   it("the service's own message is kept as a detail when it says more", () => {
     render(<SnapshotError code="INVALID_RESPONSE" message="data.scores: expected number" now={FIXTURE_NOW} />);
     expect(screen.getByRole('alert').textContent).toContain('data.scores: expected number');

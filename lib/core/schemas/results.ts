@@ -34,6 +34,11 @@ export const snapshotErrorSchema = z.object({
   retryAt: epochMs.optional(),
   /** EXPIRED: the share's expiry, when known. */
   expiredAt: timestampSchema.optional(),
+  /**
+   * NOT_FOUND for a link this browser once loaded: the founder withdrew it. The API answers 404 alike
+   * for a revoked token and one that never existed, so only what the browser saw tells them apart.
+   */
+  withdrawn: z.literal(true).optional(),
   /** When the answer came from the network (terminal results from the cache keep it). */
   fetchedAt: epochMs.optional(),
   fromCache: z.boolean().optional(),
@@ -64,6 +69,7 @@ export const badgeSummarySchema = z.discriminatedUnion('state', [
     code: z.enum(SNAPSHOT_ERROR_CODES),
     retryAt: epochMs.optional(),
     expiredAt: timestampSchema.optional(),
+    withdrawn: z.literal(true).optional(),
   }),
 ]);
 export type BadgeSummary = z.infer<typeof badgeSummarySchema>;
@@ -76,6 +82,7 @@ export function toBadgeSummary(result: SnapshotResult): BadgeSummary {
   const summary: BadgeSummary = { state: 'error', code: result.code };
   if (result.retryAt !== undefined) summary.retryAt = result.retryAt;
   if (result.expiredAt !== undefined) summary.expiredAt = result.expiredAt;
+  if (result.withdrawn) summary.withdrawn = true;
   return summary;
 }
 

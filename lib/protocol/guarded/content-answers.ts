@@ -58,7 +58,10 @@ export function toBadgeSummary(value: unknown): BadgeSummary {
   if (value.state === 'error' && isErrorCode(value.code)) {
     if (value.retryAt !== undefined && !isEpochMs(value.retryAt)) return INVALID_BADGE;
     if (value.expiredAt !== undefined && !isTimestamp(value.expiredAt)) return INVALID_BADGE;
-    return { state: 'error', code: value.code, retryAt: value.retryAt, expiredAt: value.expiredAt };
+    if (value.withdrawn !== undefined && value.withdrawn !== true) return INVALID_BADGE;
+    const summary: BadgeSummary = { state: 'error', code: value.code, retryAt: value.retryAt, expiredAt: value.expiredAt };
+    if (value.withdrawn) summary.withdrawn = true;
+    return summary;
   }
   return INVALID_BADGE;
 }

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
-import { seriousViolations } from './axe';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { seriousViolations, seriousViolationsInFrame } from './axe';
+import type { HoverCard } from './hover-card';
 
 /**
  * What every surface must pass at first glance (issue #27): nothing clipped, no raw API codes on
@@ -56,6 +57,10 @@ function visibleText(except: string | undefined): string {
   if (except) for (const element of clone.querySelectorAll(except)) element.remove();
   // innerText of a detached node has no layout: hidden parts are removed by attribute instead.
   for (const element of clone.querySelectorAll('[hidden], .sr-only, script, style')) element.remove();
+  // A closed disclosure shows its summary only.
+  for (const details of clone.querySelectorAll('details:not([open])')) {
+    for (const child of [...details.children]) if (child.localName !== 'summary') child.remove();
+  }
   return clone.textContent ?? '';
 }
 
@@ -71,4 +76,53 @@ export async function expectFirstGlance(page: Page, name: string, options: Glanc
   expect.soft(text.match(RAW_CODE)?.[0], `${name}: a raw code on screen`).toBeUndefined();
   expect.soft(text.match(PAST_EVENT_IN_FUTURE)?.[0], `${name}: a past event in the future`).toBeUndefined();
   expect.soft(await seriousViolations(page), `${name}: serious or critical axe violations`).toEqual([]);
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Whether the card's part that scrolls hides more than it shows, and if so whether it says so. */
+function scrollState(): { hides: boolean; cue: boolean } {
+  const scroller = document.querySelector('[data-card-scroll]');
+  if (!scroller) return { hides: false, cue: false };
+  const hides = scroller.scrollHeight > scroller.clientHeight + 1;
+  const cue = scroller.querySelector('[data-card-scroll-cue]') !== null;
+  return { hides, cue };
+}
+
+/**
+ * The first-glance checks for an open hover card (issue #27): inside the viewport and off its link and
+ * badge; nothing clipped in it (what scrolls shows a cue); no raw code or past event in the future in
+ * its text; no serious axe violation in its frame. Saves a screenshot of the page with the card as `name`.
+ */
+export async function expectCardGlance(page: Page, card: HoverCard, anchors: readonly Locator[], name: string): Promise<void> {
+  mkdirSync(screenshots, { recursive: true });
+  await card.expectRevealed();
+  const frame = await card.frame();
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
+  const box = await card.box();
+  const viewport = page.viewportSize();
+  if (!viewport) throw new Error('no viewport');
+  expect.soft(box.x, `${name}: left edge in the viewport`).toBeGreaterThanOrEqual(0);
+  expect.soft(box.y, `${name}: top edge in the viewport`).toBeGreaterThanOrEqual(0);
+  expect.soft(box.x + box.width, `${name}: right edge in the viewport`).toBeLessThanOrEqual(viewport.width);
+  expect.soft(box.y + box.height, `${name}: bottom edge in the viewport`).toBeLessThanOrEqual(viewport.height);
+  expect.soft(box.width, `${name}: at most the viewport's width less 16 px`).toBeLessThanOrEqual(viewport.width - 16);
+  for (const anchor of anchors) {
+    const covered = await anchor.boundingBox();
+    if (covered) expect.soft(overlaps(box, covered), `${name}: the card covers its link or badge`).toBe(false);
+  }
+  expect.soft(await frame.evaluate(clippedElements), `${name}: clipped`).toEqual([]);
+  const scroll = await frame.evaluate(scrollState);
+  if (scroll.hides) expect.soft(scroll.cue, `${name}: scrolls without saying so`).toBe(true);
+  const text = await frame.evaluate(visibleText, undefined);
+  expect.soft(text.match(RAW_CODE)?.[0], `${name}: a raw code on screen`).toBeUndefined();
+  expect.soft(text.match(PAST_EVENT_IN_FUTURE)?.[0], `${name}: a past event in the future`).toBeUndefined();
+  expect.soft(await seriousViolationsInFrame(frame), `${name}: serious or critical axe violations`).toEqual([]);
 }

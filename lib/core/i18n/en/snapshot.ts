@@ -36,10 +36,14 @@ export const snapshotEn = {
   'snapshot.moreBelow': 'More below',
   'snapshot.refreshTitle': 'Fetch again (counts as a view for the founder)',
   'snapshot.apiVersionWarning': 'This service speaks a different API version; some details may be missing.',
-  'error.retry': 'Try again',
-  'error.details': 'Details: {message}',
-  'error.notFound.title': 'Link not valid',
-  'error.notFound.detail': 'This share link is invalid or was revoked by the founder. Ask them for a new one.',
+  'error.retry': 'Try again (counts 1 view)',
+  'error.details': 'Technical details',
+  'error.notFound.title': 'Link not found',
+  'error.notFound.detail':
+    'The service does not know this link: it may have been revoked before you opened it, or copied wrong. Ask the founder for a new one.',
+  'error.withdrawn.title': 'Withdrawn by the founder',
+  'error.withdrawn.detail':
+    'This link worked when you last loaded it; the founder has revoked it since. Ask them why, or for a new one.',
   'error.expired.title': 'Link expired',
   'error.expired.detail': 'This share link has expired. Share links last 7 days; ask the founder for a new one.',
   'error.expiredOn.detail': 'This share link expired on {date}. Share links last 7 days; ask the founder for a new one.',
@@ -65,7 +69,7 @@ export const snapshotEn = {
   'snapshot.card.notLoaded.title': 'Not loaded yet',
   'snapshot.card.notLoaded.detail':
     'Resting the pointer has already loaded several links on this page in the last minute. Load this one yourself: it counts as one view for the founder who shared it.',
-  'snapshot.card.load': 'Load snapshot',
+  'snapshot.card.load': 'Load snapshot (counts 1 view)',
   'watch.toggle.watch': 'Watch',
   'watch.toggle.watching': 'Watching',
   'watch.toggle.busy': 'Saving…',

@@ -35,10 +35,14 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
   'snapshot.moreBelow': 'Suite plus bas',
   'snapshot.refreshTitle': 'Récupérer à nouveau (compte comme une consultation pour le fondateur)',
   'snapshot.apiVersionWarning': 'Ce service utilise une autre version de l’API ; certains détails peuvent manquer.',
-  'error.retry': 'Réessayer',
-  'error.details': 'Détails : {message}',
-  'error.notFound.title': 'Lien non valide',
-  'error.notFound.detail': 'Ce lien de partage est invalide ou a été révoqué par le fondateur. Demandez-lui un nouveau lien.',
+  'error.retry': 'Réessayer (compte 1 vue)',
+  'error.details': 'Détails techniques',
+  'error.notFound.title': 'Lien introuvable',
+  'error.notFound.detail':
+    'Le service ne connaît pas ce lien : il a peut-être été révoqué avant que vous ne l’ouvriez, ou mal recopié. Demandez un nouveau lien au fondateur.',
+  'error.withdrawn.title': 'Retiré par le fondateur',
+  'error.withdrawn.detail':
+    'Ce lien fonctionnait lors de votre dernier chargement ; le fondateur l’a révoqué depuis. Demandez-lui pourquoi, ou un nouveau lien.',
   'error.expired.title': 'Lien expiré',
   'error.expired.detail':
     'Ce lien de partage a expiré. Les liens de partage durent 7 jours ; demandez-en un nouveau au fondateur.',
@@ -67,7 +71,7 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
   'snapshot.card.notLoaded.title': 'Pas encore chargé',
   'snapshot.card.notLoaded.detail':
     'Le survol a déjà chargé plusieurs liens de cette page dans la dernière minute. Chargez celui-ci vous-même : cela compte comme une consultation pour le fondateur qui l’a partagé.',
-  'snapshot.card.load': 'Charger l’instantané',
+  'snapshot.card.load': 'Charger l’instantané (compte 1 vue)',
   'watch.toggle.watch': 'Suivre',
   'watch.toggle.watching': 'Suivie',
   'watch.toggle.busy': 'Enregistrement…',

@@ -84,6 +84,21 @@ describe('terminal results', () => {
     expect(result.status === 'error' && result.expiredAt).toBeFalsy();
   });
 
+  it('a 404 for a link loaded before is "withdrawn" (kept on the cached answer); a 404 never seen working is not', async () => {
+    const { service, fetch } = createHarness(async () =>
+      fetch.mock.calls.length === 1 ? okResponse() : jsonResponse(buildErrorEnvelope('NOT_FOUND'), { status: 404 }),
+    );
+    await service.getSnapshot(request);
+    expect(await service.refresh(request)).toMatchObject({ code: 'NOT_FOUND', withdrawn: true });
+    expect(await service.refresh(request)).toMatchObject({ code: 'NOT_FOUND', withdrawn: true });
+    expect(await service.getSnapshot(request)).toMatchObject({ code: 'NOT_FOUND', withdrawn: true, fromCache: true });
+
+    const unseen = { origin: ORIGIN, token: fixtureToken(2) };
+    const never = await service.getSnapshot(unseen);
+    expect(never).toMatchObject({ code: 'NOT_FOUND' });
+    expect(never.status === 'error' && never.withdrawn).toBeFalsy();
+  });
+
   it('does not cache transient errors', async () => {
     const { service, fetch } = createHarness(async () => new Response('bad gateway', { status: 502 }));
     await service.getSnapshot(request);

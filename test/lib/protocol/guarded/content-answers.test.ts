@@ -34,8 +34,8 @@ function zodView(value: unknown) {
   const parsed = badgeSummarySchema.safeParse(value);
   if (!parsed.success) return INVALID;
   if (parsed.data.state === 'ready') return parsed.data;
-  const { code, retryAt, expiredAt } = parsed.data;
-  return { state: 'error', code, retryAt, expiredAt };
+  const { code, retryAt, expiredAt, withdrawn } = parsed.data;
+  return withdrawn ? { state: 'error', code, retryAt, expiredAt, withdrawn } : { state: 'error', code, retryAt, expiredAt };
 }
 
 const readyResult = fc.record({
@@ -50,6 +50,7 @@ const errorResult = fc.record(
     code: fc.constantFrom(...SNAPSHOT_ERROR_CODES),
     retryAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }),
     expiredAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }).map((ms) => new Date(ms).toISOString()),
+    withdrawn: fc.constant(true),
   },
   { requiredKeys: ['state', 'code'] },
 );
@@ -109,7 +110,7 @@ function mutate(
 }
 
 const READY_PATHS = [['state'], ['score'], ['label'], ['band']] as const;
-const ERROR_PATHS = [['state'], ['code'], ['retryAt'], ['expiredAt']] as const;
+const ERROR_PATHS = [['state'], ['code'], ['retryAt'], ['expiredAt'], ['withdrawn']] as const;
 
 const candidate = fc.oneof(
   readyResult,

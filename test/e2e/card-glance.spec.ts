@@ -1,0 +1,171 @@
+import type { Worker } from '@playwright/test';
+import { API_PATH_PREFIX } from '@/lib/core/services';
+import { configureTestService, openExtensionPage, type Language } from './support/extension';
+import { expect, test } from './support/fixtures';
+import { expectCardGlance, expectFirstGlance } from './support/glance';
+import { startMisbehavingService, type MisbehavingService } from './support/misbehaving-service';
+import { advanceClock, createDeal, createDeals, startTestServer, type Deal, type TestServer } from './support/server';
+import { DealFlowPage } from './support/web-page';
+
+/**
+ * The hover card in every state an investor can meet (issue #27, point 1), at 1280 and 360 px wide,
+ * in English and French, light and dark: each one inside the viewport and off its link, nothing
+ * clipped (what scrolls says so), no raw code, no past event in the future, no serious axe violation.
+ * Screenshots go to test-results/glance/card-<state>-<language>-<scheme>-<width>.png.
+ */
+
+test.use({ withTestService: true });
+
+const WIDTHS = [1280, 360] as const;
+const HEIGHT = 800;
+const DAY = 24 * 60 * 60 * 1000;
+/** More uncached links than a tab may fetch by resting the pointer in a minute (lib/background/hover-allowance.ts). */
+const HOVER_ALLOWANCE = 10;
+
+const TEN_GAPS = Array.from({ length: 10 }, (_, index) => ({
+  title: `Gap ${index + 1}: transaction monitoring thresholds not documented for cross-border remittances`,
+  severity: index < 2 ? 'critical' : index < 6 ? 'high' : 'medium',
+  regulatory_basis: 'CBN AML/CFT Regulations 2022, s. 14',
+}));
+
+/** The services of a scene beside the worker's server: one whose clock runs ahead, one gone, one misbehaving. */
+interface Services {
+  ahead: TestServer;
+  gone: TestServer;
+  misbehaving: MisbehavingService;
+}
+
+async function startServices(serviceWorker: Worker): Promise<Services> {
+  const [ahead, gone, misbehaving] = await Promise.all([startTestServer(), startTestServer(), startMisbehavingService()]);
+  for (const service of [ahead, gone, misbehaving]) await configureTestService(serviceWorker, service.baseUrl);
+  return { ahead, gone, misbehaving };
+}
+
+/** Uses up the service's 60 requests a minute from this address, so the extension's next request gets a 429. */
+async function exhaustRateLimit(baseUrl: string): Promise<void> {
+  const url = `${baseUrl}${API_PATH_PREFIX}${'R'.repeat(43)}`;
+  for (let sent = 0; sent < 70; sent += 10) {
+    await Promise.all(Array.from({ length: 10 }, () => fetch(url).then((response) => response.arrayBuffer())));
+  }
+}
+
+for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`the hover card in every state (${language}, ${colorScheme}) at 1280 and 360 px`, async ({
+      context,
+      extensionId,
+      server,
+      serviceWorker,
+    }) => {
+      test.setTimeout(300_000);
+      await serviceWorker.evaluate((value) => chrome.storage.local.set({ language: value }), language);
+      const services = await startServices(serviceWorker);
+      try {
+        const deal = (name: string, profile = {}): Promise<Deal> => createDeal(server.baseUrl, name, profile);
+        const [ready, clean, critical, withdrawn, notLoaded] = await Promise.all([
+          deal('Kobo Ledger Ltd'),
+          deal('Abuja Remit Ltd', { readiness_score: 93, fundraise_score: 90, gaps: [] }),
+          deal('Sahel Pay Holdings International SA', { readiness_score: 22, fundraise_score: 18, gaps: TEN_GAPS }),
+          deal('Lagos Custody Ltd'),
+          deal('Naira Vault Ltd'),
+        ]);
+        const fillers = await createDeals(
+          server.baseUrl,
+          Array.from({ length: HOVER_ALLOWANCE }, (_, index) => `Filler ${index + 1} Ltd`),
+        );
+        const expired = await createDeal(services.ahead.baseUrl, 'Zaria Digital Ltd');
+        await advanceClock(services.ahead.baseUrl, 8 * DAY);
+        const limited = await createDeal(services.ahead.baseUrl, 'Kano Pay Ltd');
+        const offline = await createDeal(services.gone.baseUrl, 'Ibadan Wallet Ltd');
+        await services.gone.stop();
+        const unknownToken = 'Q'.repeat(43);
+
+        const links = [
+          { state: 'ready', href: ready.link.shareUrl },
+          { state: 'no-gaps', href: clean.link.shareUrl },
+          { state: 'ten-gaps', href: critical.link.shareUrl },
+          { state: 'withdrawn', href: withdrawn.link.shareUrl },
+          { state: 'not-found', href: `${server.baseUrl}/share/${unknownToken}` },
+          { state: 'expired', href: expired.link.shareUrl },
+          { state: 'rate-limited', href: limited.link.shareUrl },
+          { state: 'offline', href: offline.link.shareUrl },
+          { state: 'unreadable', href: services.misbehaving.shareUrl(services.misbehaving.garbageToken) },
+          { state: 'loading', href: services.misbehaving.shareUrl(services.misbehaving.slowToken) },
+          { state: 'not-loaded', href: notLoaded.link.shareUrl },
+          ...fillers.map((filler, index) => ({ state: `filler-${index}`, href: filler.link.shareUrl })),
+        ] as const;
+        const deals = await DealFlowPage.openWith(
+          context,
+          links.map(({ href }, index) => ({ href, text: `Series A data room ${index + 1}` })),
+        );
+        const { page } = deals;
+        await page.emulateMedia({ colorScheme });
+        const at = (state: string) => {
+          const index = links.findIndex((link) => link.state === state);
+          return { link: deals.links.nth(index), badge: deals.badges.nth(index) };
+        };
+        const close = async () => {
+          await page.mouse.click(3, 3);
+          await deals.card.expectClosed();
+        };
+        /** Opens the state's card by a click on its badge (a fetch if nothing is cached) at each width, and checks it. */
+        const photograph = async (state: string, open: 'click' | 'hover' = 'click') => {
+          const { link, badge } = at(state);
+          for (const width of WIDTHS) {
+            await page.setViewportSize({ width, height: HEIGHT });
+            if (open === 'click') await badge.click();
+            else await link.hover();
+            await expectCardGlance(page, deals.card, [link, badge], `card-${state}-${language}-${colorScheme}-${width}`);
+            await close();
+          }
+        };
+
+        await photograph('ready');
+        await photograph('no-gaps');
+        await photograph('ten-gaps');
+
+        // Seen working, then revoked: a refresh from the card finds it withdrawn.
+        await at('withdrawn').badge.click();
+        await expect((await deals.card.opened()).companyName).toHaveText('Lagos Custody Ltd');
+        expect(await withdrawn.founder.revoke(withdrawn.link.id)).toBe(200);
+        await (await deals.card.frame()).getByRole('button', { name: /^(Refresh|Actualiser)/ }).click();
+        await expect((await deals.card.frame()).getByRole('alert')).toBeVisible();
+        await close();
+        // Peeked again from the cache, the badge says so too.
+        await page.reload();
+        await expect(at('withdrawn').badge).toHaveAttribute('data-error-code', 'NOT_FOUND');
+        await photograph('withdrawn');
+
+        await photograph('not-found');
+        await photograph('expired');
+        await exhaustRateLimit(services.ahead.baseUrl);
+        await photograph('rate-limited');
+        await photograph('offline');
+        await photograph('unreadable');
+        await photograph('loading');
+
+        // Resting on more uncached links than a tab may fetch that way in a minute: the next card
+        // offers to load instead of fetching.
+        for (let index = 0; index < HOVER_ALLOWANCE; index += 1) {
+          const { link, badge } = at(`filler-${index}`);
+          await link.hover();
+          await expect(badge).toHaveAttribute('data-state', 'ready');
+          await close();
+        }
+        await photograph('not-loaded', 'hover');
+        await expect(at('not-loaded').badge).toHaveAttribute('data-state', 'idle');
+
+        // The card page opened with no card to claim (its frame fallback).
+        const fallback = await openExtensionPage(context, extensionId, 'card.html', {
+          colorScheme,
+          viewport: { width: 360, height: 120 },
+        });
+        await expect(fallback.getByTestId('error-message')).toBeVisible();
+        await expectFirstGlance(fallback, `card-fallback-${language}-${colorScheme}`);
+        await fallback.close();
+      } finally {
+        await Promise.all([services.ahead.stop(), services.gone.stop(), services.misbehaving.stop()]);
+      }
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { createServer, type ServerResponse } from 'node:http';
+import { API_PATH_PREFIX, SHARE_PATH_PREFIX } from '@/lib/core/services';
+
+/**
+ * A snapshot service that misbehaves in the two ways the bundled server never does: it holds an
+ * answer (a slow network; the card shows that it is loading), or it answers 200 with data that is not
+ * a snapshot (the extension must show "Unreadable answer", not the data). Its token names the
+ * behaviour; tokens must still have the real shape for the extension to ask at all.
+ */
+export interface MisbehavingService {
+  baseUrl: string;
+  /** A token whose request is held until the service stops. */
+  slowToken: string;
+  /** A token answered with a 200 that is not a snapshot. */
+  garbageToken: string;
+  shareUrl(token: string): string;
+  stop(): Promise<void>;
+}
+
+export async function startMisbehavingService(): Promise<MisbehavingService> {
+  const held = new Set<ServerResponse>();
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://service').pathname;
+    const token = path.startsWith(API_PATH_PREFIX) ? path.slice(API_PATH_PREFIX.length) : '';
+    if (token.startsWith('slow')) {
+      held.add(response);
+      response.on('close', () => held.delete(response));
+      return;
+    }
+    if (token.startsWith('garbage')) {
+      response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      response.end(JSON.stringify({ success: true, data: { company: 'SEC_NIGERIA', scores: 'lots' }, meta: {} }));
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ success: false, error: 'No such share token', code: 'NOT_FOUND' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the misbehaving service has no port');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  return {
+    baseUrl,
+    slowToken: `slow_${'s'.repeat(40)}`,
+    garbageToken: `garbage_${'g'.repeat(40)}`,
+    shareUrl: (token) => `${baseUrl}${SHARE_PATH_PREFIX}${token}`,
+    stop: () =>
+      new Promise((resolve) => {
+        for (const response of held) response.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
