@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { formatDateTime, formatDayTime, formatPercent } from '@/lib/core/format';
-import { describeChange } from '@/lib/core/watchlist/describe';
+import { SERVICE_TEXT_LANGUAGE } from '@/lib/core/display-text';
+import { describeChange, gapTitle } from '@/lib/core/watchlist/describe';
 import { diffPoints } from '@/lib/core/watchlist/diff';
-import type { WatchRecord } from '@/lib/core/watchlist/types';
+import type { WatchChange, WatchRecord } from '@/lib/core/watchlist/types';
 import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
 import { useI18n } from '../i18n';
 import { destructiveButtonClass, focusRing, secondaryButtonClass } from '../styles';
@@ -51,7 +52,9 @@ export function WatchDetail({
         ) : (
           <ul className="list-disc pl-4 text-xs text-slate-700 dark:text-slate-200" data-testid="watch-changes">
             {changes.map((change, index) => (
-              <li key={index}>{describeChange(i18n, change, now)}</li>
+              <li key={index}>
+                <ChangeLine text={describeChange(i18n, change, now)} change={change} />
+              </li>
             ))}
           </ul>
         )}
@@ -205,5 +208,23 @@ function WatchActions({ api, watch, company }: { api: WatchlistApi; watch: Watch
         {failure ? t('watchlist.action.failed', { reason: failure.message }) : null}
       </p>
     </div>
+  );
+}
+
+/**
+ * One change said in the reader's language; a gap's title inside it is the founder's words, marked
+ * with their language (issue #27 item 8), so a French sentence does not read an English title as French.
+ */
+function ChangeLine({ text, change }: { text: string; change: WatchChange }) {
+  const { language } = useI18n();
+  const title = 'title' in change ? gapTitle(change.title) : null;
+  const at = title === null || language === SERVICE_TEXT_LANGUAGE ? -1 : text.indexOf(title);
+  if (title === null || at < 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, at)}
+      <span lang={SERVICE_TEXT_LANGUAGE}>{title}</span>
+      {text.slice(at + title.length)}
+    </>
   );
 }

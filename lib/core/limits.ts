@@ -30,6 +30,13 @@ export const MAX_PAGE_LINKS = 2000;
 /** Longest text of a link's own words a page-links answer carries (a row names the link by them). */
 export const MAX_PAGE_LINK_TEXT = 120;
 
+/**
+ * Longest disclaimer a snapshot may carry (a real one is about 500 characters). One bound for the
+ * snapshot and for the watch that keeps it, so a snapshot the card shows can always be watched; a
+ * longer one is an unreadable answer, not a truncated disclaimer.
+ */
+export const MAX_DISCLAIMER_LENGTH = 20_000;
+
 /** Watchlist bounds (the background enforces them; the pages say them). */
 export const WATCHLIST_LIMITS = {
   /** Companies watched at once (ended watches count until their history is deleted). */

@@ -120,7 +120,8 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
       entry = { origin: service.origin, token, storedAt, expiresAt: Math.min(ttlEnd, shareEnd), result };
     } else if (result.code === 'NOT_FOUND') {
       // Seen active before (or already known withdrawn): the founder revoked it, not a mistyped link.
-      const seenActive = previous?.result.status === 'ready' || (previous?.result.status === 'error' && previous.result.withdrawn);
+      const seenActive =
+        previous?.result.status === 'ready' || (previous?.result.status === 'error' && previous.result.withdrawn);
       if (seenActive) result = { ...result, withdrawn: true };
       entry = { origin: service.origin, token, storedAt, expiresAt: null, result };
     } else if (result.code === 'EXPIRED') {

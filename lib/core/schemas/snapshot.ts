@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ARIP_STAGE_CODES, GAP_SEVERITIES, PRODUCT_CLASSIFICATION_CODES, READINESS_LABELS, RISK_BANDS } from '../labels';
+import { MAX_DISCLAIMER_LENGTH } from '../limits';
 
 /**
  * zod schemas of the wire format (spec part 2). Objects strip unknown keys, so extra fields from a
@@ -50,7 +51,7 @@ export const snapshotSchema = z.object({
     human_summary_url: z.url(),
     service_profile_url: z.url(),
   }),
-  disclaimer: z.string().min(1),
+  disclaimer: z.string().min(1).max(MAX_DISCLAIMER_LENGTH),
 });
 
 export const snapshotMetaSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ARIP_STAGE_CODES, GAP_SEVERITIES, PRODUCT_CLASSIFICATION_CODES, READINESS_LABELS, RISK_BANDS } from '../labels';
-import { WATCHLIST_LIMITS } from '../limits';
+import { MAX_DISCLAIMER_LENGTH, WATCHLIST_LIMITS } from '../limits';
 import { SNAPSHOT_ERROR_CODES } from '../result-codes';
 import { isValidTokenShape } from '../token';
 import {
@@ -108,7 +108,7 @@ export const watchRecordSchema = z.object({
   previous: watchPointSchema.nullable(),
   series: z.array(scoreSampleSchema).max(WATCHLIST_LIMITS.seriesLength),
   pointCount: z.int().nonnegative(),
-  disclaimer: z.string().min(1).max(10_000).nullable(),
+  disclaimer: z.string().min(1).max(MAX_DISCLAIMER_LENGTH).nullable(),
 }) satisfies z.ZodType<WatchRecord>;
 
 export const watchChangeSchema = z.discriminatedUnion('kind', [

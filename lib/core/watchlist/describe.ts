@@ -15,7 +15,7 @@ import type { WatchSettings } from './schedule';
 
 const severity = ({ t }: WatchlistTranslator, value: GapSeverity) => t(`snapshot.severity.${value}`);
 /** A founder's gap title, cleaned and cut: it goes into notifications and rows. */
-const gapTitle = (title: string) => displayText(title, { max: DISPLAY_NAME_MAX });
+export const gapTitle = (title: string) => displayText(title, { max: DISPLAY_NAME_MAX });
 const arip = (i18n: WatchlistTranslator, value: AripStage | null) =>
   aripStageName(i18n, value)?.name ?? i18n.t('snapshot.notInArip');
 const product = (i18n: WatchlistTranslator, value: ProductClassification | null) =>

@@ -8,6 +8,8 @@ import { setLanguagePreference } from '@/lib/extension/language-preference';
 import { CSV_BOM } from '@/lib/core/csv';
 import { DISCLAIMER, FIXTURE_NOW } from '../../fixtures/snapshot';
 import { fakeApi, testQueryClient } from '../popup/helpers';
+import { withPoint } from '@/lib/background/watchlist/store';
+import { buildPoint, buildWatch } from '@/test/fixtures/watchlist';
 import { fakeWatchlistApi, watchWithScores } from './helpers';
 
 beforeEach(() => fakeBrowser.reset());
@@ -189,6 +191,18 @@ describe('side panel watchlist', () => {
     const disclaimer = within(screen.getByTestId('watch-disclaimers')).getByTestId('disclaimer');
     expect(disclaimer.getAttribute('lang')).toBe('en');
     expect(screen.getByTestId('watch-disclaimers').textContent).toContain('Texte d’origine du service, en anglais.');
+  });
+
+  it("in French, a gap title inside a change line is the founder's own words, marked as English", async () => {
+    await setLanguagePreference('fr');
+    const before = buildPoint({ at: FIXTURE_NOW - 24 * 3600_000, gaps: [] });
+    const after = buildPoint({ at: FIXTURE_NOW, gaps: [{ title: 'AML policy not board-approved', severity: 'critical' }] });
+    const watch = [before, after].reduce(withPoint, buildWatch(7, { company: 'Kobo Ledger Ltd', lastRefreshAt: FIXTURE_NOW }));
+    renderPanel(fakeWatchlistApi([{ watch, points: [before, after] }]));
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Détails de Kobo Ledger Ltd' }));
+    const title = within(screen.getByTestId('watch-changes')).getByText('AML policy not board-approved');
+    expect(title.getAttribute('lang')).toBe('en');
+    expect(title.parentElement?.textContent).toMatch(/critique/i);
   });
 
   it('nothing watched: an empty state that says how to watch and what it costs', async () => {

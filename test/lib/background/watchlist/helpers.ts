@@ -11,7 +11,7 @@ import { createHarness, jsonResponse, ManualClock, okResponse, ORIGIN } from '..
 
 /** What the fake server answers for each token: a snapshot with these scores, or an error status. */
 export type Answer =
-  | { readiness?: number; fundraise?: number; viewCount?: number; gaps?: 'default' | 'none' }
+  | { readiness?: number; fundraise?: number; viewCount?: number; gaps?: 'default' | 'none'; disclaimer?: string }
   | { status: 404 | 410 | 500 }
   | { status: 429; retryAfter: string }
   | { throws: true };
@@ -63,6 +63,7 @@ export async function watchlistHarness(options: { settings?: Partial<WatchSettin
       // The pack of the link's creation: it does not move from one refresh to the next.
       verification: { pack_generated_at: new Date(FIXTURE_NOW - 24 * 3600_000).toISOString() },
       ...(answer.gaps === 'none' ? { top_gaps: [] } : {}),
+      ...(answer.disclaimer ? { disclaimer: answer.disclaimer } : {}),
     });
   };
   const budget = { perMinute: options.perMinute ?? 30 };

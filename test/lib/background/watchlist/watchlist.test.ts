@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { UnwatchableLinkError } from '@/lib/background/watchlist/watchlist';
+import { MAX_DISCLAIMER_LENGTH } from '@/lib/core/limits';
 import { jitterMs, OFFLINE_RETRY_MS } from '@/lib/core/watchlist/schedule';
 import { FIXTURE_NOW } from '@/test/fixtures/snapshot';
 import { fireAlarm, link, openAndWatch, watchlistHarness, type WatchlistHarness } from './helpers';
@@ -29,6 +30,15 @@ describe('watching', () => {
     expect(await h.watchlist.watch(link(1))).toEqual(watch);
     expect((await h.watchlist.list()).records).toHaveLength(1);
     expect(await h.watchlist.find(link(1))).toEqual(watch);
+  });
+
+  it('a snapshot with the longest disclaimer allowed can be watched, its disclaimer whole; a longer one is not a snapshot', async () => {
+    h.answers.set(link(3).token, { disclaimer: 'd'.repeat(MAX_DISCLAIMER_LENGTH) });
+    await h.service.getSnapshot(link(3));
+    expect((await h.watchlist.watch(link(3))).disclaimer).toHaveLength(MAX_DISCLAIMER_LENGTH);
+    h.answers.set(link(4).token, { disclaimer: 'd'.repeat(MAX_DISCLAIMER_LENGTH + 1) });
+    expect(await h.service.getSnapshot(link(4))).toMatchObject({ status: 'error', code: 'INVALID_RESPONSE' });
+    await expect(h.watchlist.watch(link(4))).resolves.toMatchObject({ company: null });
   });
 
   it('a link not in the cache is watched without figures, still without a fetch', async () => {
