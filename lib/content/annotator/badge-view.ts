@@ -1,4 +1,6 @@
+import { badgeLook, type BadgeLook } from '../../core/badge-look';
 import type { ReadinessLabel, RiskBand } from '../../core/labels';
+import { isErrorCode } from '../../core/guards';
 import type { badgeEn } from '../../core/i18n/en/badge';
 import { interpolate } from '../../core/i18n/translator';
 
@@ -9,7 +11,14 @@ import { interpolate } from '../../core/i18n/translator';
  */
 export type BadgeResult =
   | { state: 'ready'; score: number; label: ReadinessLabel; band: RiskBand }
-  | { state: 'error'; code: string; retryAt?: number | undefined; expiredAt?: string | undefined };
+  | {
+      state: 'error';
+      code: string;
+      retryAt?: number | undefined;
+      expiredAt?: string | undefined;
+      /** NOT_FOUND for a link this browser once loaded: the founder withdrew it. */
+      withdrawn?: boolean | undefined;
+    };
 
 export type BadgeState = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -19,15 +28,9 @@ export type BadgeView = { state: 'idle' } | { state: 'loading' } | BadgeResult;
 export const IDLE_VIEW: BadgeView = { state: 'idle' };
 export const LOADING_VIEW: BadgeView = { state: 'loading' };
 
-/** Colour family of the badge; the words always carry the meaning too (never colour alone). */
-export type BadgeTone = 'neutral' | 'critical' | 'progress' | 'good' | 'ready' | 'muted' | 'warning';
-
-export interface BadgeDescription {
-  /** Short visible text. */
-  text: string;
-  /** Accessible name of the badge button. */
+export interface BadgeDescription extends BadgeLook {
+  /** Accessible name of the badge button: the state in words. */
   label: string;
-  tone: BadgeTone;
 }
 
 /**
@@ -45,56 +48,56 @@ function say(text: BadgeText, key: BadgeKey, params?: Readonly<Record<string, st
   return interpolate(text.strings[key] ?? key, params, text.locale);
 }
 
-const READINESS: Readonly<Record<ReadinessLabel, { key: BadgeKey; tone: BadgeTone }>> = {
-  Critical: { key: 'badge.readiness.critical', tone: 'critical' },
-  'In Progress': { key: 'badge.readiness.inProgress', tone: 'progress' },
-  'Good Standing': { key: 'badge.readiness.goodStanding', tone: 'good' },
-  'Regulator Ready': { key: 'badge.readiness.regulatorReady', tone: 'ready' },
+const READINESS: Readonly<Record<ReadinessLabel, BadgeKey>> = {
+  Critical: 'badge.readiness.critical',
+  'In Progress': 'badge.readiness.inProgress',
+  'Good Standing': 'badge.readiness.goodStanding',
+  'Regulator Ready': 'badge.readiness.regulatorReady',
 };
 
-/** A UTC date, short ("20 Nov") for the badge's text, long ("20 November 2026") for its label. */
-function formatDate(iso: string, locale: string, format: Intl.DateTimeFormatOptions): string | null {
+/** A UTC date ("20 November 2026") for the badge's accessible name. */
+function formatDate(iso: string, locale: string): string | null {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : new Intl.DateTimeFormat(locale, { ...format, timeZone: 'UTC' }).format(date);
+  return Number.isNaN(date.getTime())
+    ? null
+    : new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
 
-/** "in 2 min." (short) and "in 2 minutes" (long), rounded up so "retry now" is never premature. */
-function retryIn(retryAt: number, now: number, locale: string, style: 'short' | 'long'): string {
-  const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'always', style });
+/** Whole seconds until `retryAt`, rounded up so "retry now" is never premature. */
+const secondsUntil = (retryAt: number, now: number) => Math.max(1, Math.ceil((retryAt - now) / 1000));
+
+/** "in 2 minutes", for the accessible name. */
+function retryIn(seconds: number, locale: string): string {
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'always', style: 'long' });
   return seconds < 60 ? format.format(seconds, 'second') : format.format(Math.ceil(seconds / 60), 'minute');
 }
 
-/** Error codes with a text pair of their own (`badge.error.<stem>.text` / `.label`); the others read as "unexpected error (CODE)". */
-type ErrorStem = 'notFound' | 'network' | 'timeout' | 'invalidResponse' | 'forbiddenOrigin';
-const ERROR_STEMS: Readonly<Record<string, readonly [stem: ErrorStem, tone: BadgeTone]>> = {
-  NOT_FOUND: ['notFound', 'muted'],
-  NETWORK: ['network', 'warning'],
-  TIMEOUT: ['timeout', 'warning'],
-  INVALID_RESPONSE: ['invalidResponse', 'warning'],
-  FORBIDDEN_ORIGIN: ['forbiddenOrigin', 'muted'],
+/** Error codes with an accessible name of their own (`badge.error.<stem>.label`); the others read as "unexpected error (CODE)". */
+const ERROR_STEMS: Readonly<Record<string, 'notFound' | 'network' | 'timeout' | 'invalidResponse' | 'forbiddenOrigin'>> = {
+  NOT_FOUND: 'notFound',
+  NETWORK: 'network',
+  TIMEOUT: 'timeout',
+  INVALID_RESPONSE: 'invalidResponse',
+  FORBIDDEN_ORIGIN: 'forbiddenOrigin',
 };
 
 export function describeBadge(view: BadgeView, now: number, text: BadgeText): BadgeDescription {
   const hint = say(text, 'badge.hint');
   switch (view.state) {
     case 'idle':
-      return { text: say(text, 'badge.brand'), label: say(text, 'badge.idle.label'), tone: 'neutral' };
+      return { ...badgeLook(view), label: say(text, 'badge.idle.label') };
     case 'loading':
-      return { text: say(text, 'badge.brand'), label: say(text, 'badge.loading.label'), tone: 'neutral' };
-    case 'ready': {
-      const readiness = READINESS[view.label];
+      return { ...badgeLook(view), label: say(text, 'badge.loading.label') };
+    case 'ready':
       return {
-        text: say(text, 'badge.ready.text', { score: view.score, band: say(text, `badge.band.short.${view.band}`) }),
+        ...badgeLook(view),
         label: say(text, 'badge.ready.label', {
           score: view.score,
-          readiness: say(text, readiness.key),
+          readiness: say(text, READINESS[view.label]),
           band: say(text, `badge.band.spoken.${view.band}`),
           hint,
         }),
-        tone: readiness.tone,
       };
-    }
     case 'error':
       return describeError(view, now, text, hint);
   }
@@ -106,39 +109,24 @@ function describeError(
   text: BadgeText,
   hint: string,
 ): BadgeDescription {
-  if (view.code === 'EXPIRED') {
-    const short = view.expiredAt ? formatDate(view.expiredAt, text.locale, { day: 'numeric', month: 'short' }) : null;
-    const long = view.expiredAt ? formatDate(view.expiredAt, text.locale, { dateStyle: 'long' }) : null;
-    return {
-      text: short ? say(text, 'badge.error.expiredOn.text', { date: short }) : say(text, 'badge.error.expired.text'),
-      label: long
-        ? say(text, 'badge.error.expiredOn.label', { date: long, hint })
-        : say(text, 'badge.error.expired.label', { hint }),
-      tone: 'muted',
-    };
+  const code = isErrorCode(view.code) ? view.code : 'UNKNOWN';
+  const waiting = code === 'RATE_LIMITED' && view.retryAt !== undefined && view.retryAt > now;
+  const seconds = waiting && view.retryAt !== undefined ? secondsUntil(view.retryAt, now) : undefined;
+  const look = badgeLook({ state: 'error', code, withdrawn: view.withdrawn === true, retryInSeconds: seconds });
+  let label: string;
+  if (code === 'EXPIRED') {
+    const date = view.expiredAt ? formatDate(view.expiredAt, text.locale) : null;
+    label = date ? say(text, 'badge.error.expiredOn.label', { date, hint }) : say(text, 'badge.error.expired.label', { hint });
+  } else if (code === 'RATE_LIMITED') {
+    label =
+      seconds === undefined
+        ? say(text, 'badge.error.rateLimited.label')
+        : say(text, 'badge.error.retryAt.label', { when: retryIn(seconds, text.locale) });
+  } else if (code === 'NOT_FOUND' && view.withdrawn) {
+    label = say(text, 'badge.error.withdrawn.label', { hint });
+  } else {
+    const stem = ERROR_STEMS[code];
+    label = stem ? say(text, `badge.error.${stem}.label`, { hint }) : say(text, 'badge.error.unknown.label', { code: view.code });
   }
-  if (view.code === 'RATE_LIMITED') {
-    if (view.retryAt !== undefined && view.retryAt > now) {
-      return {
-        text: say(text, 'badge.error.retryAt.text', { when: retryIn(view.retryAt, now, text.locale, 'short') }),
-        label: say(text, 'badge.error.retryAt.label', { when: retryIn(view.retryAt, now, text.locale, 'long') }),
-        tone: 'warning',
-      };
-    }
-    return {
-      text: say(text, 'badge.error.rateLimited.text'),
-      label: say(text, 'badge.error.rateLimited.label'),
-      tone: 'warning',
-    };
-  }
-  const known = ERROR_STEMS[view.code];
-  if (known) {
-    const [stem, tone] = known;
-    return { text: say(text, `badge.error.${stem}.text`), label: say(text, `badge.error.${stem}.label`, { hint }), tone };
-  }
-  return {
-    text: say(text, 'badge.error.unknown.text'),
-    label: say(text, 'badge.error.unknown.label', { code: view.code }),
-    tone: 'warning',
-  };
+  return { ...look, label };
 }

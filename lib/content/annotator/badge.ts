@@ -1,43 +1,59 @@
+import { BADGE_HEIGHT, BADGE_WIDTH } from '../../core/badge-look';
+import { BADGE_CHIP_CSS } from './badge-chip-css';
 import { IDLE_VIEW, type BadgeDescription, type BadgeView } from './badge-view';
 
 export const BADGE_TAG = 'compliance-lens-badge';
 
+/** Space between a link and its badge. */
+const BADGE_GAP = 4;
+
 /**
  * Isolated from page CSS (`all: initial` on the host, everything else inside a closed shadow root).
- * The host's vertical margins cancel its 16px height: its margin box, which is what sizes a line box,
- * is empty, so a badge never makes a line taller (even in 13px text), only wider. A taller line would
- * move everything below it: on a long page that relayout cost a 60–115 ms frame. `system-ui` needs no
- * fallback stack: every browser the extension runs in has it.
+ * The badge takes no room in the page (docs/design-changes.md, "Badges take no room"): its margins
+ * cancel its box both ways, so its line is neither taller nor longer, nothing after it moves and
+ * nothing wraps; it is drawn over what follows the link (positioned, so above the page's own text).
+ * A link that holds a block (`<a><div>…`, a block image) would leave the badge a line of its own,
+ * as tall as the text around it: there the badge floats with no margin box instead, at the start
+ * of the line below the link; where the parent lays out items (flex, grid), it stands out of the flow
+ * (`data-place`, `badgePlacement`). One size in every state (lib/core/badge-look.ts).
  */
 const BADGE_CSS = `
-:host{all:initial!important;display:inline-flex!important;vertical-align:baseline!important;margin:-8px 0 -8px 4px!important;position:static!important}
-.b{display:inline-flex;align-items:center;gap:3px;box-sizing:border-box;height:16px;padding:0 6px;border:1px solid;border-radius:8px;
-font:600 11px/14px system-ui,sans-serif;letter-spacing:.01em;
-white-space:nowrap;cursor:pointer;user-select:none;font-variant-numeric:tabular-nums;
-color:#334155;background:#f8fafc;border-color:#cbd5e1}
+:host{all:initial!important;display:inline-block!important;vertical-align:middle!important;position:relative!important;width:${BADGE_WIDTH}px!important;height:${BADGE_HEIGHT}px!important;margin:-${BADGE_HEIGHT / 2}px -${BADGE_WIDTH + BADGE_GAP}px -${BADGE_HEIGHT / 2}px ${BADGE_GAP}px!important}
+:host([data-place=block]){display:block!important;float:left!important;margin:0 -${BADGE_WIDTH}px -${BADGE_HEIGHT}px 0!important}
+:host([data-place=out]){position:absolute!important;margin:var(--cl-badge-y,0) 0 0 var(--cl-badge-x,0)!important}
+${BADGE_CHIP_CSS}
 .b:hover{filter:brightness(.96)}
 .b:focus{outline:none}
-.b:focus-visible{outline:2px solid #2563eb;outline-offset:1px}
-.s{display:none;width:8px;height:8px;border-radius:50%;border:1.5px solid currentColor;border-right-color:transparent;animation:r .8s linear infinite}
+.s{display:none;width:7px;height:7px;border-radius:50%;border:1.5px solid currentColor;border-right-color:transparent;animation:r .8s linear infinite}
 :host([data-state=loading]) .s{display:inline-block}
 @keyframes r{to{transform:rotate(360deg)}}
-@media (prefers-reduced-motion:reduce){.s{animation:none;border-right-color:currentColor;opacity:.5}}
-.b[data-tone=critical]{color:#991b1b;background:#fef2f2;border-color:#fca5a5}
-.b[data-tone=progress]{color:#92400e;background:#fffbeb;border-color:#fcd34d}
-.b[data-tone=good]{color:#075985;background:#f0f9ff;border-color:#7dd3fc}
-.b[data-tone=ready]{color:#065f46;background:#ecfdf5;border-color:#6ee7b7}
-.b[data-tone=muted]{color:#475569;background:#f1f5f9;border-color:#cbd5e1;border-style:dashed}
-.b[data-tone=warning]{color:#9a3412;background:#fff7ed;border-color:#fdba74}
-@media (prefers-color-scheme:dark){
-.b{color:#e2e8f0;background:#1e293b;border-color:#475569}
-.b:focus-visible{outline-color:#60a5fa}
-.b[data-tone=critical]{color:#fecaca;background:#450a0a;border-color:#b91c1c}
-.b[data-tone=progress]{color:#fde68a;background:#451a03;border-color:#b45309}
-.b[data-tone=good]{color:#bae6fd;background:#082f49;border-color:#0369a1}
-.b[data-tone=ready]{color:#a7f3d0;background:#022c22;border-color:#047857}
-.b[data-tone=muted]{color:#cbd5e1;background:#1e293b;border-color:#64748b}
-.b[data-tone=warning]{color:#fed7aa;background:#431407;border-color:#c2410c}
-}`;
+@media (prefers-reduced-motion:reduce){.s{animation:none;border-right-color:currentColor;opacity:.5}}`;
+
+/**
+ * Moves a badge standing out of the flow (at its container's start) to the end of its link, measured
+ * once when it is drawn (custom properties: the host's `all: initial` leaves them alone).
+ */
+function placeAfter(host: HTMLElement, link: Element): void {
+  const from = host.getBoundingClientRect();
+  const to = link.getBoundingClientRect();
+  host.style.setProperty('--cl-badge-x', `${to.right - from.left + BADGE_GAP}px`);
+  host.style.setProperty('--cl-badge-y', `${to.top + (to.height - BADGE_HEIGHT) / 2 - from.top}px`);
+}
+
+/**
+ * Where a badge can stand without moving anything: in the line after its link (`inline`); floated
+ * below a link that holds a block or is one (`block`: in the line it would be a line of its own); out
+ * of the flow where the link's parent lays out its children as items (flex, grid), which would give
+ * the badge a cell or a gap of its own (`out`: moved to the link's end when drawn).
+ */
+function badgePlacement(link: Element | null): 'inline' | 'block' | 'out' {
+  const view = link?.ownerDocument.defaultView;
+  if (!link || !view) return 'inline';
+  const display = (element: Element) => view.getComputedStyle(element).display;
+  if (link.parentElement && /flex|grid/.test(display(link.parentElement))) return 'out';
+  const isBlock = (element: Element) => !/^(inline|contents|none)/.test(display(element));
+  return isBlock(link) || (link.lastElementChild !== null && isBlock(link.lastElementChild)) ? 'block' : 'inline';
+}
 
 const templates = new WeakMap<Document, { host: HTMLElement; shadow: DocumentFragment }>();
 
@@ -157,9 +173,14 @@ class ShadowBadge implements Badge {
   private ensureDrawn(): { readonly button: HTMLElement; readonly text: HTMLElement } {
     if (this.parts) return this.parts;
     const shadow = this.host.attachShadow({ mode: 'closed' });
+    const link = this.host.previousElementSibling;
+    const placement = badgePlacement(link);
+    if (placement !== 'inline') this.host.setAttribute('data-place', placement);
     this.host.hidden = false;
     // Cloning one prepared tree is cheaper than building each badge.
     shadow.append(badgeTemplate(this.host.ownerDocument).shadow.cloneNode(true));
+    // Measured once its own styles apply (they take it out of the flow).
+    if (placement === 'out' && link) placeAfter(this.host, link);
     const button = shadow.lastElementChild;
     const text = button?.lastElementChild;
     if (!(button instanceof HTMLElement) || !(text instanceof HTMLElement)) throw new Error('badge template is incomplete');
@@ -177,6 +198,7 @@ class ShadowBadge implements Badge {
     button.setAttribute('aria-label', description.label);
     button.setAttribute('aria-busy', String(this.view.state === 'loading'));
     button.dataset.tone = description.tone;
+    button.toggleAttribute('data-dashed', description.dashed);
     text.textContent = description.text;
   }
 
@@ -187,6 +209,7 @@ class ShadowBadge implements Badge {
     if (view.state !== previous.state) this.host.setAttribute('data-state', view.state);
     if (view.state === 'error') this.host.setAttribute('data-error-code', view.code);
     else if (previous.state === 'error') this.host.removeAttribute('data-error-code');
+    this.host.toggleAttribute('data-withdrawn', view.state === 'error' && view.withdrawn === true);
     this.paint();
   }
 

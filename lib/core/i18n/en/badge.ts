@@ -3,46 +3,33 @@
  * (`lib/core/i18n/badge.ts`) and stay within its size budget.
  */
 export const badgeEn = {
-  'badge.brand': 'CL',
   'badge.hint': 'Press Enter for details.',
   'badge.idle.label': 'Compliance snapshot — hover or press Enter to load (counts as a view)',
   'badge.loading.label': 'Compliance snapshot — loading',
-  'badge.ready.text': '{score} · {band}',
-  'badge.ready.label': 'Compliance snapshot: readiness {score} of 100, {readiness}; {band}. {hint}',
+  'badge.ready.label': 'Compliance snapshot: readiness {score}/100, {readiness}; {band}. {hint}',
   'badge.readiness.critical': 'Critical',
   'badge.readiness.inProgress': 'In Progress',
   'badge.readiness.goodStanding': 'Good Standing',
   'badge.readiness.regulatorReady': 'Regulator Ready',
-  'badge.band.short.high': 'High',
-  'badge.band.short.medium': 'Medium',
-  'badge.band.short.low': 'Low',
-  'badge.band.short.investor_ready': 'Investor-ready',
   'badge.band.spoken.high': 'high fundraising risk',
   'badge.band.spoken.medium': 'medium fundraising risk',
   'badge.band.spoken.low': 'low fundraising risk',
   'badge.band.spoken.investor_ready': 'investor-ready fundraising risk band',
-  'badge.error.notFound.text': 'Invalid link',
-  'badge.error.notFound.label': 'Compliance snapshot unavailable: this share link is invalid or was revoked. {hint}',
-  'badge.error.expired.text': 'Expired',
-  'badge.error.expiredOn.text': 'Expired {date}',
+  'badge.error.notFound.label':
+    'Compliance snapshot unavailable: the service does not know this share link (revoked before you opened it, or copied wrong). {hint}',
+  'badge.error.withdrawn.label':
+    'Compliance snapshot withdrawn: the founder has revoked this share link since you last loaded it. {hint}',
   'badge.error.expired.label': 'Compliance snapshot unavailable: this share link expired. {hint}',
   'badge.error.expiredOn.label': 'Compliance snapshot unavailable: this share link expired on {date}. {hint}',
-  'badge.error.rateLimited.text': 'Busy',
   'badge.error.rateLimited.label': 'Compliance snapshot unavailable: too many requests from your network; try again shortly.',
-  'badge.error.retryAt.text': 'Retry {when}',
   'badge.error.retryAt.label': 'Compliance snapshot unavailable: too many requests from your network; try again {when}.',
-  'badge.error.network.text': 'Offline',
   'badge.error.network.label':
     'Compliance snapshot unavailable: the service could not be reached. Hover or press Enter to try again.',
-  'badge.error.timeout.text': 'No answer',
   'badge.error.timeout.label':
     'Compliance snapshot unavailable: the service did not answer in time. Hover or press Enter to try again.',
-  'badge.error.invalidResponse.text': 'Unreadable',
   'badge.error.invalidResponse.label':
     'Compliance snapshot unavailable: the service answered with data that could not be verified, so nothing is shown.',
-  'badge.error.forbiddenOrigin.text': 'Not enabled',
   'badge.error.forbiddenOrigin.label':
     'Compliance snapshot unavailable: this service is not enabled in Compliance Lens settings, so nothing was sent to it.',
-  'badge.error.unknown.text': 'Error',
   'badge.error.unknown.label': 'Compliance snapshot unavailable: an unexpected error occurred ({code}).',
 } as const;

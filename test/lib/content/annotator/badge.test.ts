@@ -9,34 +9,70 @@ const describeEn = (view: BadgeView, now: number) => describeBadge(view, now, EN
 const NOW = Date.parse('2026-11-22T08:00:00.000Z');
 
 describe('badge texts and accessible names', () => {
-  const cases: [string, BadgeView, string, RegExp][] = [
-    ['idle', { state: 'idle' }, 'CL', /hover or press Enter to load \(counts as a view\)/],
-    ['loading', { state: 'loading' }, 'CL', /loading/],
+  // [state, view, what the chip shows, its tone, dashed, its accessible name]
+  const cases: [string, BadgeView, string, string, boolean, RegExp][] = [
+    ['idle (not loaded)', { state: 'idle' }, 'CL', 'neutral', true, /hover or press Enter to load \(counts as a view\)/],
+    ['loading', { state: 'loading' }, 'CL', 'neutral', false, /loading/],
     [
-      'ready',
+      "ready: the readiness score with its scale, in the label's tone",
       { state: 'ready', score: 76, label: 'Good Standing', band: 'medium' },
-      '76 · Medium',
-      /readiness 76 of 100, Good Standing; medium fundraising risk/,
+      '76/100',
+      'blue',
+      false,
+      /readiness 76\/100, Good Standing; medium fundraising risk/,
     ],
-    ['revoked', { state: 'error', code: 'NOT_FOUND' }, 'Invalid link', /invalid or was revoked/],
+    ['not found', { state: 'error', code: 'NOT_FOUND' }, '?', 'neutral', true, /does not know this share link/],
+    ['withdrawn', { state: 'error', code: 'NOT_FOUND', withdrawn: true }, '⊘', 'red', false, /founder has revoked/],
     [
       'expired with date',
       { state: 'error', code: 'EXPIRED', expiredAt: '2026-11-20T10:00:00.000Z' },
-      'Expired 20 Nov',
+      '◷',
+      'neutral',
+      false,
       /expired on 20 November 2026/,
     ],
-    ['expired without date', { state: 'error', code: 'EXPIRED' }, 'Expired', /this share link expired\./],
-    ['rate limited', { state: 'error', code: 'RATE_LIMITED', retryAt: NOW + 90_000 }, 'Retry in 2 min', /try again in 2 minutes/],
-    ['rate limited, no time', { state: 'error', code: 'RATE_LIMITED' }, 'Busy', /try again shortly/],
-    ['network', { state: 'error', code: 'NETWORK' }, 'Offline', /could not be reached/],
-    ['timeout', { state: 'error', code: 'TIMEOUT' }, 'No answer', /did not answer in time/],
-    ['invalid response', { state: 'error', code: 'INVALID_RESPONSE' }, 'Unreadable', /could not be verified/],
+    ['expired without date', { state: 'error', code: 'EXPIRED' }, '◷', 'neutral', false, /this share link expired\./],
+    [
+      'rate limited',
+      { state: 'error', code: 'RATE_LIMITED', retryAt: NOW + 90_000 },
+      '2 min',
+      'amber',
+      false,
+      /try again in 2 minutes/,
+    ],
+    [
+      'rate limited, seconds',
+      { state: 'error', code: 'RATE_LIMITED', retryAt: NOW + 42_500 },
+      '43 s',
+      'amber',
+      false,
+      /in 43 seconds/,
+    ],
+    ['rate limited, no time', { state: 'error', code: 'RATE_LIMITED' }, '!', 'amber', false, /try again shortly/],
+    ['network', { state: 'error', code: 'NETWORK' }, '!', 'amber', false, /could not be reached/],
+    ['timeout', { state: 'error', code: 'TIMEOUT' }, '!', 'amber', false, /did not answer in time/],
+    ['invalid response', { state: 'error', code: 'INVALID_RESPONSE' }, '!', 'orange', false, /could not be verified/],
+    ['not enabled', { state: 'error', code: 'FORBIDDEN_ORIGIN' }, '–', 'neutral', true, /not enabled/],
+    ['a code this build does not know', { state: 'error', code: 'SOMETHING_NEW' }, '!', 'orange', false, /SOMETHING_NEW/],
   ];
 
-  it.each(cases)('%s', (_name, view, text, label) => {
+  it.each(cases)('%s', (_name, view, text, tone, dashed, label) => {
     const description = describeBadge(view, NOW, EN_TEXT);
-    expect(description.text.replace(/\.$/, '')).toBe(text);
+    expect(description).toMatchObject({ text, tone, dashed });
     expect(description.label).toMatch(label);
+  });
+
+  it('withdrawn, expired, not found and not loaded look different from each other', () => {
+    const looks = [
+      { state: 'error', code: 'NOT_FOUND', withdrawn: true },
+      { state: 'error', code: 'EXPIRED' },
+      { state: 'error', code: 'NOT_FOUND' },
+      { state: 'idle' },
+    ].map((view) => {
+      const { text, tone, dashed } = describeBadge(view as BadgeView, NOW, EN_TEXT);
+      return `${text}|${tone}|${dashed}`;
+    });
+    expect(new Set(looks).size).toBe(4);
   });
 
   it('the idle name is the one the issue asks for', () => {
@@ -47,8 +83,8 @@ describe('badge texts and accessible names', () => {
 
   it('speaks French to a French reader: words, dates and relative times', () => {
     const ready = describeBadge({ state: 'ready', score: 76, label: 'Good Standing', band: 'investor_ready' }, NOW, FR_TEXT);
-    expect(ready.text).toBe('76 · Investissable');
-    expect(ready.label).toMatch(/préparation 76 sur 100, En règle/);
+    expect(ready.text).toBe('76/100');
+    expect(ready.label).toMatch(/préparation 76\/100, En règle/);
     const expired = describeBadge({ state: 'error', code: 'EXPIRED', expiredAt: '2026-11-20T10:00:00.000Z' }, NOW, FR_TEXT);
     expect(expired.label).toMatch(/20 novembre 2026/);
     const limited = describeBadge({ state: 'error', code: 'RATE_LIMITED', retryAt: NOW + 90_000 }, NOW, FR_TEXT);
@@ -60,17 +96,17 @@ describe('badge texts and accessible names', () => {
 
   it('a string the background did not send reads as its key, never as another language or undefined', () => {
     const description = describeBadge({ state: 'idle' }, NOW, { locale: 'en-GB', strings: {} });
-    expect(description).toMatchObject({ text: 'badge.brand', label: 'badge.idle.label' });
+    expect(description).toMatchObject({ text: 'CL', label: 'badge.idle.label' });
   });
 
-  it('colours ready badges by readiness label', () => {
+  it('colours ready badges by readiness label, as the card and /share do', () => {
     const tone = (label: 'Critical' | 'In Progress' | 'Good Standing' | 'Regulator Ready') =>
       describeBadge({ state: 'ready', score: 50, label, band: 'high' }, NOW, EN_TEXT).tone;
     expect([tone('Critical'), tone('In Progress'), tone('Good Standing'), tone('Regulator Ready')]).toEqual([
-      'critical',
-      'progress',
-      'good',
-      'ready',
+      'red',
+      'amber',
+      'blue',
+      'green',
     ]);
   });
 });
@@ -92,7 +128,14 @@ describe('badge element', () => {
 
     badge.render({ state: 'ready', score: 76, label: 'Good Standing', band: 'medium' }, NOW);
     expect(badge.host.hasAttribute('data-error-code')).toBe(false);
-    expect(badge.button.textContent).toBe('76 · Medium');
+    expect(badge.button.textContent).toBe('76/100');
+    badge.render({ state: 'error', code: 'NOT_FOUND', withdrawn: true }, NOW);
+    expect(badge.host.getAttribute('data-error-code')).toBe('NOT_FOUND');
+    expect(badge.host.hasAttribute('data-withdrawn')).toBe(true);
+    expect(badge.button.hasAttribute('data-dashed')).toBe(false);
+    badge.render({ state: 'error', code: 'NOT_FOUND' }, NOW);
+    expect(badge.host.hasAttribute('data-withdrawn')).toBe(false);
+    expect(badge.button.hasAttribute('data-dashed')).toBe(true);
     badge.remove();
   });
 

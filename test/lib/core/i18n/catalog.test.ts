@@ -16,7 +16,6 @@ const manifestMessagesSchema = z.record(z.string(), z.object({ message: z.string
 
 /** Keys whose French text is rightly the same as the English: names, codes, units, language names. */
 const SAME_IN_BOTH = new Set<string>([
-  'badge.brand', // "CL", the product's initials
   'snapshot.card.brand', // the product's name
   'hoverDelay.option', // "{ms} ms"
   'cacheTtl.minutes#one', // "minute" is French too

@@ -50,7 +50,9 @@ describe('translate', () => {
 
   it('the badge slice works alone', () => {
     const { t } = createTranslator(badgeCatalogs, 'fr');
-    expect(t('badge.ready.text', { score: 82, band: t('badge.band.short.low') })).toBe('82 · Faible');
+    expect(t('badge.error.expiredOn.label', { date: '20 novembre 2026', hint: t('badge.hint') })).toBe(
+      'Instantané de conformité indisponible : ce lien de partage a expiré le 20 novembre 2026. Appuyez sur Entrée pour les détails.',
+    );
   });
 
   it('is typed: unknown keys and missing params fail typecheck', () => {

@@ -1,0 +1,104 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { BADGE_HEIGHT, BADGE_WIDTH } from '@/lib/core/badge-look';
+import { expect, test } from './support/fixtures';
+import { createDeal, type TestServer } from './support/server';
+
+/**
+ * Badges take no room (issue #27 point 4): adding them moves nothing on the page, whatever holds the
+ * link (running text in a narrow column, a link ending a full line, a block link, a block image, a
+ * narrow table cell, a flex row, a grid), and each badge keeps one size in every state. Measured by
+ * the box of every element of the page with and without the badges.
+ */
+
+test.use({ withTestService: true });
+
+/** A matched origin (the content script runs on localhost), served by the test's route. */
+const ORIGIN = 'http://localhost:5995';
+const screenshots = path.resolve(import.meta.dirname, '../../test-results/glance');
+
+function layoutPage(share: (index: number) => string): string {
+  const a = (index: number, text: string, attributes = '') => `<a id="l${index}" href="${share(index)}"${attributes}>${text}</a>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Layout</title>
+<style>body{font:15px/1.45 Georgia,serif;margin:16px;width:760px} td{border:1px solid #ccc;padding:4px;vertical-align:top}</style></head><body>
+<h1>Badges take no room</h1>
+<p id="running" style="width:230px">Ahead of Thursday, the founders sent ${a(0, 'their snapshot')} and a second one ${a(1, 'here')}, plus the
+long one ${a(2, 'Series A data room for the investment committee')} which wraps across lines, then more words after it.</p>
+<p id="full" style="width:200px">Exactly filling this line: ${a(3, 'snapshotsnapshot')}</p>
+${a(4, '<div id="block-title" style="padding:6px;border:1px solid #999">A card: Kobo Ledger Ltd compliance</div>')}
+<p id="after-block">The paragraph after a block link.</p>
+${a(5, 'A link set as a block', ' style="display:block"')}
+<p id="after-display-block">The paragraph after a display:block link.</p>
+${a(6, '<img alt="Logo" width="120" height="40" style="display:block;background:#ddd">')}
+<p id="after-image">The paragraph after a block image link.</p>
+<table><tr><td style="width:90px">${a(7, 'Data room')}</td><td style="width:90px;white-space:nowrap">${a(8, 'Data room')}</td><td>Next cell</td></tr></table>
+<div id="flex" style="display:flex;gap:12px">${a(9, 'Flex item')}<span id="flex-next">Next item</span></div>
+<div id="grid" style="display:grid;grid-template-columns:repeat(3,100px)">${a(10, 'Grid item')}<span id="grid-2">Two</span><span id="grid-3">Three</span></div>
+<p id="end">End.</p></body></html>`;
+}
+
+/**
+ * The box of every element of the page (but the badges), with the badges and without them: taken
+ * in one task, so the annotator cannot put a badge back in between.
+ */
+function boxesWithAndWithoutBadges(): { withBadges: string[]; without: string[] } {
+  const boxes = () =>
+    [...document.body.querySelectorAll('*')]
+      .filter((element) => element.localName !== 'compliance-lens-badge')
+      .map((element) => {
+        const { x, y, width, height } = element.getBoundingClientRect();
+        return `${element.localName}#${element.id} ${x.toFixed(1)},${y.toFixed(1)} ${width.toFixed(1)}×${height.toFixed(1)}`;
+      });
+  const withBadges = boxes();
+  const badges = [...document.querySelectorAll('compliance-lens-badge')];
+  if (badges.length === 0) throw new Error('no badges to take away');
+  badges.forEach((badge) => badge.remove());
+  return { withBadges, without: boxes() };
+}
+
+async function openLayoutPage(page: Page, server: TestServer, count: number): Promise<void> {
+  const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
+  const html = layoutPage((index) => (index === 0 ? deal.link.shareUrl : `${server.baseUrl}/share/${'L'.repeat(40)}${index}`));
+  await page.context().route(`${ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  await page.goto(`${ORIGIN}/layout.html`);
+  await expect(page.locator('compliance-lens-badge')).toHaveCount(count);
+  // Every badge drawn (they are drawn as they come near the viewport).
+  await expect.poll(() => page.locator('compliance-lens-badge:not([hidden])').count()).toBe(count);
+}
+
+test('adding badges moves nothing on the page: running text, a full line, block links, a block image, narrow cells, flex, grid', async ({
+  context,
+  server,
+}) => {
+  const page = await context.newPage();
+  await openLayoutPage(page, server, 11);
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(screenshots, 'badge-layout.png'), fullPage: true });
+  const { withBadges, without } = await page.evaluate(boxesWithAndWithoutBadges);
+  expect(withBadges).toEqual(without);
+});
+
+test('a badge keeps one size in every state, and stays next to its link', async ({ context, server }) => {
+  const page = await context.newPage();
+  await openLayoutPage(page, server, 11);
+  const badges = page.locator('compliance-lens-badge');
+  const sizes = async () =>
+    (await badges.evaluateAll((hosts) => hosts.map((host) => host.getBoundingClientRect()))).map(
+      (box) => `${Math.round(box.width)}×${Math.round(box.height)}`,
+    );
+  expect(new Set(await sizes())).toEqual(new Set([`${BADGE_WIDTH}×${BADGE_HEIGHT}`]));
+  // Loaded (ready) and not found (an unknown token): the same size.
+  await page.locator('#l0 + compliance-lens-badge').click();
+  await expect(page.locator('#l0 + compliance-lens-badge')).toHaveAttribute('data-state', 'ready');
+  await page.keyboard.press('Escape');
+  await page.locator('#l1 + compliance-lens-badge').click();
+  await expect(page.locator('#l1 + compliance-lens-badge')).toHaveAttribute('data-error-code', 'NOT_FOUND');
+  expect(new Set(await sizes())).toEqual(new Set([`${BADGE_WIDTH}×${BADGE_HEIGHT}`]));
+  // Next to its link: the running-text badge starts where its link's last line ends.
+  const link = await page.locator('#l0').boundingBox();
+  const badge = await page.locator('#l0 + compliance-lens-badge').boundingBox();
+  if (!link || !badge) throw new Error('not laid out');
+  expect(badge.x).toBeGreaterThanOrEqual(link.x + link.width);
+  expect(badge.x).toBeLessThan(link.x + link.width + 10);
+});
