@@ -128,7 +128,7 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   app.get('/api/openapi.json', (c) => c.json(openApiDocument));
   allowOnly(app, '/api/openapi.json', ['GET']);
 
-  registerDemoRoutes(app, deps);
+  registerDemoRoutes(app, deps, views);
 
   app.notFound((c) => sendError(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`));
 

@@ -197,7 +197,7 @@ async function seedAfresh(
 
 function toDemoLink(demo: DemoOrganisation, label: string, state: DemoLink['state'], baseUrl: string, token: string): DemoLink {
   const urls = shareLinkUrls(baseUrl, token);
-  return { label, company: demo.name, state, apiUrl: urls.api_url, shareUrl: urls.share_url };
+  return { label, company: demo.name, state, token, apiUrl: urls.api_url, shareUrl: urls.share_url };
 }
 
 /** One line per link: `  <state>  <company> — <label>: <share_url>  (API: <api_url>)`. */

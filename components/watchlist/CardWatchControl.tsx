@@ -74,6 +74,7 @@ export function CardWatchControl({ request, api }: { request: SnapshotRequest; a
         type="button"
         data-testid="watch-toggle"
         aria-pressed={pressed}
+        aria-busy={busy || (!known && !failure)}
         aria-label={`${t(pressed ? 'watch.toggle.watching' : 'watch.toggle.watch')}: ${hint}`}
         title={hint}
         disabled={!known && !failure}

@@ -1,4 +1,5 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
+import { badgeFace } from '../core/badge-face';
 import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../core/schemas/results';
 import type { EffectiveSettings, PageSettings } from '../core/schemas/settings';
 import type { WatchSettings } from '../core/watchlist/schedule';
@@ -57,15 +58,20 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
   return guardHandlers(
     contentProtocol,
     {
-      peekBadges: async (requests) =>
-        (await peekAll(deps.service, requests)).map((result) => (result === null ? null : toBadgeSummary(result))),
+      async peekBadges(requests) {
+        const [results, words] = await Promise.all([peekAll(deps.service, requests), deps.getBadgeText()]);
+        return results.map((result) => (result === null ? null : badgeFace(toBadgeSummary(result), words)));
+      },
       async getPageSettings(input) {
         if (input?.waitForPolicy) await deps.getSettings();
         const { services, hoverDelayMs, settled } = await deps.getPageSettings();
         return { services, hoverDelayMs, settled };
       },
       getBadgeText: () => deps.getBadgeText(),
-      openCard: (input, sender) => deps.cards.open(frameOf(sender), input),
+      async openCard(input, sender) {
+        const { shown, badge } = await deps.cards.open(frameOf(sender), input);
+        return { shown, badge: badge && badgeFace(badge, await deps.getBadgeText()) };
+      },
       async moveCard(input, sender) {
         await deps.cards.move(frameOf(sender), input);
         return { ok: true };

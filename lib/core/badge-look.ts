@@ -13,11 +13,13 @@ import type { SnapshotErrorCode } from './result-codes';
 export const BADGE_WIDTH = 56;
 export const BADGE_HEIGHT = 16;
 
-/** What a badge shows: its text (a score with its scale, or a mark), its tone, and whether its border is dashed (nothing known yet). */
+/** What a badge shows: its text (a score with its scale, or a mark), its tone, and whether its border is dashed (nothing known). */
 export interface BadgeLook {
   text: string;
   tone: Tone;
   dashed: boolean;
+  /** The text is one of BADGE_MARKS (set larger than a score). */
+  mark: boolean;
 }
 
 /** The states a badge can be in, as the look needs them (a 404 split by whether this browser saw the link work). */
@@ -25,7 +27,7 @@ export type BadgeLookState =
   | { state: 'idle' }
   | { state: 'loading' }
   | { state: 'ready'; score: number; label: ReadinessLabel }
-  | { state: 'error'; code: SnapshotErrorCode | 'UNKNOWN'; withdrawn?: boolean; retryInSeconds?: number };
+  | { state: 'error'; code: SnapshotErrorCode; withdrawn?: boolean | undefined };
 
 /** Marks of the failed states: withdrawn (barred), expired (a clock), not found (a question), a passing problem (!), a service not enabled (a dash). */
 export const BADGE_MARKS = {
@@ -41,27 +43,21 @@ export function badgeLook(view: BadgeLookState): BadgeLook {
   switch (view.state) {
     case 'idle':
     case 'loading':
-      return { text: BADGE_MARKS.idle, tone: 'neutral', dashed: view.state === 'idle' };
+      return { text: BADGE_MARKS.idle, tone: 'neutral', dashed: view.state === 'idle', mark: false };
     case 'ready':
-      return { text: `${view.score}/100`, tone: READINESS_TONE[view.label], dashed: false };
+      return { text: `${view.score}/100`, tone: READINESS_TONE[view.label], dashed: false, mark: false };
     case 'error':
       return errorLook(view);
   }
 }
 
-function errorLook({ code, withdrawn, retryInSeconds }: Extract<BadgeLookState, { state: 'error' }>): BadgeLook {
+function errorLook({ code, withdrawn }: Extract<BadgeLookState, { state: 'error' }>): BadgeLook {
+  const mark = (text: string, tone: Tone, dashed = false): BadgeLook => ({ text, tone, dashed, mark: true });
   if (code === 'NOT_FOUND')
-    return withdrawn
-      ? { text: BADGE_MARKS.withdrawn, tone: ERROR_TONE.WITHDRAWN, dashed: false }
-      : { text: BADGE_MARKS.notFound, tone: ERROR_TONE.NOT_FOUND, dashed: true };
-  if (code === 'EXPIRED') return { text: BADGE_MARKS.expired, tone: ERROR_TONE.EXPIRED, dashed: false };
-  if (code === 'FORBIDDEN_ORIGIN') return { text: BADGE_MARKS.forbidden, tone: ERROR_TONE.FORBIDDEN_ORIGIN, dashed: true };
-  if (code === 'RATE_LIMITED' && retryInSeconds !== undefined) {
-    // The wait itself, while it lasts: "59 s", "3 min".
-    const text = retryInSeconds < 60 ? `${retryInSeconds} s` : `${Math.ceil(retryInSeconds / 60)} min`;
-    return { text, tone: ERROR_TONE.RATE_LIMITED, dashed: false };
-  }
-  return { text: BADGE_MARKS.passing, tone: code === 'UNKNOWN' ? 'orange' : ERROR_TONE[code], dashed: false };
+    return withdrawn ? mark(BADGE_MARKS.withdrawn, ERROR_TONE.WITHDRAWN) : mark(BADGE_MARKS.notFound, ERROR_TONE.NOT_FOUND, true);
+  if (code === 'EXPIRED') return mark(BADGE_MARKS.expired, ERROR_TONE.EXPIRED);
+  if (code === 'FORBIDDEN_ORIGIN') return mark(BADGE_MARKS.forbidden, ERROR_TONE.FORBIDDEN_ORIGIN, true);
+  return mark(BADGE_MARKS.passing, ERROR_TONE[code]);
 }
 
 /**
@@ -80,7 +76,7 @@ export function badgeChipCss(chip: string): string {
     `width:${BADGE_WIDTH}px;height:${BADGE_HEIGHT}px;padding:0 3px;border:1px solid;border-radius:8px;` +
     `font:700 10px/14px system-ui,sans-serif;white-space:nowrap;overflow:hidden;` +
     `font-variant-numeric:tabular-nums;cursor:pointer;user-select:none}` +
-    `${chip}[data-dashed]{border-style:dashed}` +
+    `${chip}[data-dashed]{border-style:dashed}${chip}[data-mark]{font-size:13px}` +
     tones(PALETTE.light) +
     `${chip}:focus-visible{outline:2px solid ${PALETTE.light.brand.accent};outline-offset:1px}` +
     `@media (prefers-color-scheme:dark){${tones(PALETTE.dark)}` +

@@ -1,4 +1,5 @@
 import { READINESS_LABELS, RISK_BANDS, type ReadinessLabel, type RiskBand } from './labels';
+import { TONES, type Tone } from './palette';
 import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from './result-codes';
 
 /**
@@ -35,6 +36,10 @@ export function isRiskBand(value: Json): value is RiskBand {
 
 export function isStringArray(value: Json, maxItems = 100): value is string[] {
   return Array.isArray(value) && value.length <= maxItems && value.every((item) => isString(item));
+}
+
+export function isTone(value: Json): value is Tone {
+  return (TONES as readonly unknown[]).includes(value);
 }
 
 export function isErrorCode(value: Json): value is SnapshotErrorCode {

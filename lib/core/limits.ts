@@ -13,6 +13,9 @@ export const MAX_PEEK_BATCH = 500;
 /** Longest badge string the background sends a content script (the catalogs' are far shorter). */
 export const MAX_BADGE_STRING = 1000;
 
+/** Longest text a badge's chip shows ("100/100"; the chip has room for little more). */
+export const MAX_BADGE_FACE_TEXT = 8;
+
 /** Bounds of the hover delay, apart so that the content script can clamp with them alone. */
 export const HOVER_DELAY_MS = { min: 300, max: 1500, default: 400 } as const;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_BADGE_STRING, MAX_PEEK_BATCH } from '../core/limits';
-import { badgeSummarySchema, snapshotRequestSchema } from '../core/schemas/results';
+import { badgeFaceSchema, snapshotRequestSchema } from '../core/schemas/results';
 import { serviceConfigSchema } from '../core/schemas/service';
 import { hoverDelayMsSchema } from '../core/schemas/settings';
 import { TOKEN_PATTERN } from '../core/token';
@@ -59,7 +59,7 @@ export const contentProtocol = {
   /** Cache only, never a fetch: the badges of links already seen. null = nothing cached. */
   peekBadges: {
     input: z.array(snapshotRequestSchema).max(MAX_PEEK_BATCH),
-    output: z.array(badgeSummarySchema.nullable()),
+    output: z.array(badgeFaceSchema.nullable()),
   },
   /**
    * The services to recognise and the hover delay. Answered at once, even while the browser's first
@@ -95,7 +95,7 @@ export const contentProtocol = {
       intent: z.enum(ACTIVATION_SOURCES),
       anchor: cardAnchorSchema,
     }),
-    output: z.object({ shown: z.boolean(), badge: badgeSummarySchema.nullable() }),
+    output: z.object({ shown: z.boolean(), badge: badgeFaceSchema.nullable() }),
   },
   ...cardMessages,
   /**

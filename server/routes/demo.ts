@@ -2,7 +2,10 @@ import type { Context, Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../app-types';
 import { publicBaseUrl } from '../http/base-url';
 import { allowOnly } from '../http/methods';
-import { renderDemoPage } from '../views/demo-page';
+import type { BadgeLookState } from '../../lib/core/badge-look';
+import { readinessLabelFor } from '../../lib/core/labels';
+import type { ViewCounter } from '../snapshot';
+import { renderDemoPage, type DemoLink } from '../views/demo-page';
 import { SHARE_CSP } from './share';
 
 /**
@@ -30,11 +33,26 @@ export function setDemoHeaders(c: Context): void {
   c.header('X-Frame-Options', 'DENY');
 }
 
+/**
+ * What a link's badge shows once loaded, from the link as it is now (read without counting a view):
+ * a founder who changed their scores sees the new ones in the Expected badge column.
+ */
+async function expectedBadge(views: ViewCounter, link: DemoLink): Promise<BadgeLookState> {
+  const lookup = await views.peek(link.token);
+  if (lookup.status === 'ok') {
+    const score = lookup.row.readiness_score;
+    return { state: 'ready', score, label: readinessLabelFor(score) };
+  }
+  return { state: 'error', code: lookup.status === 'expired' ? 'EXPIRED' : 'NOT_FOUND' };
+}
+
 /** `GET /demo` (seeded links, or a note how to seed) and `GET /` → `/demo`. */
-export function registerDemoRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
-  app.get('/demo', (c) => {
+export function registerDemoRoutes(app: Hono<AppEnv>, deps: AppDeps, views: ViewCounter): void {
+  app.get('/demo', async (c) => {
     c.header('Content-Security-Policy', DEMO_CSP);
-    return c.html(renderDemoPage({ baseUrl: publicBaseUrl(c, deps.config), links: [...(deps.config.demoLinks?.() ?? [])] }));
+    const links = deps.config.demoLinks?.() ?? [];
+    const rows = await Promise.all(links.map(async (link) => ({ ...link, expected: await expectedBadge(views, link) })));
+    return c.html(renderDemoPage({ baseUrl: publicBaseUrl(c, deps.config), links: rows }));
   });
   allowOnly(app, '/demo', ['GET']);
   app.get('/', (c) => c.redirect('/demo', 302));

@@ -5,17 +5,22 @@
  * so end-to-end tests can find it.
  */
 
+import { badgeChipCss, badgeLook, type BadgeLookState } from '../../lib/core/badge-look';
 import { escapeHtml, renderDocument, renderTopbar, type Tone } from './html';
 
 export type DemoLink = {
   label: string;
   company: string;
   state: 'active' | 'expired' | 'revoked';
+  token: string;
   apiUrl: string;
   shareUrl: string;
 };
 
-export type DemoPageInput = { baseUrl: string; links: DemoLink[] };
+/** A link with what its badge shows once loaded, as the server sees the link now (its score may have moved). */
+export type DemoRow = DemoLink & { expected: BadgeLookState };
+
+export type DemoPageInput = { baseUrl: string; links: DemoRow[] };
 
 export type DemoState = DemoLink['state'] | 'lookalike';
 export type DemoForm =
@@ -62,11 +67,27 @@ function anchor(href: string, text: string, state: DemoState, form: DemoForm, ex
   return `<a href="${escapeHtml(href)}" data-demo-state="${state}" data-demo-form="${form}" rel="noopener noreferrer"${extra}>${escapeHtml(text)}</a>`;
 }
 
-const STATE_INFO: Readonly<Record<DemoLink['state'], { tone: Tone; text: string }>> = {
-  active: { tone: 'green', text: 'Active · snapshot' },
-  expired: { tone: 'amber', text: 'Expired · 410 EXPIRED' },
-  revoked: { tone: 'red', text: 'Revoked · 404 NOT_FOUND' },
-};
+/** A badge as the extension draws it (lib/core/badge-look.ts: the same chip, marks and colours). */
+function badgeChip(state: BadgeLookState): string {
+  const look = badgeLook(state);
+  const flags = `${look.dashed ? ' data-dashed' : ''}${look.mark ? ' data-mark' : ''}`;
+  return `<span class="cl-badge" data-tone="${look.tone}"${flags}>${escapeHtml(look.text)}</span>`;
+}
+
+/** What the extension's badge says in words, as the card names it. */
+function expectedWords(state: BadgeLookState): string {
+  if (state.state === 'ready') return `Readiness ${state.score}/100 · ${state.label}`;
+  if (state.state !== 'error') return 'Not loaded';
+  if (state.code === 'EXPIRED') return 'Expired';
+  if (state.code === 'NOT_FOUND')
+    return state.withdrawn ? 'Withdrawn by the founder' : 'Not found (revoked before this browser loaded it)';
+  return 'Could not load';
+}
+
+/** Before the link is loaded, and after (a hover or Enter: one view). */
+function expectedBadge(state: BadgeLookState): string {
+  return `<span class="expected" data-testid="expected-badge"><span class="chips">${badgeChip({ state: 'idle' })}<span aria-label="then">→</span>${badgeChip(state)}</span><span class="muted small">${escapeHtml(expectedWords(state))}</span></span>`;
+}
 
 const DEAL_STAGES = ['Due diligence', 'First call', 'IC memo', 'Sourcing', 'Term sheet', 'Portfolio review'] as const;
 const OWNERS = ['Amara Okafor', 'Wanjiru Kamau', 'Kwame Mensah', 'Thandiwe Nkosi', 'Moussa Diallo'] as const;
@@ -146,22 +167,22 @@ function renderEmailThread(active: readonly [DemoLink, ...DemoLink[]]): string {
 </section>`;
 }
 
-function renderDealTable(links: readonly DemoLink[]): string {
+function renderDealTable(links: readonly DemoRow[]): string {
   const rows = links
     .map((link, index) => {
-      const info = STATE_INFO[link.state];
       return `<tr>
         <td><strong>${escapeHtml(link.company)}</strong></td>
         <td>${escapeHtml(DEAL_STAGES[index % DEAL_STAGES.length] ?? '')}</td>
         <td>${escapeHtml(OWNERS[index % OWNERS.length] ?? '')}</td>
         <td class="link-cell">${anchor(link.shareUrl, link.label, link.state, 'table')}</td>
-        <td><span class="chip chip-dot tone-${info.tone}">${escapeHtml(info.text)}</span></td>
+        <td>${expectedBadge(link.expected)}</td>
       </tr>`;
     })
     .join('\n');
   return `<section class="card section" aria-labelledby="crm-title">
   <p class="section-title">2 · Deal-flow board (CRM-like)</p>
   <h2 id="crm-title">Pan-African fintech pipeline · Q3 2026</h2>
+  <p class="muted small">Expected badge: what the extension draws next to each link before it is loaded (CL), then once you hover it or press Enter on its badge (one view for the founder).</p>
   <div class="table-wrap">
     <table class="crm">
       <thead><tr><th scope="col">Company</th><th scope="col">Stage</th><th scope="col">Owner</th><th scope="col">Compliance link</th><th scope="col">Expected badge</th></tr></thead>
@@ -271,6 +292,12 @@ const DEMO_CSS = `
 .crm tbody tr:nth-child(even) td { background: color-mix(in srgb, var(--surface-2) 45%, transparent); }
 .crm td:nth-child(-n+3) { white-space: nowrap; }
 .link-cell { min-width: 200px; }
+.expected { display: flex; flex-direction: column; gap: 3px; min-width: 150px; }
+.expected .chips { display: inline-flex; align-items: center; gap: 6px; }
+/* Room for the extension's badge, which is drawn over what follows a link. */
+.crm td.link-cell { padding-right: 72px; }
+${badgeChipCss('.cl-badge')}
+.cl-badge { cursor: default; }
 .lookalikes { border-color: var(--red-border); }
 .lookalike-list { list-style: none; margin: 14px 0 0; padding: 0; display: flex; flex-direction: column; gap: 12px; }
 .mail-frame { display: block; width: 100%; height: 120px; margin-top: 14px; border: 1px solid var(--border); border-radius: 10px; background: #fff; }
@@ -292,7 +319,7 @@ export function renderDemoPage(input: DemoPageInput): string {
     <li><strong>Hover</strong> a link or its badge for a moment (or focus it and press Enter) to open a <strong>card</strong> with the readiness score, risk band, top gaps and the founder's disclaimer.</li>
     <li>Nothing is fetched just because a link is on the page. <strong>Each snapshot fetch counts as a view for the founder</strong>, so the extension fetches only on intent and caches the result.</li>
     <li>Links inside frames (a mail body) and inside web components (shadow DOM) get badges too.</li>
-    <li>Expired and revoked links show an error badge; look-alike links (marked in red) get no badge at all.</li>
+    <li>A badge shows the readiness score out of 100 in its label's colour; an expired link shows a clock (◷), a link the service does not know a question mark (?), and one the founder revoked after you loaded it a barred circle (⊘). Look-alike links (marked in red) get no badge at all.</li>
   </ul>
 </section>`;
 

@@ -39,3 +39,42 @@ test('the demo page: links in the thread, the table, a framed mail body and a we
     await server.stop();
   }
 });
+
+test("the deal table's Expected badge column says what the extension draws once each link is loaded", async ({
+  context,
+  serviceWorker,
+}) => {
+  const server = await startTestServer(['--seed']);
+  try {
+    await configureTestService(serviceWorker, server.baseUrl);
+    const demo = await AnnotatedPage.open(context, `${server.baseUrl}/demo`, { viewport: { width: 1280, height: 900 } });
+    const { page } = demo;
+    const rows = page.locator('table.crm tbody tr');
+    const count = await rows.count();
+    expect(count).toBeGreaterThan(3);
+    for (let index = 0; index < count; index += 1) {
+      const row = rows.nth(index);
+      // The chip drawn after loading: a score with its scale, or a mark.
+      const expected = (await row.locator('[data-testid="expected-badge"] .cl-badge').last().textContent()) ?? '';
+      const badge = row.locator('a[data-demo-form="table"] + compliance-lens-badge');
+      // Badges are drawn as they come near the viewport.
+      await row.scrollIntoViewIfNeeded();
+      await badge.click();
+      if (/^\d+\/100$/.test(expected)) {
+        await expect(badge).toHaveAttribute('data-state', 'ready');
+        await expect((await demo.card.opened()).readinessScore).toHaveText(expected.split('/')[0] ?? '');
+      } else {
+        const code = { '◷': 'EXPIRED', '?': 'NOT_FOUND', '⊘': 'NOT_FOUND' }[expected];
+        await expect(badge).toHaveAttribute('data-error-code', code ?? `unexpected mark ${expected}`);
+        if (expected === '⊘') await expect(badge).toHaveAttribute('data-withdrawn');
+        else await expect(badge).not.toHaveAttribute('data-withdrawn');
+      }
+      await page.keyboard.press('Escape');
+      await page.mouse.click(2, 2);
+    }
+    await page.locator('table.crm').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: artifactPath('demo-expected-badges.png') });
+  } finally {
+    await server.stop();
+  }
+});

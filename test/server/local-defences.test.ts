@@ -123,6 +123,7 @@ describe('Host check (DNS rebinding)', () => {
         label: 'Seed',
         company: 'Demo Co',
         state: 'active' as const,
+        token,
         apiUrl: `http://localhost/api/v1/compliance-status/${token}`,
         shareUrl: `http://localhost/share/${token}`,
       },

@@ -146,6 +146,7 @@ describe('--seed and /demo', () => {
         label: 'Seed round',
         company: 'Demo Co',
         state: 'active',
+        token: link.token,
         apiUrl: `${BASE}${snapshotPath(link.token)}`,
         shareUrl: link.share_url,
       },

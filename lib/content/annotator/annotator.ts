@@ -3,7 +3,7 @@ import { createBadge, type BadgeCallbacks } from './badge';
 import { describeBadge, type BadgeText } from './badge-view';
 import { createInteraction, type Interaction } from './interaction';
 import { createLinkScanner, type LinkScanner } from './link-scanner';
-import { createLinkStates, type LinkStates } from './link-states';
+import { createLinkStates, type LinkState, type LinkStates } from './link-states';
 import { createPeekQueue } from './peek-queue';
 import type { AnchorRecognizer, AnnotatableLink, AnnotatorOptions, EngineConfig } from './types';
 import { intersectionWatcher } from './visibility';
@@ -62,7 +62,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   const watchVisibility = options.watchVisibility === undefined ? intersectionWatcher(options.document) : options.watchVisibility;
   const visibility = watchVisibility?.((anchor) => scanner.drawBadgeOf(anchor)) ?? null;
   const scanner: LinkScanner = createLinkScanner(config, states, visibility, {
-    newBadge: (doc) => makeBadge(doc, badgeCallbacks, (view, at) => describeBadge(view, at, text)),
+    newBadge: (doc) => makeBadge(doc, badgeCallbacks, (view) => describeBadge(view, text)),
     onDropped: (annotation) => interaction.forget(annotation),
     onLinksChanged: () => linkListeners.forEach((listener) => listener()),
     onNavigated: () => rescan(),
@@ -101,7 +101,13 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     },
     setText(next) {
       text = next;
-      for (const annotation of scanner.live) annotation.badge.repaint();
+      // The badges' own words at once; what the background worded (loaded links) asked for again.
+      const worded = new Set<LinkState>();
+      for (const annotation of scanner.live) {
+        annotation.badge.repaint();
+        if (annotation.state.view.state === 'ready' || annotation.state.view.state === 'error') worded.add(annotation.state);
+      }
+      worded.forEach(peek);
     },
     rescan,
   };

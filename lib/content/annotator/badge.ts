@@ -99,7 +99,7 @@ export interface BadgeCallbacks {
 export interface Badge {
   readonly host: HTMLElement;
   /** Sets the state attributes on the host now; the visible badge follows once it is drawn. */
-  render(view: BadgeView, now: number): void;
+  render(view: BadgeView): void;
   /** Paints the current state again (the reader's language changed). */
   repaint(): void;
   /**
@@ -117,7 +117,7 @@ export interface Badge {
 }
 
 /** Words and tone for a state, in the reader's language (the annotator's `describeBadge` with its text). */
-export type DescribeBadge = (view: BadgeView, now: number) => BadgeDescription;
+export type DescribeBadge = (view: BadgeView) => BadgeDescription;
 
 function onButtonClick(this: ShadowBadge, event: MouseEvent): void {
   event.preventDefault();
@@ -145,7 +145,6 @@ class ShadowBadge implements Badge {
   readonly host: HTMLElement;
   private parts: { readonly button: HTMLElement; readonly text: HTMLElement } | null = null;
   private view: BadgeView = IDLE_VIEW;
-  private at = 0;
 
   constructor(
     doc: Document,
@@ -194,18 +193,18 @@ class ShadowBadge implements Badge {
   private paint(): void {
     if (!this.parts) return;
     const { button, text } = this.parts;
-    const description = this.describe(this.view, this.at);
+    const description = this.describe(this.view);
     button.setAttribute('aria-label', description.label);
     button.setAttribute('aria-busy', String(this.view.state === 'loading'));
     button.dataset.tone = description.tone;
     button.toggleAttribute('data-dashed', description.dashed);
+    button.toggleAttribute('data-mark', description.mark);
     text.textContent = description.text;
   }
 
-  render(view: BadgeView, now: number): void {
+  render(view: BadgeView): void {
     const previous = this.view;
     this.view = view;
-    this.at = now;
     if (view.state !== previous.state) this.host.setAttribute('data-state', view.state);
     if (view.state === 'error') this.host.setAttribute('data-error-code', view.code);
     else if (previous.state === 'error') this.host.removeAttribute('data-error-code');

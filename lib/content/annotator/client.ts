@@ -1,7 +1,7 @@
 import type { CardAnchor, ContentProtocolMap, ContentSettings, FrameRect } from '../../protocol/content';
 import type { ActivationSource, CardEventKind } from '../../protocol/guarded/card';
 import {
-  toBadgeSummary,
+  toBadgeFace,
   toBadgeText,
   toCardEvent,
   toCloseCard,
@@ -24,7 +24,7 @@ export const messagingSnapshotClient: BadgeSnapshotClient = {
   async peekMany(requests) {
     const answers: unknown = await messenger.send('peekBadges', requests);
     if (!Array.isArray(answers) || answers.length !== requests.length) return requests.map(() => null);
-    return answers.map((answer: unknown) => (answer === null ? null : toBadgeSummary(answer)));
+    return answers.map((answer: unknown) => (answer === null ? null : toBadgeFace(answer)));
   },
 };
 

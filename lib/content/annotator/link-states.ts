@@ -59,7 +59,7 @@ export function createLinkStates(
     state.cancelRetryTimer?.();
     state.cancelRetryTimer = null;
     const at = now();
-    for (const annotation of state.annotations) annotation.badge.render(view, at);
+    for (const annotation of state.annotations) annotation.badge.render(view);
     if (view.state === 'error' && view.code === 'RATE_LIMITED' && view.retryAt !== undefined && view.retryAt > at) {
       // Once the pause is over, the badge invites a new try instead of showing a stale countdown.
       state.cancelRetryTimer = scheduler.timeout(() => {
@@ -88,7 +88,7 @@ export function createLinkStates(
       annotation.state = state;
       if (state.annotations.length === 0) state.annotations = [annotation];
       else state.annotations.push(annotation);
-      annotation.badge.render(state.view, now());
+      annotation.badge.render(state.view);
     },
     detach(annotation) {
       const list = annotation.state.annotations;

@@ -21,7 +21,8 @@ export function createPeekQueue(
 
   function send(): void {
     while (!isStopped() && inFlight < PEEK_CONCURRENCY && queue.length > 0) {
-      const batch = queue.splice(0, MAX_PEEK_BATCH).filter((state) => state.view.state === 'idle');
+      // New links, and loaded ones to be worded again; never one whose card is loading it now.
+      const batch = queue.splice(0, MAX_PEEK_BATCH).filter((state) => state.view.state !== 'loading');
       if (batch.length === 0) continue;
       inFlight += 1;
       client
@@ -29,7 +30,7 @@ export function createPeekQueue(
         .then((results) => {
           batch.forEach((state, index) => {
             const result = results[index];
-            if (result && !isStopped() && state.view.state === 'idle') states.show(state, result);
+            if (result && !isStopped() && state.view.state !== 'loading') states.show(state, result);
           });
         })
         .catch(() => {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { READINESS_LABELS, RISK_BANDS } from '../labels';
+import { MAX_BADGE_FACE_TEXT, MAX_BADGE_STRING } from '../limits';
+import { TONES } from '../palette';
 import { snapshotMetaSchema, snapshotSchema, timestampSchema } from './snapshot';
 import { isValidTokenShape } from '../token';
 import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../result-codes';
@@ -73,6 +75,25 @@ export const badgeSummarySchema = z.discriminatedUnion('state', [
   }),
 ]);
 export type BadgeSummary = z.infer<typeof badgeSummarySchema>;
+
+/** What a content script paints (lib/core/badge-face.ts), as it crosses the messaging boundary. */
+const wordedLook = {
+  text: z.string().max(MAX_BADGE_FACE_TEXT),
+  tone: z.enum(TONES),
+  dashed: z.boolean(),
+  mark: z.boolean(),
+  label: z.string().max(MAX_BADGE_STRING),
+};
+export const badgeFaceSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('ready'), ...wordedLook }),
+  z.object({
+    state: z.literal('error'),
+    code: z.enum(SNAPSHOT_ERROR_CODES),
+    withdrawn: z.literal(true).optional(),
+    retryAt: epochMs.optional(),
+    ...wordedLook,
+  }),
+]);
 
 export function toBadgeSummary(result: SnapshotResult): BadgeSummary {
   if (result.status === 'ready') {

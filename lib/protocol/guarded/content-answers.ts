@@ -1,17 +1,6 @@
-import {
-  isEpochMs,
-  isErrorCode,
-  isFiniteNumber,
-  isReadinessLabel,
-  isRecord,
-  isRiskBand,
-  isScore,
-  isString,
-  isStringArray,
-  isTimestamp,
-} from '../../core/guards';
-import { HOVER_DELAY_MS, MAX_BADGE_STRING } from '../../core/limits';
-import type { BadgeSummary } from '../../core/schemas/results';
+import { isEpochMs, isErrorCode, isFiniteNumber, isRecord, isString, isStringArray, isTone } from '../../core/guards';
+import { HOVER_DELAY_MS, MAX_BADGE_FACE_TEXT, MAX_BADGE_STRING } from '../../core/limits';
+import type { BadgeFace } from '../../core/badge-face';
 import type { ServiceConfig } from '../../core/services';
 import type { BadgeTextPayload, CardEvent, ContentSettings, FrameRect, OpenCardAnswer, ShowCard } from '../content';
 import { CARD_EVENTS, CARD_NONCE_PATTERN, MAX_CARD_COORDINATE, MAX_FRAME_HOPS, type CardEventKind } from './card';
@@ -23,8 +12,19 @@ import { CARD_EVENTS, CARD_NONCE_PATTERN, MAX_CARD_COORDINATE, MAX_FRAME_HOPS, t
  * of the fields it keeps (test/lib/protocol/guarded/content-answers.test.ts holds them to the schemas).
  */
 
-/** A badge answer that is not one. */
-export const INVALID_BADGE: BadgeSummary = { state: 'error', code: 'INVALID_RESPONSE' };
+/**
+ * A badge answer that is not one: "unreadable", worded by the annotator (no label of its own). Its
+ * look is badge-look's for INVALID_RESPONSE (test/lib/protocol/guarded/content-answers.test.ts).
+ */
+export const INVALID_BADGE: BadgeFace = {
+  state: 'error',
+  code: 'INVALID_RESPONSE',
+  text: '!',
+  tone: 'orange',
+  dashed: false,
+  mark: true,
+  label: '',
+};
 
 export function isCardNonce(value: unknown): value is string {
   return typeof value === 'string' && CARD_NONCE_PATTERN.test(value);
@@ -48,29 +48,33 @@ export function toFrameRect(value: unknown): FrameRect | null {
     : null;
 }
 
-/** A badge summary (`badgeSummarySchema`); anything malformed reads as INVALID_RESPONSE. */
-export function toBadgeSummary(value: unknown): BadgeSummary {
+/** A badge face (`badgeFaceSchema`); anything malformed reads as INVALID_RESPONSE. */
+export function toBadgeFace(value: unknown): BadgeFace {
   if (!isRecord(value)) return INVALID_BADGE;
-  if (value.state === 'ready') {
-    if (!isScore(value.score) || !isReadinessLabel(value.label) || !isRiskBand(value.band)) return INVALID_BADGE;
-    return { state: 'ready', score: value.score, label: value.label, band: value.band };
-  }
-  if (value.state === 'error' && isErrorCode(value.code)) {
-    if (value.retryAt !== undefined && !isEpochMs(value.retryAt)) return INVALID_BADGE;
-    if (value.expiredAt !== undefined && !isTimestamp(value.expiredAt)) return INVALID_BADGE;
-    if (value.withdrawn !== undefined && value.withdrawn !== true) return INVALID_BADGE;
-    const summary: BadgeSummary = { state: 'error', code: value.code, retryAt: value.retryAt, expiredAt: value.expiredAt };
-    if (value.withdrawn) summary.withdrawn = true;
-    return summary;
-  }
-  return INVALID_BADGE;
+  const { text, tone, dashed, mark, label } = value;
+  const worded =
+    isString(text, MAX_BADGE_FACE_TEXT) &&
+    isTone(tone) &&
+    typeof dashed === 'boolean' &&
+    typeof mark === 'boolean' &&
+    isString(label, MAX_BADGE_STRING);
+  if (!worded) return INVALID_BADGE;
+  const look = { text, tone, dashed, mark, label };
+  if (value.state === 'ready') return { state: 'ready', ...look };
+  const { code, withdrawn, retryAt } = value;
+  if (value.state !== 'error' || !isErrorCode(code)) return INVALID_BADGE;
+  if ((withdrawn !== undefined && withdrawn !== true) || (retryAt !== undefined && !isEpochMs(retryAt))) return INVALID_BADGE;
+  const face: BadgeFace = { state: 'error', code, ...look };
+  if (withdrawn) face.withdrawn = true;
+  if (retryAt !== undefined) face.retryAt = retryAt;
+  return face;
 }
 
 /** `openCard`'s answer; a malformed one is a card not drawn, and shows nothing on the badge. */
 export function toOpenCardAnswer(value: unknown): OpenCardAnswer {
   if (!isRecord(value)) return { shown: false, badge: null };
   const { badge } = value;
-  return { shown: value.shown === true, badge: badge === null || badge === undefined ? null : toBadgeSummary(badge) };
+  return { shown: value.shown === true, badge: badge === null || badge === undefined ? null : toBadgeFace(badge) };
 }
 
 function toService(value: unknown): ServiceConfig | null {

@@ -46,11 +46,6 @@ export class HoverCard {
     return (await this.frame()).getByTestId('watch-toggle');
   }
 
-  /** The watch toggle with the line beside it that says what watching costs. */
-  async watchControl(): Promise<Locator> {
-    return (await this.frame()).getByTestId('watch-control');
-  }
-
   /** Waits until the frame is revealed at the size the card page reported (hidden until then). */
   async expectRevealed(): Promise<void> {
     const frame = await this.frame();

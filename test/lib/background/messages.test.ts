@@ -1,5 +1,6 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { badgeFace } from '@/lib/core/badge-face';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createCardRoutes } from '@/lib/background/cards/card-routes';
 import { createHoverAllowance } from '@/lib/background/hover-allowance';
@@ -124,9 +125,9 @@ describe('handlers validate their inputs', () => {
       openCard({ origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN }),
       contentScriptSender,
     );
-    expect(contentProtocol.openCard.output.parse(result)).toEqual({
+    expect(contentProtocol.openCard.output.parse(result)).toMatchObject({
       shown: true,
-      badge: { state: 'error', code: 'FORBIDDEN_ORIGIN' },
+      badge: { state: 'error', code: 'FORBIDDEN_ORIGIN', label: expect.stringMatching(/n’est pas activé/) as unknown },
     });
     expect(fetch).not.toHaveBeenCalled();
   });
@@ -141,12 +142,10 @@ describe('handlers validate their inputs', () => {
       { fromCache: true },
     ]);
     // A content script learns what its badge shows, and nothing else of the snapshot.
-    expect(await content.openCard(openCard(request), contentScriptSender)).toEqual(
-      contentProtocol.openCard.output.parse({
-        shown: true,
-        badge: { state: 'ready', score: 68, label: 'In Progress', band: 'medium' },
-      }),
-    );
+    expect(contentProtocol.openCard.output.parse(await content.openCard(openCard(request), contentScriptSender))).toEqual({
+      shown: true,
+      badge: badgeFace({ state: 'ready', score: 68, label: 'In Progress', band: 'medium' }, badgeTextFor('fr', undefined)),
+    });
     expect(pagesProtocol.getSettings.output.parse(await pages.getSettings(undefined, popupSender)).fetchMode).toBe('intent');
     // Of the settings, a content script gets the services to recognise and the hover delay.
     const pageSettings = contentProtocol.getPageSettings.output.parse(
@@ -167,7 +166,7 @@ describe('handlers validate their inputs', () => {
 });
 
 describe('senders', () => {
-  it('full snapshots are for extension pages only: a content script gets a badge summary, never the snapshot', async () => {
+  it('full snapshots are for extension pages only: a content script gets its badge (worded), never the snapshot', async () => {
     const { pages, content, fetch } = setup();
     const request = { origin: ORIGIN, token: FIXTURE_TOKEN };
     await expect(pages.getSnapshot(request, contentScriptSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
@@ -176,7 +175,7 @@ describe('senders', () => {
     await expect(pages.getSnapshot(request, {})).rejects.toBeInstanceOf(ForbiddenSenderError);
     expect(fetch).not.toHaveBeenCalled();
     const { badge } = await content.openCard(openCard(request), contentScriptSender);
-    expect(Object.keys(badge ?? {}).sort()).toEqual(['band', 'label', 'score', 'state']);
+    expect(Object.keys(badge ?? {}).sort()).toEqual(['dashed', 'label', 'mark', 'state', 'text', 'tone']);
     expect(JSON.stringify(badge)).not.toContain('disclaimer');
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderDemoPage, type DemoLink } from '../../../server/views/demo-page';
+import { badgeChipCss, type BadgeLookState } from '../../../lib/core/badge-look';
+import { renderDemoPage, type DemoLink, type DemoRow } from '../../../server/views/demo-page';
 import { expectInert, parse, text } from '../support/html-document';
 
 /** Proofpoint URL Defense v2 `u=`: `-XX` is `%XX`, `_` is `/`. */
@@ -11,15 +12,23 @@ function decodeProofpointV2(wrapped: string): string {
 describe('renderDemoPage', () => {
   const base = 'http://localhost:8787';
   const tok = (c: string) => c.repeat(43);
+  /** What the server reads for each state: an active link's readiness, an expired link, a revoked one (404). */
+  const EXPECTED: Record<DemoLink['state'], BadgeLookState> = {
+    active: { state: 'ready', score: 76, label: 'Good Standing' },
+    expired: { state: 'error', code: 'EXPIRED' },
+    revoked: { state: 'error', code: 'NOT_FOUND' },
+  };
   /** A demo link whose API and share URLs carry `token`. */
-  const demoLink = (label: string, company: string, state: DemoLink['state'], token: string): DemoLink => ({
+  const demoLink = (label: string, company: string, state: DemoLink['state'], token: string): DemoRow => ({
     label,
     company,
     state,
+    token,
     apiUrl: `${base}/api/v1/compliance-status/${token}`,
     shareUrl: `${base}/share/${token}`,
+    expected: EXPECTED[state],
   });
-  const links: DemoLink[] = [
+  const links: DemoRow[] = [
     demoLink('Series A data room', 'Ìlú Digital Exchange Ltd', 'active', tok('A')),
     demoLink('Seed link', 'Kobo Vault Custody Ltd', 'active', tok('B')),
     demoLink('Tokenised RWA', 'Sahel Tokenworks SA', 'active', `a-b_c${tok('C')}`),
@@ -131,6 +140,26 @@ describe('renderDemoPage', () => {
     expect(anchors('table', 'revoked').length).toBe(1);
     const headers = [...doc.querySelectorAll('table th')].map((th) => th.textContent);
     expect(headers).toEqual(expect.arrayContaining(['Company', 'Stage', 'Owner', 'Compliance link']));
+  });
+
+  it("shows each link's expected badge as the extension draws it: not loaded, then its score with the scale, expired or not found", () => {
+    const badges = (link: DemoRow) =>
+      [
+        ...(doc
+          .querySelector(`a[data-demo-form="table"][href="${link.shareUrl}"]`)
+          ?.closest('tr')
+          ?.querySelectorAll('.cl-badge') ?? []),
+      ].map((chip) => `${chip.textContent}|${chip.getAttribute('data-tone')}`);
+    expect(badges(links[0]!)).toEqual(['CL|neutral', '76/100|blue']);
+    expect(badges(links[5]!)).toEqual(['CL|neutral', '◷|neutral']);
+    expect(badges(links[6]!)).toEqual(['CL|neutral', '?|neutral']);
+    const row = (link: DemoRow) =>
+      doc.querySelector(`a[data-demo-form="table"][href="${link.shareUrl}"]`)?.closest('tr')?.textContent;
+    expect(row(links[0]!)).toContain('Readiness 76/100 · Good Standing');
+    // No raw API code in the column any more.
+    expect(doc.querySelector('table')?.textContent).not.toMatch(/NOT_FOUND|EXPIRED|410|404/);
+    // The chip's look is the badge's own stylesheet.
+    expect(doc.querySelector('style')?.textContent).toContain(badgeChipCss('.cl-badge'));
   });
 
   it('has labelled look-alikes that do not point at the service origin', () => {

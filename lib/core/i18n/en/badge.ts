@@ -22,7 +22,7 @@ export const badgeEn = {
   'badge.error.expired.label': 'Compliance snapshot unavailable: this share link expired. {hint}',
   'badge.error.expiredOn.label': 'Compliance snapshot unavailable: this share link expired on {date}. {hint}',
   'badge.error.rateLimited.label': 'Compliance snapshot unavailable: too many requests from your network; try again shortly.',
-  'badge.error.retryAt.label': 'Compliance snapshot unavailable: too many requests from your network; try again {when}.',
+  'badge.error.retryAt.label': 'Compliance snapshot unavailable: too many requests from your network; try again after {time}.',
   'badge.error.network.label':
     'Compliance snapshot unavailable: the service could not be reached. Hover or press Enter to try again.',
   'badge.error.timeout.label':

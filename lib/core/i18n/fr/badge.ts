@@ -21,7 +21,8 @@ export const badgeFr: Record<keyof typeof badgeEn, string> = {
   'badge.error.expiredOn.label': 'Instantané de conformité indisponible : ce lien de partage a expiré le {date}. {hint}',
   'badge.error.rateLimited.label':
     'Instantané de conformité indisponible : trop de requêtes depuis votre réseau ; réessayez dans un instant.',
-  'badge.error.retryAt.label': 'Instantané de conformité indisponible : trop de requêtes depuis votre réseau ; réessayez {when}.',
+  'badge.error.retryAt.label':
+    'Instantané de conformité indisponible : trop de requêtes depuis votre réseau ; réessayez après {time}.',
   'badge.error.network.label':
     'Instantané de conformité indisponible : le service est injoignable. Survolez ou appuyez sur Entrée pour réessayer.',
   'badge.error.timeout.label':

@@ -10,7 +10,9 @@ import {
   type MessageHandlerDeps,
 } from '@/lib/background/messages';
 import type { SnapshotService } from '@/lib/background/snapshot-service';
+import { badgeFace } from '@/lib/core/badge-face';
 import { isRecord } from '@/lib/core/guards';
+import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 import { snapshotResultSchema, type SnapshotResult } from '@/lib/core/schemas/results';
 import { buildSnapshot, FIXTURE_TOKEN, fixtureToken } from '@/test/fixtures/snapshot';
@@ -60,7 +62,9 @@ const READY: SnapshotResult = snapshotResultSchema.parse({
   fetchedAt: 1,
   fromCache: false,
 });
-const READY_BADGE = { state: 'ready', score: 95, label: 'Regulator Ready', band: 'investor_ready' };
+const BADGE_WORDS = badgeTextFor('en', undefined);
+/** What a content script is sent for the snapshot READY: its badge, worded. */
+const READY_BADGE = badgeFace({ state: 'ready', score: 95, label: 'Regulator Ready', band: 'investor_ready' }, BADGE_WORDS);
 const NONCE = 'a'.repeat(32);
 const OTHER_NONCE = 'b'.repeat(32);
 const KEY = 'c'.repeat(32);
@@ -130,7 +134,7 @@ function handlers(options: Options = {}) {
     service,
     getSettings: unused,
     getPageSettings: unused,
-    getBadgeText: unused,
+    getBadgeText: async () => BADGE_WORDS,
     cards,
     linkFrames: createLinkFrames(area),
     linkFramesLocator: { locate: unused },
@@ -303,7 +307,7 @@ describe('who may send what', () => {
     ).rejects.toThrow(/Malformed/);
   });
 
-  it('content scripts get badge summaries; full cached snapshots only go to extension pages', async () => {
+  it('content scripts get badge faces (what the badge shows, worded); full cached snapshots only go to extension pages', async () => {
     const background = handlers({ cached: () => READY });
     expect(await background.peekBadges([request], contentScript(5))).toEqual([READY_BADGE]);
     await expect(background.peekSnapshots([request], contentScript(5))).rejects.toThrow(/extension page/);

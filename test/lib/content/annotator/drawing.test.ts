@@ -6,7 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VisibilityWatcher, VisibilityWatcherFactory } from '@/lib/content/annotator/visibility';
-import { FR_TEXT } from './badge-text';
+import { badgeFace } from '@/lib/core/badge-face';
+import { fixtureToken } from '@/test/fixtures/snapshot';
+import { EN_TEXT, FR_TEXT } from './badge-text';
 import { badges, READY, shareUrl, startHarness, type Harness } from './helpers';
 
 /** Stands in for the IntersectionObserver: the test says which links came into view. */
@@ -139,6 +141,23 @@ describe('badges are drawn on demand', () => {
     expect(drawnLabel()).toMatch(/^Instantané de conformité/);
     watcher.show(anchorOf('l1'));
     expect(h.badgeOf(badgeAfter('l1')).button.getAttribute('aria-label')).toMatch(/^Instantané de conformité/);
+  });
+
+  it('a new language has the background word the loaded badges again (their faces come from it)', async () => {
+    const { h, watcher } = start();
+    const ready = { state: 'ready', score: 76, label: 'Good Standing', band: 'medium' } as const;
+    h.peek.mockImplementation(async (request) => (request.token === fixtureToken(0) ? badgeFace(ready, EN_TEXT) : null));
+    await h.settle();
+    watcher.show(anchorOf('l0'));
+    const label = () => h.badgeOf(badgeAfter('l0')).button.getAttribute('aria-label');
+    expect(label()).toMatch(/^Compliance snapshot: readiness 76\/100/);
+    const asked = h.peek.mock.calls.length;
+    h.peek.mockImplementation(async (request) => (request.token === fixtureToken(0) ? badgeFace(ready, FR_TEXT) : null));
+    h.annotator.setText(FR_TEXT);
+    await h.settle();
+    // Only the loaded link is asked about again; its badge now speaks French.
+    expect(h.peek.mock.calls.slice(asked).map(([request]) => request.token)).toEqual([fixtureToken(0)]);
+    expect(label()).toMatch(/^Instantané de conformité : préparation 76\/100/);
   });
 
   it('without a watcher (no IntersectionObserver) every badge is drawn at once', () => {

@@ -1,4 +1,6 @@
 import { vi } from 'vitest';
+import { badgeFace } from '@/lib/core/badge-face';
+import type { BadgeSummary } from '@/lib/core/schemas/results';
 import { createBadge, type Badge } from '@/lib/content/annotator/badge';
 import { createAnnotator, type Annotator, type AnnotatorOptions } from '@/lib/content/annotator/annotator';
 import type { BadgeResult } from '@/lib/content/annotator/badge-view';
@@ -19,7 +21,10 @@ export const SERVICE: ServiceConfig = {
 export const shareUrl = (index: number) => `${SERVICE.origin}/share/${fixtureToken(index)}`;
 export const apiUrl = (index: number) => `${SERVICE.origin}/api/v1/compliance-status/${fixtureToken(index)}`;
 
-export const READY: BadgeResult = { state: 'ready', score: 76, label: 'Good Standing', band: 'medium' };
+/** The background's face for a summary, worded in English (what `peekBadges` and `openCard` answer). */
+export const face = (summary: BadgeSummary): BadgeResult => badgeFace(summary, EN_TEXT);
+
+export const READY: BadgeResult = face({ state: 'ready', score: 76, label: 'Good Standing', band: 'medium' });
 
 /** Frames run only when the test says so; timeouts use (fakeable) global timers. */
 export class ManualScheduler implements Scheduler {

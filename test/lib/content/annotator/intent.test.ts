@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureToken } from '@/test/fixtures/snapshot';
-import { badges, shareUrl, startHarness, type Harness } from './helpers';
+import type { BadgeResult } from '@/lib/content/annotator/badge-view';
+import { badges, face, shareUrl, startHarness, type Harness } from './helpers';
 
 let h: Harness;
 
@@ -118,7 +119,7 @@ describe('hover intent', () => {
   });
 
   it('shows a loading state while fetching, then the result on every badge of that link', async () => {
-    let resolve!: (value: { state: 'error'; code: string }) => void;
+    let resolve!: (value: BadgeResult) => void;
     h.openCard.mockImplementationOnce(() => new Promise((r) => (resolve = r)));
     const twin = document.createElement('a');
     twin.href = shareUrl(1);
@@ -130,7 +131,7 @@ describe('hover intent', () => {
     vi.advanceTimersByTime(400);
     await h.settle(); // the background's answer to openCard (may this link be fetched?) comes first
     expect(badges().filter((b) => b.dataset.state === 'loading')).toHaveLength(2);
-    resolve({ state: 'error', code: 'NOT_FOUND' });
+    resolve(face({ state: 'error', code: 'NOT_FOUND' }));
     await h.settle();
     const states = badges().map((b) => [b.dataset.state, b.dataset.errorCode]);
     expect(states.filter(([state, code]) => state === 'error' && code === 'NOT_FOUND')).toHaveLength(2);
@@ -215,7 +216,9 @@ describe('click', () => {
 
 describe('rate limiting', () => {
   it('shows when to retry and goes back to idle once the pause is over', async () => {
-    h.openCard.mockResolvedValueOnce({ state: 'error', code: 'RATE_LIMITED', retryAt: Date.parse('2026-11-22T08:01:00.000Z') });
+    h.openCard.mockResolvedValueOnce(
+      face({ state: 'error', code: 'RATE_LIMITED', retryAt: Date.parse('2026-11-22T08:01:00.000Z') }),
+    );
     badgeOf('a').button.click();
     await h.settle();
     const host = byId('a').nextElementSibling!;

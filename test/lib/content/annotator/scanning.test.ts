@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLinkRecognizer } from '@/lib/core/links';
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 import { fixtureToken } from '@/test/fixtures/snapshot';
-import { apiUrl, badges, link, shareUrl, startHarness, SERVICE, type Harness } from './helpers';
+import { apiUrl, badges, face, link, shareUrl, startHarness, SERVICE, type Harness } from './helpers';
 
 let harness: Harness | null = null;
 const start = (...args: Parameters<typeof startHarness>) => (harness = startHarness(...args));
@@ -49,7 +49,9 @@ describe('initial scan', () => {
     document.body.innerHTML = `<a href="${shareUrl(1)}">a</a><a href="${apiUrl(1)}">same token</a><a href="${shareUrl(2)}">b</a>`;
     const h = start();
     h.peek.mockImplementation(async (request) =>
-      request.token === fixtureToken(1) ? { state: 'ready', score: 92, label: 'Regulator Ready', band: 'investor_ready' } : null,
+      request.token === fixtureToken(1)
+        ? face({ state: 'ready', score: 92, label: 'Regulator Ready', band: 'investor_ready' })
+        : null,
     );
     h.scheduler.runAllFrames();
     await h.settle();

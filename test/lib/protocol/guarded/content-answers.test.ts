@@ -6,7 +6,8 @@ import { CARD_EVENTS, MAX_CARD_COORDINATE, MAX_FRAME_HOPS } from '@/lib/protocol
 import { CARD_ANCHOR_SOURCE, parseCardAnchor } from '@/lib/protocol/guarded/card-anchor';
 import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/protocol/guarded/card-frame';
 import {
-  toBadgeSummary,
+  INVALID_BADGE,
+  toBadgeFace,
   toBadgeText,
   toCardEvent,
   toCloseCard,
@@ -17,8 +18,9 @@ import {
 } from '@/lib/protocol/guarded/content-answers';
 import { FRAME_LINKS_SIGNAL, isFrameLinksSignal } from '@/lib/protocol/guarded/frame-signals';
 import { cardAnchorMessageSchema, cardFrameMessageSchema, frameLinksSignalSchema } from '@/lib/protocol/guarded-schemas';
-import { READINESS_LABELS, RISK_BANDS } from '@/lib/core/labels';
-import { SNAPSHOT_ERROR_CODES, badgeSummarySchema } from '@/lib/core/schemas/results';
+import { MAX_BADGE_FACE_TEXT } from '@/lib/core/limits';
+import { TONES } from '@/lib/core/palette';
+import { SNAPSHOT_ERROR_CODES, badgeFaceSchema } from '@/lib/core/schemas/results';
 import { FIXTURE_NOW } from '@/test/fixtures/snapshot';
 
 /**
@@ -27,32 +29,29 @@ import { FIXTURE_NOW } from '@/test/fixtures/snapshot';
  * they reject exactly what the zod schemas reject; what they accept is what zod would have produced.
  */
 
-/** What zod (`badgeSummarySchema`, what the background sends a content script) makes of a value. */
-const INVALID = { state: 'error', code: 'INVALID_RESPONSE' };
-
+/** What zod (`badgeFaceSchema`, what the background sends a content script) makes of a value. */
 function zodView(value: unknown) {
-  const parsed = badgeSummarySchema.safeParse(value);
-  if (!parsed.success) return INVALID;
-  if (parsed.data.state === 'ready') return parsed.data;
-  const { code, retryAt, expiredAt, withdrawn } = parsed.data;
-  return withdrawn ? { state: 'error', code, retryAt, expiredAt, withdrawn } : { state: 'error', code, retryAt, expiredAt };
+  const parsed = badgeFaceSchema.safeParse(value);
+  return parsed.success ? parsed.data : INVALID_BADGE;
 }
 
-const readyResult = fc.record({
-  state: fc.constant('ready'),
-  score: fc.integer({ min: 0, max: 100 }),
-  label: fc.constantFrom(...READINESS_LABELS),
-  band: fc.constantFrom(...RISK_BANDS),
-});
+const look = {
+  text: fc.string({ maxLength: MAX_BADGE_FACE_TEXT }),
+  tone: fc.constantFrom(...TONES),
+  dashed: fc.boolean(),
+  mark: fc.boolean(),
+  label: fc.string({ maxLength: 200 }),
+};
+const readyResult = fc.record({ state: fc.constant('ready'), ...look });
 const errorResult = fc.record(
   {
     state: fc.constant('error'),
     code: fc.constantFrom(...SNAPSHOT_ERROR_CODES),
     retryAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }),
-    expiredAt: fc.integer({ min: 0, max: FIXTURE_NOW * 2 }).map((ms) => new Date(ms).toISOString()),
     withdrawn: fc.constant(true),
+    ...look,
   },
-  { requiredKeys: ['state', 'code'] },
+  { requiredKeys: ['state', 'code', 'text', 'tone', 'dashed', 'mark', 'label'] },
 );
 
 const hostile = fc.oneof(
@@ -109,8 +108,9 @@ function mutate(
   return copy;
 }
 
-const READY_PATHS = [['state'], ['score'], ['label'], ['band']] as const;
-const ERROR_PATHS = [['state'], ['code'], ['retryAt'], ['expiredAt'], ['withdrawn']] as const;
+const LOOK_PATHS = [['text'], ['tone'], ['dashed'], ['mark'], ['label']] as const;
+const READY_PATHS = [['state'], ...LOOK_PATHS] as const;
+const ERROR_PATHS = [['state'], ['code'], ['retryAt'], ['withdrawn'], ...LOOK_PATHS] as const;
 
 const candidate = fc.oneof(
   readyResult,
@@ -121,12 +121,12 @@ const candidate = fc.oneof(
 );
 
 describe('content-script guards agree with zod (properties)', () => {
-  it('toBadgeSummary never throws and accepts exactly what zod accepts of a badge summary', () => {
+  it('toBadgeFace never throws and accepts exactly what zod accepts of a badge face', () => {
     fc.assert(
       fc.property(candidate, (value) => {
         let badge: unknown;
         expect(() => {
-          badge = toBadgeSummary(value);
+          badge = toBadgeFace(value);
         }).not.toThrow();
         expect(badge).toEqual(zodView(value));
       }),
@@ -134,11 +134,11 @@ describe('content-script guards agree with zod (properties)', () => {
     );
   });
 
-  it('valid labels and bands from lib are all accepted (no drift between the guard tables and zod enums)', () => {
-    for (const label of READINESS_LABELS) {
-      for (const band of RISK_BANDS) {
-        const value = { state: 'ready', score: 50, label, band };
-        expect(toBadgeSummary(value)).toEqual({ state: 'ready', score: 50, label, band });
+  it('every tone and error code from lib is accepted (no drift between the guard tables and zod enums)', () => {
+    for (const tone of TONES) {
+      for (const code of SNAPSHOT_ERROR_CODES) {
+        const value = { state: 'error', code, text: '!', tone, dashed: false, mark: true, label: 'x' };
+        expect(toBadgeFace(value)).toEqual(value);
       }
     }
   });
@@ -177,12 +177,12 @@ describe('content-script guards agree with zod (properties)', () => {
   });
 
   it("openCard's answer: a badge checked like any other, a card not drawn unless it says so", () => {
-    const badge = { state: 'ready', score: 50, label: 'In Progress', band: 'medium' };
+    const badge = { state: 'ready', text: '50/100', tone: 'amber', dashed: false, mark: false, label: 'Readiness 50/100' };
     expect(toOpenCardAnswer({ shown: true, badge })).toEqual({ shown: true, badge });
     expect(toOpenCardAnswer({ shown: 'yes', badge: null })).toEqual({ shown: false, badge: null });
-    expect(toOpenCardAnswer({ shown: false, badge: { state: 'ready', score: 500 } })).toEqual({
+    expect(toOpenCardAnswer({ shown: false, badge: { ...badge, text: '<img src=x onerror=alert(1)>' } })).toEqual({
       shown: false,
-      badge: { state: 'error', code: 'INVALID_RESPONSE' },
+      badge: INVALID_BADGE,
     });
     expect(toOpenCardAnswer('nonsense')).toEqual({ shown: false, badge: null });
   });
