@@ -61,14 +61,19 @@ const sources = execFileSync('git', ['ls-files', '-z', '*.ts', '*.tsx', '*.js', 
 /** A repository path in a comment: written without backticks, so taken up to where the name ends. */
 const PATH_IN_COMMENT = new RegExp(`(?<![\\w./@-])((?:${SOURCE_ROOTS.join('|')})/[\\w./-]*\\w)`, 'g');
 
-/** Whether git ignores the path (an output folder a comment may name: it exists once a run made it). */
+/**
+ * Whether git ignores the path (an output folder a comment may name: it exists once a run made it).
+ * Asked as a file and as a folder: a folder rule (`test/artifacts/`) matches a missing path only so.
+ */
 function ignored(file: string): boolean {
-  try {
-    execFileSync('git', ['check-ignore', '-q', file], { cwd: root });
-    return true;
-  } catch {
-    return false;
-  }
+  return [file, `${file}/`].some((asked) => {
+    try {
+      execFileSync('git', ['check-ignore', '-q', '--no-index', asked], { cwd: root });
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The repository paths the comments of a source text name that do not exist (and are not outputs git ignores). */
