@@ -3,6 +3,7 @@ import { CARD_TAG } from '../../protocol/guarded/card';
 import { postCardAnchor } from '../shared/card-anchor';
 import { watchViewports } from '../shared/viewports';
 import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
+import { seenThrough, type Point } from '../shared/seen';
 import { newNonce } from '../shared/nonce';
 import type { CardClient } from './client';
 import type { CardEvents, CardPresenter, SnapshotRequest } from './types';
@@ -65,14 +66,16 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
   /** The badge's box in that window's viewport. */
   const rectOf = (anchor: Element): FrameRect => toAncestorViewport(anchor.getBoundingClientRect(), placementOf().frames);
 
-  function anchorOf(anchor: Element): CardAnchor {
-    const { windows, hops } = placementOf();
+  function anchorOf(anchor: Element, { x, y }: Point): CardAnchor {
+    const { windows, hops, frames } = placementOf();
     const target = windows[hops] ?? win;
+    const { left, top } = toAncestorViewport({ left: x, top: y, right: x, bottom: y }, frames);
     return {
       ...(inSubframe ? { key: postCardAnchor(win) } : {}),
       hops,
       rect: rectOf(anchor),
       viewport: { width: target.innerWidth, height: target.innerHeight },
+      at: { x: left, y: top },
     };
   }
 
@@ -92,7 +95,9 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
       viewports?.abort();
       viewports = new AbortController();
       watchViewports(placementOf().windows, () => presenter.reposition(), viewports.signal);
-      return client.open({ ...request, nonce, intent: options.intent, anchor: anchorOf(anchor) }).then(
+      // Seen only through the frames on the way up that this frame reaches; the top frame judges the rest.
+      const seen = options.seen && seenThrough(options.at, placementOf().frames) !== null;
+      return client.open({ ...request, nonce, intent: options.intent, seen, anchor: anchorOf(anchor, options.at) }).then(
         ({ shown, badge }) => {
           // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
           if (!shown && current === opened) events.onCloseRequested('replaced');

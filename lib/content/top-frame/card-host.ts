@@ -7,6 +7,7 @@ import { queryDeep } from '../../dom';
 import { watchViewports } from '../shared/viewports';
 import { createCardView, type CardView } from './card-view';
 import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
+import { seenThrough, shows } from '../shared/seen';
 import type { ContentMessenger } from '../shared/messaging';
 import type { Rect } from './placement';
 
@@ -28,6 +29,9 @@ export interface FrameCardHostDeps {
   /** Aborted when the relay stops: the card and every listener go. */
   signal: AbortSignal;
 }
+
+/** How long the host waits for a subframe's anchor message before it judges the frame not seen. */
+const ANCHOR_WAIT_MS = 300;
 
 /** A window (of any origin: these two are readable across origins), not a message port or a worker. */
 const isWindow = (source: MessageEventSource | null): source is Window =>
@@ -91,6 +95,21 @@ function locate(top: Window, source: Window, card: ShowCard): Located | null {
 }
 
 /**
+ * Whether a subframe's link is seen through the frames around it, as the top frame can judge them:
+ * each frame element from the one it found up to the top shows at the gesture's point (not faded,
+ * hidden, covered or under the top layer; lib/content/shared/seen.ts). A frame below another origin's
+ * frame is judged at the middle of the outermost frame the top can see.
+ */
+function frameChainSeen(card: ShowCard, { element, above, exact }: Located): boolean {
+  if (exact) return seenThrough(card.at, [element, ...above]) !== null;
+  const box = element.getBoundingClientRect();
+  const view = element.ownerDocument.defaultView;
+  const x = (Math.max(box.left, 0) + Math.min(box.right, view?.innerWidth ?? 0)) / 2;
+  const y = (Math.max(box.top, 0) + Math.min(box.bottom, view?.innerHeight ?? 0)) / 2;
+  return shows(element, { x, y }) && seenThrough({ x, y }, above) !== null;
+}
+
+/**
  * The top frame's host for the cards of the tab: the only place a card is drawn
  * (lib/content/annotator/card.ts says why). The background passes on a frame's `openCard` as
  * `showCard`. The top frame's own links give their box in this viewport; a subframe's anchor message
@@ -105,6 +124,8 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
   const anchors = new Map<string, Window>();
   let card: ShowCard | null = null;
   let located: Located | null = null;
+  /** Called once the card's frame is located (a verdict waits for it). */
+  let onLocated: (() => void) | null = null;
   let listeners: AbortController | null = null;
   /** Whether the pointer is on the card, and when the frame was last told so. */
   let pointerInside = false;
@@ -191,6 +212,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
     located = locate(top, source, card);
     if (located) watchViewports(located.windows, () => view?.place(), signal);
     view?.place();
+    onLocated?.();
   }
 
   function end(): void {
@@ -215,7 +237,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
   top.addEventListener('message', onMessage, { signal });
 
   const stopAnswering = [
-    messenger.answer('showCard', (data) => {
+    messenger.answer('showCard', async (data) => {
       const next = toShowCard(data);
       if (!next) throw new Error('showCard: malformed');
       end();
@@ -224,7 +246,17 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
       watchTopDocument(listeners.signal);
       viewOf().show(next.nonce, anchorRect, next.focus);
       settle();
-      return { ok: true };
+      // The verdict on a subframe's frames needs its frame element: the anchor message may come second.
+      if (next.key !== undefined && !located) {
+        await new Promise<void>((resolve) => {
+          onLocated = resolve;
+          setTimeout(resolve, ANCHOR_WAIT_MS);
+        });
+        onLocated = null;
+      }
+      // The top frame's own links were judged where they are, in this document.
+      const seen = card === next && (next.key === undefined || (located !== null && frameChainSeen(next, located)));
+      return { ok: true, seen };
     }),
     messenger.answer('moveCard', (data) => {
       const move = toMoveCard(data);

@@ -19,12 +19,18 @@ import { unusedWatchlist } from './watchlist/stubs';
 
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
 const popupSender = { id: 'test-extension-id', url: `${EXTENSION_ORIGIN}/popup.html` };
-/** A card opened by a click: the content script's one way to have a link fetched. */
+/** A card opened by a click on a badge a person could see: the content script's one way to have a link fetched. */
 const openCard = (request: object) => ({
   ...request,
   nonce: 'c'.repeat(32),
   intent: 'click',
-  anchor: { hops: 0, rect: { left: 0, top: 0, right: 10, bottom: 10 }, viewport: { width: 800, height: 600 } },
+  seen: true,
+  anchor: {
+    hops: 0,
+    rect: { left: 0, top: 0, right: 10, bottom: 10 },
+    viewport: { width: 800, height: 600 },
+    at: { x: 5, y: 5 },
+  },
 });
 const contentScriptSender = {
   id: 'test-extension-id',
