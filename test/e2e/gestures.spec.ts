@@ -193,3 +193,79 @@ test('an invisible frame under the pointer with a link the page keeps changing c
   expect(await deal.views()).toBe(1);
   expect(fetched).toHaveLength(1);
 });
+
+test('a badge follows its link’s visibility: a hidden ancestor, the link’s own visibility or display, content-visibility, also when they change after it is drawn (issue #27 item 11)', async ({
+  context,
+  serviceOrigin,
+  deal,
+}) => {
+  const hostile = await openPage(context, deal.link.shareUrl);
+  const { page } = hostile;
+  await page.evaluate((href) => {
+    const cases = ['ancestor', 'own', 'display', 'content', 'later-ancestor', 'later-own', 'later-display'];
+    for (const name of cases) {
+      const box = document.createElement('div');
+      box.id = `box-${name}`;
+      box.style.cssText = name === 'content' ? 'content-visibility:hidden' : name === 'ancestor' ? 'visibility:hidden' : '';
+      const anchor = document.createElement('a');
+      anchor.id = name;
+      anchor.href = href;
+      anchor.textContent = `link ${name}`;
+      if (name === 'own') anchor.style.visibility = 'hidden';
+      if (name === 'display') anchor.style.display = 'none';
+      box.append('Snapshot: ', anchor);
+      document.body.append(box);
+    }
+  }, deal.link.shareUrl);
+  // Drawn while visible, then hidden by the page.
+  for (const name of ['later-ancestor', 'later-own', 'later-display']) {
+    await expect(hostile.badgeAfter(name)).toBeVisible();
+  }
+  await expect(hostile.badgeAfter('share')).toBeVisible();
+  await page.evaluate(() => {
+    document.getElementById('box-later-ancestor')?.style.setProperty('visibility', 'hidden');
+    document.getElementById('later-own')?.style.setProperty('visibility', 'hidden');
+    document.getElementById('later-display')?.classList.add('gone');
+    const style = document.createElement('style');
+    style.textContent = '.gone { display: none }';
+    document.head.append(style);
+  });
+  for (const name of ['ancestor', 'own', 'display', 'content', 'later-ancestor', 'later-own', 'later-display']) {
+    await expect(hostile.badgeAfter(name), name).toHaveCount(1);
+    await expect(hostile.badgeAfter(name), name).toBeHidden();
+  }
+  // Shown again when the page shows the link again.
+  await page.evaluate(() => document.getElementById('later-own')?.style.removeProperty('visibility'));
+  await expect(hostile.badgeAfter('later-own')).toBeVisible();
+  await expect(hostile.badgeAfter('share')).toBeVisible();
+  expect(await deal.views()).toBe(0);
+});
+
+test('resting on the badge opens the card however the pointer got there: across a link too large to rest on (issue #27 item 11)', async ({
+  context,
+  serviceOrigin,
+  deal,
+}) => {
+  const hostile = await openPage(context, 'https://example.org/none');
+  const { page } = hostile;
+  await page.evaluate((href) => {
+    const anchor = document.createElement('a');
+    anchor.id = 'big';
+    anchor.href = href;
+    anchor.textContent = 'Open the data room';
+    anchor.style.cssText = 'display:inline-block;width:700px;height:400px;background:#eef';
+    document.body.append(anchor);
+  }, deal.link.shareUrl);
+  const badge = hostile.badgeAfter('big');
+  await expect(badge).toHaveAttribute('data-state', 'idle');
+  const link = await page.locator('#big').boundingBox();
+  const at = await badge.boundingBox();
+  if (!link || !at) throw new Error('not laid out');
+  // Into the link, rest there (too large: no card), then along it onto its badge, and rest.
+  await page.mouse.move(link.x + 20, link.y + link.height - 10);
+  await waitLongerThanHoverDelay();
+  await hostile.card.expectClosed();
+  await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2, { steps: 4 });
+  await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
+  expect(await deal.views()).toBe(1);
+});

@@ -3,14 +3,17 @@ import { IDLE_VIEW, type BadgeDescription, type BadgeView } from './badge-view';
 export const BADGE_TAG = 'compliance-lens-badge';
 
 /**
- * Isolated from page CSS (`all: initial` on the host, everything else inside a closed shadow root).
+ * Isolated from page CSS (`all: initial` on the host, everything else inside a closed shadow root),
+ * but for its visibility: it inherits its parent's, as its link does, and hides with its link
+ * (`data-link-hidden`, set by the scanner) when the link itself is hidden (issue #27 item 11).
  * The host's vertical margins cancel its 16px height: its margin box, which is what sizes a line box,
  * is empty, so a badge never makes a line taller (even in 13px text), only wider. A taller line would
  * move everything below it: on a long page that relayout cost a 60–115 ms frame. `system-ui` needs no
  * fallback stack: every browser the extension runs in has it.
  */
 const BADGE_CSS = `
-:host{all:initial!important;display:inline-flex!important;vertical-align:baseline!important;margin:-8px 0 -8px 4px!important;position:static!important}
+:host{all:initial!important;display:inline-flex!important;vertical-align:baseline!important;margin:-8px 0 -8px 4px!important;position:static!important;visibility:inherit!important}
+:host([data-link-hidden]){visibility:hidden!important}
 .b{display:inline-flex;align-items:center;gap:3px;box-sizing:border-box;height:16px;padding:0 6px;border:1px solid;border-radius:8px;
 font:600 11px/14px system-ui,sans-serif;letter-spacing:.01em;
 white-space:nowrap;cursor:pointer;user-select:none;font-variant-numeric:tabular-nums;

@@ -66,16 +66,15 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
   /** The badge's box in that window's viewport. */
   const rectOf = (anchor: Element): FrameRect => toAncestorViewport(anchor.getBoundingClientRect(), placementOf().frames);
 
-  function anchorOf(anchor: Element, { x, y }: Point): CardAnchor {
-    const { windows, hops, frames } = placementOf();
+  function anchorOf(anchor: Element, at: Point): CardAnchor {
+    const { windows, hops } = placementOf();
     const target = windows[hops] ?? win;
-    const { left, top } = toAncestorViewport({ left: x, top: y, right: x, bottom: y }, frames);
     return {
       ...(inSubframe ? { key: postCardAnchor(win) } : {}),
       hops,
       rect: rectOf(anchor),
       viewport: { width: target.innerWidth, height: target.innerHeight },
-      at: { x: left, y: top },
+      at,
     };
   }
 
@@ -95,19 +94,22 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
       viewports?.abort();
       viewports = new AbortController();
       watchViewports(placementOf().windows, () => presenter.reposition(), viewports.signal);
-      // Seen only through the frames on the way up that this frame reaches; the top frame judges the rest.
-      const seen = options.seen && seenThrough(options.at, placementOf().frames) !== null;
-      return client.open({ ...request, nonce, intent: options.intent, seen, anchor: anchorOf(anchor, options.at) }).then(
-        ({ shown, badge }) => {
-          // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
-          if (!shown && current === opened) events.onCloseRequested('replaced');
-          return badge;
-        },
-        () => {
-          if (current === opened) events.onCloseRequested('replaced');
-          return null;
-        },
-      );
+      // Seen only through the frames on the way up that this frame reaches (the point carried through
+      // them); the top frame judges the rest. Not seen, the point no longer matters.
+      const at = options.seen ? seenThrough(options.at, placementOf().frames) : null;
+      return client
+        .open({ ...request, nonce, intent: options.intent, seen: at !== null, anchor: anchorOf(anchor, at ?? options.at) })
+        .then(
+          ({ shown, badge }) => {
+            // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
+            if (!shown && current === opened) events.onCloseRequested('replaced');
+            return badge;
+          },
+          () => {
+            if (current === opened) events.onCloseRequested('replaced');
+            return null;
+          },
+        );
     },
     close() {
       if (!current) return;

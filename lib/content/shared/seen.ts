@@ -26,12 +26,6 @@ const hitTestable = (root: Node): root is Node & DocumentOrShadowRoot => 'elemen
 /** The element's parent, crossing out of a shadow root to its host. */
 const parentOf = (node: Element): Element | null => node.parentElement ?? hostOf(node);
 
-/** Whether `inner` is `outer` or inside it, shadow roots included. */
-function within(inner: Element, outer: Element): boolean {
-  for (let node: Element | null = inner; node; node = parentOf(node)) if (node === outer) return true;
-  return false;
-}
-
 /**
  * Whether the top layer may hide `element`: an open popover, a modal dialog or a fullscreen element it
  * is not in. That layer is above everything, may let the pointer through (`pointer-events: none`),
@@ -40,7 +34,8 @@ function within(inner: Element, outer: Element): boolean {
  */
 function underTopLayer(element: Element): boolean {
   try {
-    return queryDeep(element.ownerDocument, ':modal,:fullscreen,:popover-open').some((top) => !within(element, top));
+    // Not looked for across shadow roots: a link in a component inside a dialog is doubt too.
+    return queryDeep(element.ownerDocument, ':modal,:fullscreen,:popover-open').some((top) => !top.contains(element));
   } catch {
     return false; // a browser without these selectors has no such top layer either
   }
@@ -49,9 +44,11 @@ function underTopLayer(element: Element): boolean {
 /** Hidden (`visibility`), or fainter than half opacity with its ancestors (shadow hosts included). */
 export function faded(element: Element): boolean {
   const view = element.ownerDocument.defaultView;
-  if (!view || view.getComputedStyle(element).visibility !== 'visible') return true;
+  // `collapse` is not hit either: `shows` refuses it.
+  if (!view || view.getComputedStyle(element).visibility === 'hidden') return true;
   let opacity = 1;
-  for (let node: Element | null = element; node; node = parentOf(node)) opacity *= Number(view.getComputedStyle(node).opacity);
+  for (let node: Element | null = element; node; node = parentOf(node))
+    opacity *= Number(view.getComputedStyle(node).opacity || 1);
   return !(opacity >= MIN_OPACITY);
 }
 
@@ -63,12 +60,13 @@ export function faded(element: Element): boolean {
  * (`browserSees`) catches it where there is one.
  */
 export function shows(element: Element, { x, y }: Point): boolean {
-  const view = element.ownerDocument.defaultView;
-  if (!view || !(x >= 0 && y >= 0 && x < view.innerWidth && y < view.innerHeight) || faded(element)) return false;
+  // Off the viewport nothing is hit (elementFromPoint answers null).
+  if (faded(element)) return false;
   for (let node: Element | null = element; node;) {
     const root = node.getRootNode();
     const hit = hitTestable(root) ? root.elementFromPoint(x, y) : null;
-    if (!isElement(hit) || !within(hit, node)) return false;
+    // The hit is in the same tree as `node` (a shadow root answers with its own nodes, or hosts).
+    if (!hit || !node.contains(hit)) return false;
     node = hostOf(node);
   }
   return !underTopLayer(element);
@@ -94,33 +92,26 @@ export function seenThrough(at: Point, frames: readonly (FrameLike & Element)[])
   return point;
 }
 
-/** How long the browser's own check may take (it answers within a frame or two). */
-const BROWSER_CHECK_MS = 500;
-const TRACK_VISIBILITY: IntersectionObserverInit & { trackVisibility: boolean; delay: number } = {
-  threshold: 0,
-  trackVisibility: true,
-  delay: 100,
-};
+interface VisibilityInit extends IntersectionObserverInit {
+  trackVisibility: boolean;
+  delay: number;
+}
+const TRACK_VISIBILITY: VisibilityInit = { trackVisibility: true, delay: 100 };
 
 /**
  * The browser's own verdict where it has one (IntersectionObserver v2 in Chromium: nothing painted
- * over the element, no opacity below 1, no unusual transform or filter, in its frame and in every
- * frame around it). True where the browser has no such check; false when it does not answer in time.
+ * over the element, no opacity below 1, no transform but a move, no filter, in its frame and in every
+ * frame around it). True where the browser has no such check. It answers at the next rendering update,
+ * which a document a person is using always has.
  */
 export function browserSees(element: Element): Promise<boolean> {
   const view = element.ownerDocument.defaultView;
-  if (!view || typeof view.IntersectionObserverEntry !== 'function' || !('isVisible' in view.IntersectionObserverEntry.prototype))
-    return Promise.resolve(true);
+  if (!view || !('isVisible' in view.IntersectionObserverEntry.prototype)) return Promise.resolve(true);
   return new Promise((resolve) => {
-    const done = (seen: boolean) => {
+    const observer = new view.IntersectionObserver(([entry]) => {
       observer.disconnect();
-      resolve(seen);
-    };
-    const observer = new view.IntersectionObserver((entries) => {
-      const entry = entries.at(-1);
-      done(entry !== undefined && 'isVisible' in entry && entry.isVisible === true);
+      resolve(entry !== undefined && Reflect.get(entry, 'isVisible') === true);
     }, TRACK_VISIBILITY);
     observer.observe(element);
-    setTimeout(() => done(false), BROWSER_CHECK_MS);
   });
 }
