@@ -196,7 +196,6 @@ test('an invisible frame under the pointer with a link the page keeps changing c
 
 test('a badge follows its link’s visibility: a hidden ancestor, the link’s own visibility or display, content-visibility, also when they change after it is drawn (issue #27 item 11)', async ({
   context,
-  serviceOrigin,
   deal,
 }) => {
   const hostile = await openPage(context, deal.link.shareUrl);
@@ -243,7 +242,6 @@ test('a badge follows its link’s visibility: a hidden ancestor, the link’s o
 
 test('resting on the badge opens the card however the pointer got there: across a link too large to rest on (issue #27 item 11)', async ({
   context,
-  serviceOrigin,
   deal,
 }) => {
   const hostile = await openPage(context, 'https://example.org/none');
