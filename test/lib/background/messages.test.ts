@@ -56,7 +56,7 @@ function setup(language: 'en' | 'fr' = 'fr') {
       now: harness.clock.now,
     }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
-    linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId) },
+    linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId), forget: () => undefined },
     watchlist: unusedWatchlist(),
     getWatchSettings: async () => DEFAULT_WATCH_SETTINGS,
     extensionOrigin: EXTENSION_ORIGIN,

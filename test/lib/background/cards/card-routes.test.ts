@@ -142,7 +142,7 @@ function handlers(options: Options = {}) {
     getBadgeText: unused,
     cards,
     linkFrames: createLinkFrames(area),
-    linkFramesLocator: { locate: unused },
+    linkFramesLocator: { locate: unused, forget: () => undefined },
     watchlist: unusedWatchlist(),
     getWatchSettings: unused,
     extensionOrigin,
