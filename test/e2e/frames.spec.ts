@@ -648,6 +648,33 @@ test("a page that copies and floods the anchor messages of a frame's card: the c
   expect(await deals.scripted.views()).toBe(0);
 });
 
+test('a frame of another site (an ad) that floods anchor keys cannot push a card into the corner: the card still opens next to its link (issue #26 item 5)', async ({
+  context,
+  server,
+}) => {
+  const { mail, page, frames, deals } = await openCutOffBodies(context, server.baseUrl);
+  await context.route(`${UNCONFIGURED_ORIGIN}/ad.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><p>Ad</p><script>
+        const hex = () => Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+        setInterval(() => { for (let i = 0; i < 20; i++) top.postMessage({ source: 'compliance-lens-card-anchor', key: hex() }, '*'); }, 10);
+      </script>`,
+    }),
+  );
+  await page.evaluate((src) => {
+    const ad = document.createElement('iframe');
+    ad.src = src;
+    ad.style.cssText = 'width:300px;height:60px';
+    document.body.append(ad);
+  }, `${UNCONFIGURED_ORIGIN}/ad.html`);
+  await expect(page.frameLocator('iframe[src$="/ad.html"]').locator('p')).toHaveText('Ad');
+  await frames.opaque.locator('#share').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText(deals.opaque.name);
+  await expectCardNextTo(mail, badgeIn(frames.opaque, 'share'));
+  expect(await deals.opaque.views()).toBe(1);
+});
+
 test('many mail bodies at once, watched by the page from the top document: every frame with a share link is badged, also those added after load; nothing is fetched', async ({
   context,
   server,

@@ -13,6 +13,8 @@ import type { Rect } from './placement';
 
 /** Anchor keys remembered at once: any window may post some, and a card is asked for right after its own. */
 const MAX_ANCHORS = 16;
+/** Keys remembered per window: a frame that floods keys (an ad) evicts only its own (issue #26 item 5). */
+const MAX_ANCHORS_PER_WINDOW = 2;
 
 /**
  * How often an open card checks that its frame is still there: nothing tells a document that a frame
@@ -229,8 +231,11 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
     const key = event.isTrusted ? parseCardAnchor(event.data) : null;
     // The first to post a key names its window: a page that sees the message and posts it again
     // (from this window, which never asks, or from a frame of its own) comes second.
-    if (!key || anchors.has(key) || !isWindow(event.source) || event.source === top) return;
-    anchors.set(key, event.source);
+    const source = event.source;
+    if (!key || anchors.has(key) || !isWindow(source) || source === top) return;
+    const own = [...anchors].filter(([, from]) => from === source);
+    for (const [old] of own.slice(0, own.length + 1 - MAX_ANCHORS_PER_WINDOW)) anchors.delete(old);
+    anchors.set(key, source);
     for (const old of anchors.keys()) if (anchors.size > MAX_ANCHORS) anchors.delete(old);
     settle();
   };
