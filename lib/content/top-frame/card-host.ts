@@ -126,6 +126,8 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
   const anchors = new Map<string, Window>();
   let card: ShowCard | null = null;
   let located: Located | null = null;
+  /** The window of the subframe whose card this is, once its anchor message named it. */
+  let frameWindow: Window | null = null;
   /** Called once the card's frame is located (a verdict waits for it). */
   let onLocated: (() => void) | null = null;
   let listeners: AbortController | null = null;
@@ -200,17 +202,28 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
   }
 
   /** Finds where the card goes once both the card and its anchor message are here, and watches what moves it. */
+  /**
+   * From the moment a subframe's card shows: is its frame still there? Its window, once its anchor
+   * message named it; and every few checks the background asks the frame itself (a page can keep the
+   * anchor message from this document, issue #26 item 6).
+   */
+  function watchFrame(nonce: string, signal: AbortSignal): void {
+    let checks = 0;
+    const timer = setInterval(() => {
+      if (frameWindow?.closed) {
+        // The frame is gone, and its scripts with it: the background forgets the card when the frame cannot be told.
+        report('outside');
+        end();
+      } else if (++checks % 3 === 0) void messenger.send('checkCard', { nonce }).catch(() => end());
+    }, FRAME_CHECK_MS);
+    signal.addEventListener('abort', () => clearInterval(timer));
+  }
+
   function settle(): void {
     const source = card?.key !== undefined && !located ? anchors.get(card.key) : undefined;
     if (!card || !source || !listeners) return;
     const { signal } = listeners;
-    const timer = setInterval(() => {
-      // The frame is gone, and its scripts with it: the background forgets the card when the frame cannot be told.
-      if (!source.closed) return;
-      report('outside');
-      end();
-    }, FRAME_CHECK_MS);
-    signal.addEventListener('abort', () => clearInterval(timer));
+    frameWindow = source;
     located = locate(top, source, card);
     if (located) watchViewports(located.windows, () => view?.place(), signal);
     view?.place();
@@ -220,6 +233,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
   function end(): void {
     card = null;
     located = null;
+    frameWindow = null;
     pointerInside = false;
     listeners?.abort();
     listeners = null;
@@ -231,8 +245,9 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
     const key = event.isTrusted ? parseCardAnchor(event.data) : null;
     // The first to post a key names its window: a page that sees the message and posts it again
     // (from this window, which never asks, or from a frame of its own) comes second.
+    if (!key || anchors.has(key)) return;
     const source = event.source;
-    if (!key || anchors.has(key) || !isWindow(source) || source === top) return;
+    if (!isWindow(source) || source === top) return;
     const own = [...anchors].filter(([, from]) => from === source);
     for (const [old] of own.slice(0, own.length + 1 - MAX_ANCHORS_PER_WINDOW)) anchors.delete(old);
     anchors.set(key, source);
@@ -249,6 +264,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
       card = next;
       listeners = new AbortController();
       watchTopDocument(listeners.signal);
+      if (next.key !== undefined) watchFrame(next.nonce, listeners.signal);
       viewOf().show(next.nonce, anchorRect, next.focus);
       settle();
       // The verdict on a subframe's frames needs its frame element: the anchor message may come second.
