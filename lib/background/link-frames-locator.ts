@@ -41,7 +41,7 @@ export const LOCATE_GAP_MS = 100;
  * Most annotator injections per tab per minute (issue #26 item 3): frames that keep asking for one
  * (a report faked in the page's world, the "annotated" mark cleared) cannot keep the background busy.
  */
-export const MAX_INJECTIONS_PER_MINUTE = 30;
+export const MAX_INJECTIONS_PER_MINUTE = 120;
 
 /** How long a frame the browser names without a document id (Firefox) waits before it may be injected again. */
 const REINJECT_FRAME_AFTER_MS = 60_000;

@@ -104,6 +104,12 @@ export const contentProtocol = {
   },
   ...cardMessages,
   /**
+   * From the top frame, while it draws a subframe's card: is that frame still there? Nothing tells a
+   * document that a frame below it went (and a page can keep the frame's window from the top frame).
+   * The background asks the frame; a frame gone takes its card with it (`closeCard` to the top frame).
+   */
+  checkCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
+  /**
    * From the top frame's frame relay, passing on a frame sentinel's signal (a subframe now holds links):
    * find the frames of the tab that hold a share link.
    */

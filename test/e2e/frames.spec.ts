@@ -675,6 +675,31 @@ test('a frame of another site (an ad) that floods anchor keys cannot push a card
   expect(await deals.opaque.views()).toBe(1);
 });
 
+test('a page that swallows the anchor message and the press, then removes the frame: the card goes with its frame (issue #26 item 6)', async ({
+  context,
+  server,
+}) => {
+  await context.addInitScript(() => {
+    if (window !== window.top) return;
+    const swallow = (event: Event) => {
+      const data: unknown = event instanceof MessageEvent ? event.data : null;
+      if (event.type === 'pointerdown' || (typeof data === 'object' && data !== null && 'key' in data))
+        event.stopImmediatePropagation();
+    };
+    window.addEventListener('message', swallow, true);
+    window.addEventListener('pointerdown', swallow, true);
+  });
+  const { mail, page, frames, deals } = await openCutOffBodies(context, server.baseUrl);
+  await badgeIn(frames.opaque, 'share').click();
+  // Without its anchor message the top frame cannot judge the frame: the card offers Load, no view.
+  await expect((await mail.card.frame()).getByTestId('not-loaded')).toBeVisible();
+  expect(await deals.opaque.views()).toBe(0);
+  await page.mouse.click(1000, 700); // swallowed
+  await expect(mail.card.host).toHaveCount(1);
+  await page.evaluate(() => document.getElementById('opaque')?.remove());
+  await mail.card.expectClosed();
+});
+
 test('many mail bodies at once, watched by the page from the top document: every frame with a share link is badged, also those added after load; nothing is fetched', async ({
   context,
   server,

@@ -91,11 +91,19 @@ export interface CardRoutes {
   close(from: FrameOf, input: { nonce: string }): Promise<void>;
   /** What the card did, passed on to the frame it belongs to (the caller checks it comes from the top frame). */
   relayEvent(tabId: number, input: { nonce: string; event: CardEventKind }): Promise<void>;
+  /**
+   * The top frame asks whether the frame of the card it draws is still there (the caller checks it
+   * comes from the top frame): a card that is not the tab's, or whose frame does not answer, is closed.
+   */
+  check(tabId: number, input: { nonce: string }): Promise<void>;
   /** The tab closed: its card and waiting claims go. */
   forgetTab(tabId: number): Promise<void>;
 }
 
 const KEY_PREFIX = 'cardRoute:';
+/** Nonces of no card, to ask a frame whether it is there (it answers every card event, and acts on its own card's only). */
+const PING_NONCE = '0'.repeat(32);
+const OTHER_PING_NONCE = '1'.repeat(32);
 /** Claims waiting for their card per tab: a page that frames copies of the card page cannot pile them up. */
 const MAX_WAITING_CLAIMS = 4;
 
@@ -284,6 +292,22 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
         save(tabId, null);
         await tellQuietly('closeCard', { nonce }, tabId, TOP_FRAME);
       });
+    },
+
+    async check(tabId, { nonce }) {
+      const route = await routeOf(tabId);
+      if (route?.nonce === nonce) {
+        if (route.frameId === TOP_FRAME) return;
+        // Another card's nonce: the frame answers it and ignores it, if it is there at all.
+        const ping = nonce === PING_NONCE ? OTHER_PING_NONCE : PING_NONCE;
+        const there = await tell('cardEvent', { nonce: ping, event: 'leave' }, tabId, route.frameId).then(
+          () => true,
+          () => false,
+        );
+        if (there || routes.get(tabId) !== route) return;
+        save(tabId, null);
+      }
+      await tellQuietly('closeCard', { nonce }, tabId, TOP_FRAME);
     },
 
     async forgetTab(tabId) {

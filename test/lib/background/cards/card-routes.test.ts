@@ -478,6 +478,28 @@ describe('one card per tab, drawn by the top frame', () => {
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
   });
 
+  it('the top frame asks whether the card’s frame is there: the background asks the frame with another nonce; a frame gone takes its card (issue #26 item 6)', async () => {
+    let gone = false;
+    const background = handlers({
+      transit: async (push) => (gone && push.frameId === 3 ? Promise.reject(new Error('gone')) : undefined),
+    });
+    await background.openCard(openInFrame(), contentScript(5, 3));
+    await background.checkCard({ nonce: NONCE }, contentScript(5, 0));
+    const asked = background.pushesOf('cardEvent');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ frameId: 3, data: { event: 'leave' } });
+    expect(asked[0]?.data).not.toMatchObject({ nonce: NONCE }); // the frame acts on its own card's events only
+    expect(background.pushesOf('closeCard')).toEqual([]);
+    gone = true;
+    await background.checkCard({ nonce: NONCE }, contentScript(5, 0));
+    expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    // A card that is not the tab's any more is closed at once; only the top frame may ask.
+    await background.checkCard({ nonce: OTHER_NONCE }, contentScript(5, 0));
+    expect(background.pushesOf('closeCard')).toHaveLength(2);
+    await expect(background.checkCard({ nonce: NONCE }, contentScript(5, 3))).rejects.toThrow(/top frame/);
+  });
+
   it('closing it has the top frame remove it; a replaced card is replaced there by the next one', async () => {
     const background = handlers();
     await background.openCard(openInFrame(NONCE), contentScript(5, 3));
