@@ -267,3 +267,53 @@ test('resting on the badge opens the card however the pointer got there: across 
   await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
   expect(await deal.views()).toBe(1);
 });
+
+test('a page that learns the card’s window from its messages cannot put a look-alike in the card’s place, nor read its name (issue #26 item 4)', async ({
+  context,
+  deal,
+}) => {
+  const hostile = await openPage(context, deal.link.shareUrl);
+  const { page } = hostile;
+  await context.route(`${PAGES_ORIGIN}/look-alike.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><title>Look-alike</title><h1 id="fake">Kobo Ledger Ltd · 99 · Regulator Ready</h1>
+        <script>parent.postMessage({ lookAlike: window.name }, '*');</script>`,
+    }),
+  );
+  await page.evaluate((target) => {
+    const seen = { names: [] as string[], navigated: false };
+    Object.assign(window, { __lookAlike: seen });
+    window.addEventListener('message', (event) => {
+      const data: unknown = event.data;
+      if (typeof data !== 'object' || data === null) return;
+      if ('lookAlike' in data) seen.names.push(String(data.lookAlike));
+      // The card page's messages hand the page the card's window: load a look-alike into it.
+      if ('source' in data && data.source === 'compliance-lens-card' && !seen.navigated && event.source) {
+        seen.navigated = true;
+        if ('location' in event.source) event.source.location.href = target;
+      }
+    });
+  }, `${PAGES_ORIGIN}/look-alike.html`);
+  await hostile.restOn('share');
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __lookAlike: { names: string[] } }).__lookAlike.names.length))
+    .toBe(1);
+  // The card had cleared its name: the look-alike read nothing.
+  expect(await page.evaluate(() => (window as unknown as { __lookAlike: { names: string[] } }).__lookAlike.names)).toEqual(['']);
+  // The look-alike loaded where the card was: the card is gone, with its frame.
+  await hostile.card.expectClosed();
+  const inCardHost = async () => {
+    for (const frame of page.frames()) {
+      if (!frame.url().endsWith('/look-alike.html') || frame.isDetached()) continue;
+      const element = await frame.frameElement().catch(() => null);
+      const ours = await element?.evaluate((iframe) => {
+        const root = iframe.getRootNode();
+        return root instanceof ShadowRoot && root.host.localName === 'compliance-lens-card';
+      });
+      if (ours) return true;
+    }
+    return false;
+  };
+  expect(await inCardHost()).toBe(false);
+});
