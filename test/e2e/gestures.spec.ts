@@ -317,3 +317,45 @@ test('a page that learns the card’s window from its messages cannot put a look
   };
   expect(await inCardHost()).toBe(false);
 });
+
+test('no window message the page can hear carries the extension’s id, during load and hover, in the top document and in a frame (issue #26 item 7)', async ({
+  context,
+  extensionId,
+  deal,
+}) => {
+  await context.addInitScript(() => {
+    const heard: { origin: string; data: string }[] = [];
+    Object.assign(window, { __heard: heard });
+    window.addEventListener('message', (event) => heard.push({ origin: event.origin, data: JSON.stringify(event.data) }), true);
+  });
+  const hostile = await openPage(context, deal.link.shareUrl);
+  const { page } = hostile;
+  await page.evaluate((href) => {
+    const mail = document.createElement('iframe');
+    mail.id = 'mail';
+    mail.srcdoc = `<p>Status: <a id="in-frame" href="${href}">snapshot</a></p>`;
+    document.body.append(mail);
+  }, deal.link.shareUrl);
+  const frame = page.frameLocator('#mail');
+  await expect(frame.locator('#in-frame + compliance-lens-badge')).toHaveAttribute('data-state', 'idle');
+  await hostile.restOn('share');
+  await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
+  await hostile.closeCardByLeaving();
+  await frame.locator('#in-frame').hover();
+  await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
+  const heard: { origin: string; data: string }[] = [];
+  for (const each of page.frames()) {
+    if (each.url().startsWith('chrome-extension:')) continue;
+    heard.push(
+      ...(await each.evaluate(() => (window as unknown as { __heard?: { origin: string; data: string }[] }).__heard ?? [])),
+    );
+  }
+  // The page heard the card's own messages (size, hover) and the frames' signals: none says the
+  // extension's id (WXT's "content-script-started" did, before lib/content/shared/lifetime.ts).
+  expect(heard.length).toBeGreaterThan(0);
+  expect(heard.filter(({ data }) => data.includes(extensionId))).toEqual([]);
+  // Known and written down (docs/security.md): the card page's own messages come from the extension's
+  // origin, which names the id; nothing else the page hears does.
+  const fromExtension = heard.filter(({ origin }) => origin.includes(extensionId));
+  expect(fromExtension.every(({ data }) => data.includes('"source":"compliance-lens-card"'))).toBe(true);
+});
