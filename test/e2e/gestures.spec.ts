@@ -104,15 +104,19 @@ async function plantClickJack(page: Page, origin: string, mode: 'transparent' | 
   );
 }
 
-for (const { mode, presses } of [
-  { mode: 'transparent', presses: 8 },
-  { mode: 'popover', presses: 12 },
+for (const { mode, presses, name } of [
+  {
+    mode: 'transparent',
+    presses: 8,
+    name: 'click-jacking the badge (transparent link and badge under a decoy) costs no view; a click on a visible badge costs exactly one (issue #26 item 1)',
+  },
+  {
+    mode: 'popover',
+    presses: 12,
+    name: 'click-jacking the badge (popover link and badge under a decoy) costs no view; a click on a visible badge costs exactly one (issue #26 item 1)',
+  },
 ] as const) {
-  test(`click-jacking the badge (${mode} link and badge under a decoy) costs no view; a click on a visible badge costs exactly one (issue #26 item 1)`, async ({
-    context,
-    serviceOrigin,
-    deal,
-  }) => {
+  test(name, async ({ context, serviceOrigin, deal }) => {
     const fetched = recordSnapshotRequests(context, serviceOrigin);
     const hostile = await openPage(context, deal.link.shareUrl);
     const { page } = hostile;

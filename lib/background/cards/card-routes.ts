@@ -1,3 +1,7 @@
+/*
+ * Longer than 300 lines: a card's life is one state per tab (routes, waiting claims, decisions in
+ * progress) that every step reads and writes; split, each part would hold the same maps.
+ */
 import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
 import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';

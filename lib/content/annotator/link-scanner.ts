@@ -1,3 +1,7 @@
+/*
+ * Longer than 300 lines: the registry of annotations, the observers and the sliced queue share their
+ * state (which anchor is annotated, which badge is ours), and each needs the others' view of it.
+ */
 import { BADGE_TAG, type Badge } from './badge';
 import { ANCHOR_SELECTOR, anchorsDeep, forEachShadowRoot, isAnchor, isElement } from '../../dom';
 import type { Annotation, LinkStates } from './link-states';
