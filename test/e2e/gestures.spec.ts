@@ -49,17 +49,19 @@ async function centreOf(page: Page, selector: string): Promise<{ x: number; y: n
  * says, and a decoy "Continue" button where the badge is. After each press the page points the link at
  * a new token of its own and removes the card.
  */
-async function plantClickJack(page: Page, origin: string, mode: 'transparent' | 'popover'): Promise<void> {
+async function plantClickJack(page: Page, origin: string, mode: 'transparent' | 'popover' | 'shadow'): Promise<void> {
   await page.evaluate(
     ({ first, mode }) => {
       const wrap = document.createElement('div');
       wrap.id = 'jack-wrap';
-      wrap.style.cssText = `position:absolute;left:200px;top:400px;z-index:10;font:16px system-ui${mode === 'transparent' ? ';opacity:0.01' : ''}`;
+      wrap.style.cssText = `position:absolute;left:200px;top:400px;z-index:10;font:16px system-ui${mode === 'popover' ? '' : ';opacity:0.01'}`;
       const anchor = document.createElement('a');
       anchor.id = 'jack';
       anchor.href = first;
       anchor.textContent = 'offer';
-      wrap.append(anchor);
+      // In a web component: the styles that hide it are its shadow host's.
+      (mode === 'shadow' ? wrap.attachShadow({ mode: 'open' }) : wrap).append(anchor);
+      Object.assign(window, { __jack: anchor });
       document.body.append(wrap);
     },
     { first: pageToken(origin, 0), mode },
@@ -92,7 +94,7 @@ async function plantClickJack(page: Page, origin: string, mode: 'transparent' | 
         () =>
           setTimeout(() => {
             n += 1;
-            const anchor = document.getElementById('jack');
+            const anchor: unknown = Reflect.get(window, '__jack');
             if (anchor instanceof HTMLAnchorElement)
               anchor.href = `${origin}/share/${'P'.repeat(37)}${String(n).padStart(6, '0')}`;
             document.querySelector('compliance-lens-card')?.remove();
@@ -109,6 +111,11 @@ for (const { mode, presses, name } of [
     mode: 'transparent',
     presses: 8,
     name: 'click-jacking the badge (transparent link and badge under a decoy) costs no view; a click on a visible badge costs exactly one (issue #26 item 1)',
+  },
+  {
+    mode: 'shadow',
+    presses: 4,
+    name: 'click-jacking the badge (a link in a web component whose host is nearly transparent) costs no view; a click on a visible badge costs exactly one (issue #26 item 1)',
   },
   {
     mode: 'popover',
