@@ -15,9 +15,9 @@ const CARD_CLOSE_DELAY_MS = 300;
  * per rest; `activate` then judges what is seen, for every kind of gesture.
  */
 function canRestOn(target: Element): boolean {
-  const view = target.ownerDocument.defaultView;
-  if (!view || faded(target)) return false;
-  const largest = Math.max((view.innerWidth * view.innerHeight) / 4, 40_000);
+  if (faded(target)) return false;
+  // This script's own window: the pointer rests in its document.
+  const largest = Math.max((innerWidth * innerHeight) / 4, 40_000);
   for (const box of target.getClientRects()) if (box.width * box.height > largest) return false;
   return true;
 }
@@ -31,7 +31,7 @@ export interface Interaction {
    * The user asked for `annotation`'s snapshot: by hover intent on `target` (the link or badge) at
    * `at`, or by a key or a click on its badge.
    */
-  activate: (annotation: Annotation, source: ActivationSource, target?: Element, at?: Point) => void;
+  activate: (annotation: Annotation, source: ActivationSource, target?: Element, at?: Point) => Promise<void>;
   /** The annotation is gone from the page: no intent or card is left pointing at it. */
   forget: (annotation: Annotation) => void;
   /** Cancels pending intent and closes the card (Escape, navigation, new settings). */
@@ -91,15 +91,15 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     const activation = ++activations;
     cancelIntent();
     cancelClose();
-    const { anchor, badge } = annotation;
+    const { badge } = annotation;
     badge.draw(); // the card is placed at the badge
     const on = target ?? badge.host;
     const box = on.getBoundingClientRect();
     const point = at ?? { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
-    // A gesture counts only on what a person can see, and on a link they can see (docs/security.md):
-    // else the card opens with Load and nothing is fetched.
+    // A gesture counts only on what a person can see (docs/security.md section 9); a badge hides with
+    // its link (link-scanner.ts). Else the card opens with Load and nothing is fetched.
     // The browser judges a box: a link that wraps has others' text in its box, so its badge is judged instead.
-    const seen = !faded(anchor) && shows(on, point) && (await browserSees(on.getClientRects().length > 1 ? badge.host : on));
+    const seen = shows(on, point) && (await browserSees(on.getClientRects().length > 1 ? badge.host : on));
     if (activation !== activations || !isLive(annotation)) return;
     cardFor = annotation;
     cardSticky = source !== 'hover';
@@ -219,7 +219,7 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   }
 
   return {
-    activate: (annotation, source, target, at) => void activate(annotation, source, target, at),
+    activate,
     forget(annotation) {
       if (hovered === annotation) cancelIntent();
       if (cardFor === annotation) closeCard('replaced');

@@ -25,7 +25,7 @@ export interface ScannerHooks {
 const OBSERVED = { childList: true, subtree: true, attributes: true, attributeFilter: ['href', 'data-saferedirecturl'] };
 const MAX_REPAIRS = 5;
 /** What can hide a link itself (its ancestors' visibility, display and content-visibility hide its badge too). */
-const LINK_STYLE = { attributes: true, attributeFilter: ['style', 'class', 'hidden'] };
+const LINK_STYLE = { attributeFilter: ['style', 'class', 'hidden'] }; // `attributes` follows from the filter
 
 /** The link itself is not shown (its own visibility or display, or an ancestor's). */
 const linkHidden = (anchor: Element) => !anchor.checkVisibility({ visibilityProperty: true });
@@ -81,9 +81,7 @@ export function createLinkScanner(
   /** Open shadow roots found so far (each observed once). */
   const roots = new WeakSet<ShadowRoot>();
   /** A drawn badge follows its link: hidden when the link is (checked when drawn and when the link's style changes). */
-  const follow = ({ anchor, badge }: Annotation) => {
-    if (badge.drawn) badge.host.toggleAttribute('data-link-hidden', linkHidden(anchor));
-  };
+  const follow = ({ anchor, badge }: Annotation) => badge.host.toggleAttribute('data-link-hidden', linkHidden(anchor));
   const linkStyles = new MutationObserver((records) => {
     for (const { target } of records) {
       const annotation = isElement(target) ? annotations.get(target) : undefined;

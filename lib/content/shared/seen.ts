@@ -7,9 +7,6 @@ export interface Point {
   y: number;
 }
 
-/** Least opacity, its ancestors' included, at which an element counts as seen. */
-const MIN_OPACITY = 0.5;
-
 /** An element, of this realm or another (a parent frame's nodes are another realm's). */
 const isElement = (value: unknown): value is Element =>
   typeof value === 'object' && value !== null && Reflect.get(value, 'nodeType') === 1;
@@ -49,7 +46,7 @@ export function faded(element: Element): boolean {
   let opacity = 1;
   for (let node: Element | null = element; node; node = parentOf(node))
     opacity *= Number(view.getComputedStyle(node).opacity || 1);
-  return !(opacity >= MIN_OPACITY);
+  return !(opacity >= 0.5); // at least half opaque
 }
 
 /**
