@@ -18,7 +18,10 @@ const post = (message: CardFrameMessage) => window.parent.postMessage(message, p
 const onClose = (reason: 'escape' | 'button') => post({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason });
 const onResize = (size: { width: number; height: number }) => post({ source: CARD_MESSAGE_SOURCE, kind: 'size', ...size });
 const onHover = (inside: boolean) => post({ source: CARD_MESSAGE_SOURCE, kind: 'hover', inside });
-const claim = async () => (CARD_NONCE_PATTERN.test(window.name) ? cardClient.claimCard({ nonce: window.name }) : null);
+// Read once and cleared: a page that navigates this frame to a page of its own would read the name there.
+const nonce = window.name;
+window.name = '';
+const claim = async () => (CARD_NONCE_PATTERN.test(nonce) ? cardClient.claimCard({ nonce }) : null);
 const watchApi: CardWatchApi = {
   getWatch: (request) => backgroundClient.getWatch(request),
   watch: (request) => backgroundClient.watchLink(request),

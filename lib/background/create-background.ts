@@ -119,6 +119,8 @@ export function createBackground(browser: BackgroundBrowser, options: Background
     void cards.forgetTab(tabId);
     void hoverAllowance.forget(tabId);
     void linkFrames.forget(tabId);
+    // Not on a move to another address: a page can change its address at will (history.pushState).
+    linkFramesLocator.forget(tabId);
   });
   // A new page in the tab: the frames of the old one are gone.
   listen(browser.tabs.onUpdated, (tabId: number, change: { url?: string }) => {

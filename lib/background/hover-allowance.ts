@@ -3,8 +3,9 @@ import { KeyedMutex } from './common/keyed-mutex';
 import type { StorageAreaAdapter } from './common/storage-area';
 
 /**
- * Uncached links hovering may fetch per tab per minute (a click or a key on the badge always may): a
- * page that moves links under a still pointer cannot spend the request budget on tokens it chooses.
+ * Uncached links a tab's gestures may fetch per minute, hover, click and key alike (issue #26 item 1):
+ * a page that moves links under a still pointer, or swaps them under a decoy the user clicks, cannot
+ * spend the request budget on tokens it chooses. Beyond it the card offers Load.
  */
 export const HOVER_FETCHES_PER_MINUTE = 10;
 
@@ -13,15 +14,15 @@ const WINDOW_MS = 60_000;
 const timesSchema = z.array(z.number()).catch([]);
 
 export interface HoverAllowance {
-  /** Takes one hover fetch of the tab's allowance; false when the last minute already used it all. */
+  /** Takes one fetch of the tab's allowance; false when the last minute already used it all. */
   take(tabId: number): Promise<boolean>;
   forget(tabId: number): Promise<void>;
 }
 
 /**
- * How many uncached links resting the pointer may fetch per tab per minute (security finding 6): a
- * page cannot turn small real pointer moves over links it keeps changing into fetches of tokens it
- * chooses. Kept in storage.session, so a restarted service worker does not hand out a fresh minute.
+ * How many uncached links a tab's gestures may fetch per minute (security finding 6, issue #26 item
+ * 1): a page cannot turn small real pointer moves over links it keeps changing, or clicks on a badge
+ * it keeps re-aiming, into fetches of tokens it chooses. Kept in storage.session, so a restarted service worker does not hand out a fresh minute.
  */
 export function createHoverAllowance(deps: { area: StorageAreaAdapter; now?: () => number; perMinute?: number }): HoverAllowance {
   const now = deps.now ?? (() => Date.now());

@@ -25,14 +25,26 @@ export interface LinkFramesLocatorDeps extends FrameLinkReports {
   /** The recogniser of the configured services as they are now (read once per look). */
   getRecognizer(): Promise<Pick<LinkRecognizer, 'recognizeHref'>>;
   startAnnotator(frame: FrameOfTab): Promise<void>;
+  now?: () => number;
 }
 
 export interface LinkFramesLocator {
   locate(tabId: number): Promise<void>;
+  /** The tab closed: the record of its injections goes. */
+  forget(tabId: number): void;
 }
 
 /** Least time between two looks at one tab: a page that posts signals without end costs at most this often. */
 export const LOCATE_GAP_MS = 100;
+
+/**
+ * Most annotator injections per tab per minute (issue #26 item 3): frames that keep asking for one
+ * (a report faked in the page's world, the "annotated" mark cleared) cannot keep the background busy.
+ */
+export const MAX_INJECTIONS_PER_MINUTE = 120;
+
+/** How long a frame the browser names without a document id (Firefox) waits before it may be injected again. */
+const REINJECT_FRAME_AFTER_MS = 60_000;
 
 const frameReportsSchema = z.array(
   z.object({
@@ -86,8 +98,29 @@ export function scriptingReports(scripting: typeof browser.scripting): FrameLink
  * during a look cost one more look, not one each.
  */
 export function createLinkFramesLocator(deps: LinkFramesLocatorDeps): LinkFramesLocator {
+  const now = deps.now ?? (() => Date.now());
   // One entry per tab that ever signalled while this worker lives (a closure each).
   const byTab = new Map<number, () => Promise<void>>();
+  /**
+   * Per tab, the documents injected (by document id, or frame id where the browser names none) and
+   * when: the background's own record, not the page-world mark, which the page can clear.
+   */
+  const injected = new Map<number, Map<string, number>>();
+
+  /** Records an injection into `frame`, or answers false: done there already, or the tab's minute is used up. */
+  function mayInject({ tabId, frameId, documentId }: FrameOfTab): boolean {
+    const at = now();
+    const tab = injected.get(tabId) ?? new Map<string, number>();
+    injected.set(tabId, tab);
+    const key = documentId ?? `frame ${frameId}`;
+    const last = tab.get(key);
+    if (last !== undefined && (documentId !== undefined || at - last < REINJECT_FRAME_AFTER_MS)) return false;
+    let recent = 0;
+    for (const time of tab.values()) if (at - time < 60_000) recent += 1;
+    if (recent >= MAX_INJECTIONS_PER_MINUTE) return false;
+    tab.set(key, at);
+    return true;
+  }
 
   function shouldStart(result: unknown, recognizer: Pick<LinkRecognizer, 'recognizeHref'>): boolean {
     if (result === false) return false;
@@ -110,7 +143,7 @@ export function createLinkFramesLocator(deps: LinkFramesLocatorDeps): LinkFrames
   ): Promise<void> {
     const frame = documentId === undefined ? { tabId, frameId } : { tabId, frameId, documentId };
     const ranInPage = result !== null && result !== undefined;
-    if (!shouldStart(ranInPage ? result : await isolatedReport(frame), recognizer)) return;
+    if (!shouldStart(ranInPage ? result : await isolatedReport(frame), recognizer) || !mayInject(frame)) return;
     await deps.markAnnotated(frame, ranInPage ? 'MAIN' : 'ISOLATED');
     await deps.startAnnotator(frame);
   }
@@ -134,6 +167,9 @@ export function createLinkFramesLocator(deps: LinkFramesLocatorDeps): LinkFrames
         byTab.set(tabId, locate);
       }
       return locate();
+    },
+    forget(tabId) {
+      injected.delete(tabId);
     },
   };
 }

@@ -85,6 +85,11 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
         await deps.cards.relayEvent(tabOf(sender), input);
         return { ok: true };
       },
+      async checkCard(input, sender) {
+        if (sender.frameId !== TOP_FRAME) throw new ForbiddenSenderError('"checkCard" may only be sent from a top frame.');
+        await deps.cards.check(tabOf(sender), input);
+        return { ok: true };
+      },
       async locateLinkFrames(_input, sender) {
         await deps.linkFramesLocator.locate(tabOf(sender));
         return { ok: true };

@@ -30,6 +30,8 @@ const cardAnchorSchema = z.strictObject({
   hops: z.int().min(0).max(MAX_FRAME_HOPS),
   rect: frameRectSchema,
   viewport: z.strictObject({ width: length, height: length }),
+  /** Where the gesture was (the pointer, or the badge's centre for a click or a key), in the same viewport as `rect`. */
+  at: z.strictObject({ x: coordinate, y: coordinate }),
 });
 
 /**
@@ -84,8 +86,9 @@ export const contentProtocol = {
   /**
    * "My tab's card now shows this link, next to `anchor`": the background has the top frame draw it,
    * and the card page named `nonce` claims it (lib/protocol/card.ts). The background decides whether
-   * the link may be fetched (a hover beyond the tab's allowance shows the card from the cache only),
-   * fetches it, and answers with whether the card is drawn (false: nothing in the top frame answers)
+   * the link may be fetched (only a gesture a person could see, `seen` here and the top frame's verdict
+   * on the frames around it, and within the tab's allowance: else the card shows the cache only, with
+   * Load), fetches it, and answers with whether the card is drawn (false: nothing in the top frame answers)
    * and what the badge shows (null: nothing, neither fetched nor cached).
    */
   openCard: {
@@ -93,11 +96,19 @@ export const contentProtocol = {
       token: z.string().regex(TOKEN_PATTERN),
       nonce: cardNonceSchema,
       intent: z.enum(ACTIVATION_SOURCES),
+      /** The frame's verdict: the gesture was on something a person could see, through the frames it can reach. */
+      seen: z.boolean(),
       anchor: cardAnchorSchema,
     }),
     output: z.object({ shown: z.boolean(), badge: badgeFaceSchema.nullable() }),
   },
   ...cardMessages,
+  /**
+   * From the top frame, while it draws a subframe's card: is that frame still there? Nothing tells a
+   * document that a frame below it went (and a page can keep the frame's window from the top frame).
+   * The background asks the frame; a frame gone takes its card with it (`closeCard` to the top frame).
+   */
+  checkCard: { input: z.strictObject({ nonce: cardNonceSchema }), output: ok },
   /**
    * From the top frame's frame relay, passing on a frame sentinel's signal (a subframe now holds links):
    * find the frames of the tab that hold a share link.
@@ -107,14 +118,18 @@ export const contentProtocol = {
 
 /** Background → a content script (one frame of a tab). */
 export const contentPushProtocol = {
-  /** To the top frame: draw the card of `nonce` at its anchor (replacing any it draws). */
+  /**
+   * To the top frame: draw the card of `nonce` at its anchor (replacing any it draws). Answered with
+   * the top frame's verdict: whether the frames around a subframe's link show at the gesture's point
+   * (not faded, hidden, covered or under the top layer); always true for the top frame's own links.
+   */
   showCard: {
     input: cardAnchorSchema.extend({
       nonce: cardNonceSchema,
       /** Opened from the keyboard: focus moves into the card. */
       focus: z.boolean(),
     }),
-    output: ok,
+    output: z.object({ ok: z.literal(true), seen: z.boolean() }),
   },
   ...cardMessages,
 } as const;

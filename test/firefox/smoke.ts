@@ -146,6 +146,33 @@ function crmPage(sealedLink: { shareUrl: string }): string {
 <iframe id="sealed" sandbox="allow-scripts" srcdoc="${escapeHtml(body)}" style="width:640px;height:120px"></iframe></body></html>`;
 }
 
+/**
+ * Issue #26 items 1 and 2, the attacks that need no browser check of their own: a share link and its
+ * badge made nearly transparent over a decoy "Continue" button (`#jack`), and a transparent 150 × 150
+ * frame filled with one share link (`#trap`); a visible link (`#plain`) and a visible mail body
+ * (`#mail`) for the controls.
+ */
+function attackPage(links: { jack: string; trap: string; plain: string; body: string }): string {
+  const fill = (href: string) =>
+    escapeHtml(
+      `<body style="margin:0"><a id="share" href="${href}" style="display:block;width:150px;height:150px">offer</a></body>`,
+    );
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Offers</title></head>
+<body style="font:16px system-ui;margin:24px">
+<p>Visible: <a id="plain" href="${escapeHtml(links.plain)}">snapshot</a></p>
+<button id="decoy" style="position:absolute;left:180px;top:300px;width:160px;height:40px;z-index:1">Continue</button>
+<div style="position:absolute;left:200px;top:310px;z-index:2;opacity:0.01"><a id="jack" href="${escapeHtml(links.jack)}">offer</a></div>
+<iframe id="trap" srcdoc="${fill(links.trap)}" style="position:absolute;left:420px;top:260px;width:150px;height:150px;border:0;opacity:0"></iframe>
+<iframe id="mail" srcdoc="${escapeHtml(`<p>Status: <a id="share" href="${links.body}">snapshot</a></p>`)}" style="position:absolute;left:24px;top:480px;width:400px;height:80px"></iframe>
+</body></html>`;
+}
+
+/** A page that frames the card page itself: its URL is stable per install on Firefox. */
+function framingPage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Framer</title></head><body>
+<iframe id="copy" src="${EXTENSION_ORIGIN}/card.html" style="width:360px;height:300px;opacity:0.01"></iframe></body></html>`;
+}
+
 function recordPage(link: { shareUrl: string }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kobo Ledger</title></head><body>
 <p>Compliance status: <a id="share" href="${escapeHtml(link.shareUrl)}">snapshot</a></p></body></html>`;
@@ -437,8 +464,24 @@ async function main(): Promise<number> {
     const link = await founder.createShareLink();
     const sealedFounder = await FounderClient.signUp(baseUrl, 'Sahel Pay');
     const sealedLink = await sealedFounder.createShareLink();
+    const attackDeals = await Promise.all(
+      ['Jack Co', 'Trap Co', 'Plain Co', 'Body Co'].map(async (name) => {
+        const owner = await FounderClient.signUp(baseUrl, name);
+        const shared = await owner.createShareLink();
+        return { owner, shared, views: () => owner.viewCount(shared.id) };
+      }),
+    );
+    const [jack, trap, plain, body] = attackDeals;
+    if (!jack || !trap || !plain || !body) throw new Error('attack deals not created');
     fixtures = await startFixtureServer({
       '/blank.html': BLANK_PAGE,
+      '/attacks.html': attackPage({
+        jack: jack.shared.shareUrl,
+        trap: trap.shared.shareUrl,
+        plain: plain.shared.shareUrl,
+        body: body.shared.shareUrl,
+      }),
+      '/framing.html': framingPage(),
       '/mail.html': mailPage(link),
       '/crm.html': crmPage(sealedLink),
       '/record.html': recordPage(link),
@@ -673,6 +716,82 @@ async function main(): Promise<number> {
           const listed = JSON.stringify(await send('listWatches'));
           assert(listed.includes('"readinessScore":84') && listed.includes('"pointCount":2'), `listWatches answered ${listed}`);
           await mail.screenshot({ path: path.join(outDir, 'card-watching.png') });
+        });
+      },
+    );
+
+    await check(
+      'issue #26: a page that frames card.html itself (stable URL on Firefox) gets nothing to show, at no view',
+      async () => {
+        await inNewTab(`${fixtures!.origin}/framing.html`, async (framer) => {
+          const copy = await waitFor(
+            'the framed copy of the card page',
+            async () => {
+              const frame = await findExtensionFrame(framer, '/card.html');
+              return (await frame?.$('[data-testid="error-message"]')) ? frame : null;
+            },
+            (frame) => frame !== null,
+          );
+          assert(copy, 'no framed copy');
+          assert((await copy.$('[data-testid="company-name"]')) === null, 'the copy shows a company');
+          await framer.mouse.click(100, 100);
+          assert((await plain.views()) === 0, 'framing the card page cost a view');
+        });
+      },
+    );
+
+    await check(
+      'issue #26 item 1: click-jacking a nearly transparent badge under a decoy costs no view; a click on a visible badge costs one',
+      async () => {
+        await inNewTab(`${fixtures!.origin}/attacks.html`, async (tab) => {
+          await waitForBadge(tab, '#jack', 'idle');
+          const badge = await (
+            await linkHandle(tab, '#jack')
+          ).evaluate((anchor) => {
+            const rect = anchor.nextElementSibling?.getBoundingClientRect();
+            return rect ? { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 } : null;
+          });
+          assert(badge, 'the transparent badge is not laid out');
+          for (let press = 0; press < 4; press++) {
+            await tab.mouse.click(badge.x, badge.y);
+            await new Promise((resolve) => setTimeout(resolve, 700));
+            await tab.evaluate(() => document.querySelector('compliance-lens-card')?.remove());
+          }
+          assert((await jack.views()) === 0, `the click-jacked badge cost ${await jack.views()} views`);
+          const visible = await (
+            await linkHandle(tab, '#plain')
+          ).evaluate((anchor) => {
+            const rect = anchor.nextElementSibling?.getBoundingClientRect();
+            return rect ? { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 } : null;
+          });
+          assert(visible, 'the visible badge is not laid out');
+          await tab.mouse.click(visible.x, visible.y);
+          await waitForBadge(tab, '#plain', 'ready');
+          assert((await plain.views()) === 1, `a click on a visible badge cost ${await plain.views()} views`);
+          await tab.screenshot({ path: path.join(outDir, 'attack-click-jack.png') });
+        });
+      },
+    );
+
+    await check(
+      'issue #26 item 2: resting on a link in a transparent frame costs no view; a link in a visible mail body costs one',
+      async () => {
+        await inNewTab(`${fixtures!.origin}/attacks.html`, async (tab) => {
+          const trapFrame = await (await tab.$('iframe#trap'))?.contentFrame();
+          const mailFrame = await (await tab.$('iframe#mail'))?.contentFrame();
+          assert(trapFrame && mailFrame, 'frames missing');
+          await waitForBadge(tab, { selector: '#share', frame: trapFrame }, 'idle');
+          for (let rest = 0; rest < 4; rest++) {
+            await tab.mouse.move(3, 3, { steps: 2 });
+            await tab.mouse.move(480 + rest, 320, { steps: 2 });
+            await new Promise((resolve) => setTimeout(resolve, 900));
+          }
+          assert((await trap.views()) === 0, `resting in the transparent frame cost ${await trap.views()} views`);
+          await tab.mouse.move(3, 3, { steps: 2 });
+          await waitForBadge(tab, { selector: '#share', frame: mailFrame }, 'idle');
+          await restOn(tab, { selector: '#share', frame: mailFrame });
+          await waitForBadge(tab, { selector: '#share', frame: mailFrame }, 'ready');
+          assert((await body.views()) === 1, `resting on the visible mail body's link cost ${await body.views()} views`);
         });
       },
     );

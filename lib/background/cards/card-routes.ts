@@ -1,3 +1,7 @@
+/*
+ * Longer than 300 lines: a card's life is one state per tab (routes, waiting claims, decisions in
+ * progress) that every step reads and writes; split, each part would hold the same maps.
+ */
 import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
 import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
@@ -46,8 +50,13 @@ export interface CardClaim {
 export interface OpenCardInput extends SnapshotRequest {
   nonce: string;
   intent: ActivationSource;
+  /** The asking frame's verdict: the gesture was on something a person could see. */
+  seen: boolean;
   anchor: CardAnchor;
 }
+
+/** The top frame's answer to `showCard`: its verdict on the frames around the link. Anything else is "not seen". */
+const showCardAnswerSchema = z.object({ seen: z.boolean() });
 
 export interface CardRoutesDeps {
   /** storage.session: a tab's route survives a service-worker restart (read once per tab after one), not a browser restart. */
@@ -86,11 +95,19 @@ export interface CardRoutes {
   close(from: FrameOf, input: { nonce: string }): Promise<void>;
   /** What the card did, passed on to the frame it belongs to (the caller checks it comes from the top frame). */
   relayEvent(tabId: number, input: { nonce: string; event: CardEventKind }): Promise<void>;
+  /**
+   * The top frame asks whether the frame of the card it draws is still there (the caller checks it
+   * comes from the top frame): a card that is not the tab's, or whose frame does not answer, is closed.
+   */
+  check(tabId: number, input: { nonce: string }): Promise<void>;
   /** The tab closed: its card and waiting claims go. */
   forgetTab(tabId: number): Promise<void>;
 }
 
 const KEY_PREFIX = 'cardRoute:';
+/** Nonces of no card, to ask a frame whether it is there (it answers every card event, and acts on its own card's only). */
+const PING_NONCE = '0'.repeat(32);
+const OTHER_PING_NONCE = '1'.repeat(32);
 /** Claims waiting for their card per tab: a page that frames copies of the card page cannot pile them up. */
 const MAX_WAITING_CLAIMS = 4;
 
@@ -107,6 +124,8 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   /** Tabs whose stored route this worker has read (or written) already. */
   const loaded = new Map<number, Promise<void>>();
   const waiting = new Map<number, WaitingClaim[]>();
+  /** Cards drawn whose fetch is not decided yet (the top frame's verdict is awaited): their claims wait. */
+  const deciding = new Map<string, Promise<unknown>>();
   /** A tab's opens, one at a time: the top frame is told of its cards in the order they were opened. */
   const opens = new KeyedMutex();
   /** A tab's storage writes, in order. */
@@ -186,40 +205,66 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     return route.fetch ? deps.service.getSnapshot(request) : deps.service.peek(request);
   };
 
+  /**
+   * Draws the card and decides whether its link may be fetched (the route is saved first with no
+   * fetch, so moves and closes work meanwhile; its claim waits for the decision).
+   */
+  async function openAndDecide(
+    from: FrameOf,
+    { origin, token, nonce, intent, seen, anchor }: OpenCardInput,
+    decided: () => void,
+  ): Promise<{ shown: boolean; badge: BadgeSummary | null }> {
+    const { tabId, frameId } = from;
+    const request = { origin, token };
+    const opened = await opens.run(String(tabId), async () => {
+      const cached = (await deps.service.peek(request)) !== null;
+      const replaced = await routeOf(tabId);
+      const next: CardRoute = { ...request, frameId, nonce, fetch: false, claimed: false, at: now() };
+      save(tabId, next);
+      wakeClaims(tabId, next);
+      if (replaced && replaced.nonce !== nonce) await endReplaced(tabId, replaced, from);
+      // A subframe names its window with a key; the top frame's own links need none (and may not
+      // send one: the host would look for a frame that is not there).
+      const key = frameId === TOP_FRAME ? undefined : anchor.key;
+      if (frameId !== TOP_FRAME && key === undefined) return { next, cached, shown: false, hostSeen: false };
+      const { key: _sent, ...where } = anchor;
+      const placed = key === undefined ? where : { ...where, key };
+      // Nothing answers in a top frame without the card host (an orphaned page after an update): no card.
+      // The top frame judges the frames around a subframe's link; its own links were judged where they are.
+      const own = frameId === TOP_FRAME;
+      const answer = await tell('showCard', { ...placed, nonce, focus: intent === 'keyboard' }, tabId, TOP_FRAME).then(
+        (value) => ({ shown: true, hostSeen: own || showCardAnswerSchema.safeParse(value).data?.seen === true }),
+        () => ({ shown: false, hostSeen: own }),
+      );
+      return { next, cached, ...answer };
+    });
+    // No fetch without a gesture a person could see, on a link they could see (DESIGN decision 1):
+    // the asking frame's verdict and the top frame's on the frames around it; then the tab's
+    // allowance, for every kind of gesture. A cached link costs nothing. Else the card offers Load.
+    const fetch = opened.cached || (seen && opened.hostSeen && (await deps.hoverAllowance.take(tabId)));
+    const current = routes.get(tabId);
+    if (fetch && current?.nonce === nonce) save(tabId, { ...current, fetch });
+    decided();
+    const result = await resultOf({ ...opened.next, fetch });
+    return { shown: opened.shown, badge: result && toBadgeSummary(result) };
+  }
+
   return {
-    async open(from, { origin, token, nonce, intent, anchor }) {
-      const { tabId, frameId } = from;
-      const request = { origin, token };
-      const opened = await opens.run(String(tabId), async () => {
-        // Resting the pointer fetches an uncached link only within the tab's allowance; a click or a
-        // key on the badge always may, and a cached link costs nothing.
-        const fetch =
-          intent !== 'hover' || (await deps.service.peek(request)) !== null || (await deps.hoverAllowance.take(tabId));
-        const replaced = await routeOf(tabId);
-        const next: CardRoute = { ...request, frameId, nonce, fetch, claimed: false, at: now() };
-        save(tabId, next);
-        wakeClaims(tabId, next);
-        if (replaced && replaced.nonce !== nonce) await endReplaced(tabId, replaced, from);
-        // A subframe names its window with a key; the top frame's own links need none (and may not
-        // send one: the host would look for a frame that is not there).
-        const key = frameId === TOP_FRAME ? undefined : anchor.key;
-        if (frameId !== TOP_FRAME && key === undefined) return { next, shown: false };
-        const { key: _sent, ...where } = anchor;
-        const placed = key === undefined ? where : { ...where, key };
-        // Nothing answers in a top frame without the card host (an orphaned page after an update): no card.
-        const shown = await tell('showCard', { ...placed, nonce, focus: intent === 'keyboard' }, tabId, TOP_FRAME).then(
-          () => true,
-          () => false,
-        );
-        return { next, shown };
-      });
-      const result = await resultOf(opened.next);
-      return { shown: opened.shown, badge: result && toBadgeSummary(result) };
+    async open(from, input) {
+      let decided = () => {};
+      deciding.set(input.nonce, new Promise<void>((resolve) => (decided = resolve)));
+      try {
+        return await openAndDecide(from, input, decided);
+      } finally {
+        decided();
+        deciding.delete(input.nonce);
+      }
     },
 
     async claim(tabId, nonce) {
       let route = await routeOf(tabId);
       if (route?.nonce !== nonce) route = (await waitForRoute(tabId, nonce)) ?? undefined;
+      await deciding.get(nonce);
       // Read again: the route may have been claimed or replaced while this claim waited.
       route = routes.get(tabId);
       if (!route || route.nonce !== nonce || route.claimed || now() - route.at > claimWithinMs) return null;
@@ -251,6 +296,22 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
         save(tabId, null);
         await tellQuietly('closeCard', { nonce }, tabId, TOP_FRAME);
       });
+    },
+
+    async check(tabId, { nonce }) {
+      const route = await routeOf(tabId);
+      if (route?.nonce === nonce) {
+        if (route.frameId === TOP_FRAME) return;
+        // Another card's nonce: the frame answers it and ignores it, if it is there at all.
+        const ping = nonce === PING_NONCE ? OTHER_PING_NONCE : PING_NONCE;
+        const there = await tell('cardEvent', { nonce: ping, event: 'leave' }, tabId, route.frameId).then(
+          () => true,
+          () => false,
+        );
+        if (there || routes.get(tabId) !== route) return;
+        save(tabId, null);
+      }
+      await tellQuietly('closeCard', { nonce }, tabId, TOP_FRAME);
     },
 
     async forgetTab(tabId) {

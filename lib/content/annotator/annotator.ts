@@ -52,7 +52,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   const badgeCallbacks: BadgeCallbacks = {
     onActivate(badge, source) {
       const annotation = scanner.annotationAt(badge.host);
-      if (annotation) interaction.activate(annotation, source);
+      if (annotation) void interaction.activate(annotation, source);
     },
     onEscape(badge) {
       interaction.reset('escape');

@@ -18,7 +18,8 @@ const BADGE_GAP = 4;
  * (`data-place`, `badgePlacement`). One size in every state (lib/core/badge-look.ts).
  */
 const BADGE_CSS = `
-:host{all:initial!important;display:inline-block!important;vertical-align:middle!important;position:relative!important;width:${BADGE_WIDTH}px!important;height:${BADGE_HEIGHT}px!important;margin:-${BADGE_HEIGHT / 2}px -${BADGE_WIDTH + BADGE_GAP}px -${BADGE_HEIGHT / 2}px ${BADGE_GAP}px!important}
+:host{all:initial!important;display:inline-block!important;vertical-align:middle!important;position:relative!important;width:${BADGE_WIDTH}px!important;height:${BADGE_HEIGHT}px!important;margin:-${BADGE_HEIGHT / 2}px -${BADGE_WIDTH + BADGE_GAP}px -${BADGE_HEIGHT / 2}px ${BADGE_GAP}px!important;visibility:inherit!important}
+:host([data-link-hidden]){visibility:hidden!important}
 :host([data-place=block]){display:block!important;float:left!important;margin:0 -${BADGE_WIDTH}px -${BADGE_HEIGHT}px 0!important}
 :host([data-place=out]){position:absolute!important;margin:var(--cl-badge-y,0) 0 0 var(--cl-badge-x,0)!important}
 ${BADGE_CHIP_CSS}

@@ -3,6 +3,7 @@ import { CARD_TAG } from '../../protocol/guarded/card';
 import { postCardAnchor } from '../shared/card-anchor';
 import { watchViewports } from '../shared/viewports';
 import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
+import { seenThrough, type Point } from '../shared/seen';
 import { newNonce } from '../shared/nonce';
 import type { CardClient } from './client';
 import type { CardEvents, CardPresenter, SnapshotRequest } from './types';
@@ -77,7 +78,7 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
     return toAncestorViewport(union, placementOf().frames);
   };
 
-  function anchorOf(anchors: readonly Element[]): CardAnchor {
+  function anchorOf(anchors: readonly Element[], at: Point): CardAnchor {
     const { windows, hops } = placementOf();
     const target = windows[hops] ?? win;
     return {
@@ -85,6 +86,7 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
       hops,
       rect: rectOf(anchors),
       viewport: { width: target.innerWidth, height: target.innerHeight },
+      at,
     };
   }
 
@@ -104,17 +106,22 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
       viewports?.abort();
       viewports = new AbortController();
       watchViewports(placementOf().windows, () => presenter.reposition(), viewports.signal);
-      return client.open({ ...request, nonce, intent: options.intent, anchor: anchorOf(anchors) }).then(
-        ({ shown, badge }) => {
-          // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
-          if (!shown && current === opened) events.onCloseRequested('replaced');
-          return badge;
-        },
-        () => {
-          if (current === opened) events.onCloseRequested('replaced');
-          return null;
-        },
-      );
+      // Seen only through the frames on the way up that this frame reaches (the point carried through
+      // them); the top frame judges the rest. Not seen, the point no longer matters.
+      const at = options.seen ? seenThrough(options.at, placementOf().frames) : null;
+      return client
+        .open({ ...request, nonce, intent: options.intent, seen: at !== null, anchor: anchorOf(anchors, at ?? options.at) })
+        .then(
+          ({ shown, badge }) => {
+            // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
+            if (!shown && current === opened) events.onCloseRequested('replaced');
+            return badge;
+          },
+          () => {
+            if (current === opened) events.onCloseRequested('replaced');
+            return null;
+          },
+        );
     },
     close() {
       if (!current) return;

@@ -70,7 +70,7 @@ export interface CardClient {
    * answers, once the snapshot is known, whether the card is drawn and what the badge shows (null: nothing).
    */
   open(
-    card: SnapshotRequest & { nonce: string; intent: ActivationSource; anchor: CardAnchor },
+    card: SnapshotRequest & { nonce: string; intent: ActivationSource; seen: boolean; anchor: CardAnchor },
   ): Promise<{ shown: boolean; badge: BadgeResult | null }>;
   /** The card's badge moved to `rect`. */
   move(nonce: string, rect: FrameRect): Promise<unknown>;

@@ -1,3 +1,4 @@
+import { browserSees, faded, shows, type Point } from '../shared/seen';
 import type { Annotation } from './link-states';
 import type { LinkScanner } from './link-scanner';
 import type { LinkStates } from './link-states';
@@ -7,26 +8,18 @@ import type { ActivationSource, CardCloseReason, CardPresenter, EngineConfig } f
 const CARD_CLOSE_DELAY_MS = 300;
 
 /**
- * Resting the pointer counts only on something a person can see (security finding 6): not hidden,
- * not faded below half opacity (its ancestors' opacity included), not a "link" whose box (a line of
- * it, for a link that wraps) covers a quarter of the window, or 200 × 200 px in a small frame. A page
- * cannot turn pointer moves over an invisible full-page link into fetches. Run once per rest.
+ * Resting the pointer counts at all only on something that may be a link a person sees (security
+ * finding 6): not hidden, not faded below half opacity (its ancestors' opacity included), not a "link"
+ * whose box (a line of it, for a link that wraps) covers a quarter of the window, or 200 × 200 px in a
+ * small frame. A page cannot turn pointer moves over an invisible full-page link into cards. Run once
+ * per rest; `activate` then judges what is seen, for every kind of gesture.
  */
 function canRestOn(target: Element): boolean {
-  const view = target.ownerDocument.defaultView;
-  if (!view) return false;
-  const largest = Math.max((view.innerWidth * view.innerHeight) / 4, 40_000);
+  if (faded(target)) return false;
+  // This script's own window: the pointer rests in its document.
+  const largest = Math.max((innerWidth * innerHeight) / 4, 40_000);
   for (const box of target.getClientRects()) if (box.width * box.height > largest) return false;
-  let opacity = 1;
-  for (let node: Element | null = target; node;) {
-    const style = view.getComputedStyle(node);
-    if (style.visibility === 'hidden') return false;
-    const value = parseFloat(style.opacity);
-    if (!Number.isNaN(value)) opacity *= value;
-    const root = node.getRootNode();
-    node = node.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
-  }
-  return opacity >= 0.5;
+  return true;
 }
 
 /** Where an event really happened: inside an open shadow root, not at its host, where the document sees it. */
@@ -34,8 +27,11 @@ const targetOf = (event: Event): EventTarget | null => event.composedPath()[0] ?
 
 /** The user's gestures, and the one card of the page. */
 export interface Interaction {
-  /** The user asked for `annotation`'s snapshot (by hover intent, keyboard or click on its badge). */
-  activate: (annotation: Annotation, source: ActivationSource) => void;
+  /**
+   * The user asked for `annotation`'s snapshot: by hover intent on `target` (the link or badge) at
+   * `at`, or by a key or a click on its badge.
+   */
+  activate: (annotation: Annotation, source: ActivationSource, target?: Element, at?: Point) => Promise<void>;
   /** The annotation is gone from the page: no intent or card is left pointing at it. */
   forget: (annotation: Annotation) => void;
   /** Cancels pending intent and closes the card (Escape, navigation, new settings). */
@@ -54,6 +50,10 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   const isLive = (annotation: Annotation) => scanner.live.has(annotation);
   let hoverDelayMs = config.hoverDelayMs;
   let hovered: Annotation | null = null;
+  /** Whether the pointer rests on the badge of `hovered` (else on its link): moving between them starts a new rest. */
+  let hoveredBadge = false;
+  /** Counts activations: one still judging what is seen gives way to a later one, or to a reset. */
+  let activations = 0;
   let cancelIntentTimer: (() => void) | null = null;
   let cancelCloseTimer: (() => void) | null = null;
   let cardFor: Annotation | null = null;
@@ -86,18 +86,30 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     return card;
   }
 
-  function activate(annotation: Annotation, source: ActivationSource): void {
+  async function activate(annotation: Annotation, source: ActivationSource, target?: Element, at?: Point): Promise<void> {
     if (!isLive(annotation)) return;
+    const activation = ++activations;
     cancelIntent();
     cancelClose();
-    annotation.badge.draw(); // the card is placed by the link and its badge
+    const { badge } = annotation;
+    badge.draw(); // the card is placed by the link and its badge
+    const on = target ?? badge.host;
+    const box = on.getBoundingClientRect();
+    const point = at ?? { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
+    // A gesture counts only on what a person can see (docs/security.md section 10); a badge hides with
+    // its link (link-scanner.ts). Else the card opens with Load and nothing is fetched.
+    // The browser judges a box: a link that wraps has others' text in its box, so its badge is judged instead.
+    const seen = shows(on, point) && (await browserSees(on.getClientRects().length > 1 ? badge.host : on));
+    if (activation !== activations || !isLive(annotation)) return;
     cardFor = annotation;
     cardSticky = source !== 'hover';
-    const badge = getCard().open(annotation.state.request, [annotation.anchor, annotation.badge.host], {
+    const result = getCard().open(annotation.state.request, [annotation.anchor, badge.host], {
       focus: source === 'keyboard',
       intent: source,
+      seen,
+      at: point,
     });
-    if (badge) states.expect(annotation.state, badge);
+    if (result) states.expect(annotation.state, result);
   }
 
   function closeCard(reason: CardCloseReason): void {
@@ -128,7 +140,7 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     }
   }
 
-  function onPointerOver(event: Event): void {
+  function onPointerOver(event: PointerEvent): void {
     const target = targetOf(event);
     const annotation = annotationAt(target);
     pointerOnCardOwner = annotation !== null && annotation === cardFor;
@@ -138,12 +150,16 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
         cancelIntent();
         return; // its card is already showing
       }
-      if (hovered === annotation) return;
+      // From the link to its badge (or back) is a new rest: a large link the rest rule refuses may lead to its badge.
+      const onBadge = target === annotation.badge.host;
+      if (hovered === annotation && hoveredBadge === onBadge) return;
       cancelIntent();
       hovered = annotation;
+      hoveredBadge = onBadge;
+      const at = { x: event.clientX, y: event.clientY };
       cancelIntentTimer = scheduler.timeout(() => {
         cancelIntentTimer = null;
-        if (target instanceof Element && canRestOn(target)) activate(annotation, 'hover');
+        if (target instanceof Element && canRestOn(target)) void activate(annotation, 'hover', target, at);
       }, hoverDelayMs);
       return;
     }
@@ -197,6 +213,7 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
 
   function reset(reason: CardCloseReason, nextHoverDelayMs?: number): void {
     if (nextHoverDelayMs !== undefined) hoverDelayMs = nextHoverDelayMs;
+    activations += 1;
     cancelIntent();
     closeCard(reason);
   }

@@ -1,3 +1,7 @@
+/*
+ * Longer than 300 lines: the registry of annotations, the observers and the sliced queue share their
+ * state (which anchor is annotated, which badge is ours), and each needs the others' view of it.
+ */
 import { BADGE_TAG, type Badge } from './badge';
 import { ANCHOR_SELECTOR, anchorsDeep, forEachShadowRoot, isAnchor, isElement } from '../../dom';
 import type { Annotation, LinkStates } from './link-states';
@@ -20,6 +24,11 @@ export interface ScannerHooks {
 
 const OBSERVED = { childList: true, subtree: true, attributes: true, attributeFilter: ['href', 'data-saferedirecturl'] };
 const MAX_REPAIRS = 5;
+/** What can hide a link itself (its ancestors' visibility, display and content-visibility hide its badge too). */
+const LINK_STYLE = { attributeFilter: ['style', 'class', 'hidden'] }; // `attributes` follows from the filter
+
+/** The link itself is not shown (its own visibility or display, or an ancestor's). */
+const linkHidden = (anchor: Element) => !anchor.checkVisibility({ visibilityProperty: true });
 /** Badges must never be written into something the user is editing (they would be sent). */
 const EDITABLE_SELECTOR = '[contenteditable]:not([contenteditable="false"])';
 
@@ -71,6 +80,14 @@ export function createLinkScanner(
   let cancelFlush: (() => void) | null = null;
   /** Open shadow roots found so far (each observed once). */
   const roots = new WeakSet<ShadowRoot>();
+  /** A drawn badge follows its link: hidden when the link is (checked when drawn and when the link's style changes). */
+  const follow = ({ anchor, badge }: Annotation) => badge.host.toggleAttribute('data-link-hidden', linkHidden(anchor));
+  const linkStyles = new MutationObserver((records) => {
+    for (const { target } of records) {
+      const annotation = isElement(target) ? annotations.get(target) : undefined;
+      if (annotation) follow(annotation);
+    }
+  });
 
   function selectorFor(current: AnchorRecognizer): string {
     const candidates = current.candidateSelector ? current.candidateSelector(doc.baseURI) : ANCHOR_SELECTOR;
@@ -181,6 +198,7 @@ export function createLinkScanner(
     linksDirty = true;
     states.attach(annotation, state);
     anchor.after(badge.host);
+    linkStyles.observe(anchor, LINK_STYLE);
     if (visibility) visibility.observe(anchor);
     else badge.draw();
   }
@@ -270,6 +288,7 @@ export function createLinkScanner(
     'abort',
     () => {
       observer.disconnect();
+      linkStyles.disconnect();
       cancelFlush?.();
       for (const annotation of live) annotation.badge.remove();
       live.clear();
@@ -295,7 +314,10 @@ export function createLinkScanner(
     drawBadgeOf(anchor) {
       visibility?.unobserve(anchor);
       const annotation = annotations.get(anchor);
-      if (annotation && live.has(annotation)) annotation.badge.draw();
+      if (annotation && live.has(annotation)) {
+        annotation.badge.draw();
+        follow(annotation);
+      }
     },
     rescan(next) {
       if (signal.aborted) return;

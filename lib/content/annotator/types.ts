@@ -1,4 +1,5 @@
 import type { ActivationSource } from '../../protocol/guarded/card';
+import type { Point } from '../shared/seen';
 import type { Badge, BadgeCallbacks, DescribeBadge } from './badge';
 import type { BadgeResult, BadgeText } from './badge-view';
 import type { VisibilityWatcherFactory } from './visibility';
@@ -58,7 +59,14 @@ export interface CardPresenter {
   open(
     request: SnapshotRequest,
     anchors: readonly Element[],
-    options: { focus: boolean; intent: ActivationSource },
+    options: {
+      focus: boolean;
+      intent: ActivationSource;
+      /** The gesture was on something a person could see in this document (lib/content/shared/seen.ts). */
+      seen: boolean;
+      /** Where: the pointer, or the badge's centre for a click or a key, in this document's viewport. */
+      at: Point;
+    },
   ): Promise<BadgeResult | null> | null;
   close(reason: CardCloseReason): void;
   readonly isOpen: boolean;

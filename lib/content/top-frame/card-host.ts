@@ -7,11 +7,14 @@ import { queryDeep } from '../../dom';
 import { watchViewports } from '../shared/viewports';
 import { createCardView, type CardView } from './card-view';
 import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
+import { seenThrough, shows } from '../shared/seen';
 import type { ContentMessenger } from '../shared/messaging';
 import type { Rect } from './placement';
 
 /** Anchor keys remembered at once: any window may post some, and a card is asked for right after its own. */
 const MAX_ANCHORS = 16;
+/** Keys remembered per window: a frame that floods keys (an ad) evicts only its own (issue #26 item 5). */
+const MAX_ANCHORS_PER_WINDOW = 2;
 
 /**
  * How often an open card checks that its frame is still there: nothing tells a document that a frame
@@ -28,6 +31,9 @@ export interface FrameCardHostDeps {
   /** Aborted when the relay stops: the card and every listener go. */
   signal: AbortSignal;
 }
+
+/** How long the host waits for a subframe's anchor message before it judges the frame not seen. */
+const ANCHOR_WAIT_MS = 300;
 
 /** A window (of any origin: these two are readable across origins), not a message port or a worker. */
 const isWindow = (source: MessageEventSource | null): source is Window =>
@@ -91,6 +97,21 @@ function locate(top: Window, source: Window, card: ShowCard): Located | null {
 }
 
 /**
+ * Whether a subframe's link is seen through the frames around it, as the top frame can judge them:
+ * each frame element from the one it found up to the top shows at the gesture's point (not faded,
+ * hidden, covered or under the top layer; lib/content/shared/seen.ts). A frame below another origin's
+ * frame is judged at the middle of the outermost frame the top can see.
+ */
+function frameChainSeen(card: ShowCard, { element, above, exact }: Located): boolean {
+  if (exact) return seenThrough(card.at, [element, ...above]) !== null;
+  const box = element.getBoundingClientRect();
+  const view = element.ownerDocument.defaultView;
+  const x = (Math.max(box.left, 0) + Math.min(box.right, view?.innerWidth ?? 0)) / 2;
+  const y = (Math.max(box.top, 0) + Math.min(box.bottom, view?.innerHeight ?? 0)) / 2;
+  return shows(element, { x, y }) && seenThrough({ x, y }, above) !== null;
+}
+
+/**
  * The top frame's host for the cards of the tab: the only place a card is drawn
  * (lib/content/annotator/card.ts says why). The background passes on a frame's `openCard` as
  * `showCard`. The top frame's own links give their box in this viewport; a subframe's anchor message
@@ -105,6 +126,10 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
   const anchors = new Map<string, Window>();
   let card: ShowCard | null = null;
   let located: Located | null = null;
+  /** The window of the subframe whose card this is, once its anchor message named it. */
+  let frameWindow: Window | null = null;
+  /** Called once the card's frame is located (a verdict waits for it). */
+  let onLocated: (() => void) | null = null;
   let listeners: AbortController | null = null;
   /** Whether the pointer is on the card, and when the frame was last told so. */
   let pointerInside = false;
@@ -177,25 +202,38 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
   }
 
   /** Finds where the card goes once both the card and its anchor message are here, and watches what moves it. */
+  /**
+   * From the moment a subframe's card shows: is its frame still there? Its window, once its anchor
+   * message named it; and every few checks the background asks the frame itself (a page can keep the
+   * anchor message from this document, issue #26 item 6).
+   */
+  function watchFrame(nonce: string, signal: AbortSignal): void {
+    let checks = 0;
+    const timer = setInterval(() => {
+      if (frameWindow?.closed) {
+        // The frame is gone, and its scripts with it: the background forgets the card when the frame cannot be told.
+        report('outside');
+        end();
+      } else if (++checks % 3 === 0) void messenger.send('checkCard', { nonce }).catch(() => end());
+    }, FRAME_CHECK_MS);
+    signal.addEventListener('abort', () => clearInterval(timer));
+  }
+
   function settle(): void {
     const source = card?.key !== undefined && !located ? anchors.get(card.key) : undefined;
     if (!card || !source || !listeners) return;
     const { signal } = listeners;
-    const timer = setInterval(() => {
-      // The frame is gone, and its scripts with it: the background forgets the card when the frame cannot be told.
-      if (!source.closed) return;
-      report('outside');
-      end();
-    }, FRAME_CHECK_MS);
-    signal.addEventListener('abort', () => clearInterval(timer));
+    frameWindow = source;
     located = locate(top, source, card);
     if (located) watchViewports(located.windows, () => view?.place(), signal);
     view?.place();
+    onLocated?.();
   }
 
   function end(): void {
     card = null;
     located = null;
+    frameWindow = null;
     pointerInside = false;
     listeners?.abort();
     listeners = null;
@@ -207,24 +245,39 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
     const key = event.isTrusted ? parseCardAnchor(event.data) : null;
     // The first to post a key names its window: a page that sees the message and posts it again
     // (from this window, which never asks, or from a frame of its own) comes second.
-    if (!key || anchors.has(key) || !isWindow(event.source) || event.source === top) return;
-    anchors.set(key, event.source);
+    if (!key || anchors.has(key)) return;
+    const source = event.source;
+    if (!isWindow(source) || source === top) return;
+    const own = [...anchors].filter(([, from]) => from === source);
+    for (const [old] of own.slice(0, own.length + 1 - MAX_ANCHORS_PER_WINDOW)) anchors.delete(old);
+    anchors.set(key, source);
     for (const old of anchors.keys()) if (anchors.size > MAX_ANCHORS) anchors.delete(old);
     settle();
   };
   top.addEventListener('message', onMessage, { signal });
 
   const stopAnswering = [
-    messenger.answer('showCard', (data) => {
+    messenger.answer('showCard', async (data) => {
       const next = toShowCard(data);
       if (!next) throw new Error('showCard: malformed');
       end();
       card = next;
       listeners = new AbortController();
       watchTopDocument(listeners.signal);
+      if (next.key !== undefined) watchFrame(next.nonce, listeners.signal);
       viewOf().show(next.nonce, anchorRect, next.focus);
       settle();
-      return { ok: true };
+      // The verdict on a subframe's frames needs its frame element: the anchor message may come second.
+      if (next.key !== undefined && !located) {
+        await new Promise<void>((resolve) => {
+          onLocated = resolve;
+          setTimeout(resolve, ANCHOR_WAIT_MS);
+        });
+        onLocated = null;
+      }
+      // The top frame's own links were judged where they are, in this document.
+      const seen = card === next && (next.key === undefined || (located !== null && frameChainSeen(next, located)));
+      return { ok: true, seen };
     }),
     messenger.answer('moveCard', (data) => {
       const move = toMoveCard(data);

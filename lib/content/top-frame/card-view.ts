@@ -141,6 +141,10 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
         },
         { signal },
       );
+      // The page learns the card's window from its messages and can load its own page into the frame
+      // (a look-alike card): a second load is not our card page, and the card goes (issue #26 item 4).
+      let loads = 0;
+      frame.addEventListener('load', () => ++loads > 1 && events.onCloseRequested('button'), { signal });
       // A plain timer: after the card is removed (or the script stopped, which removes it) it does nothing.
       setTimeout(() => {
         if (iframe === frame) reveal();

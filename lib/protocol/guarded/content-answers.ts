@@ -107,13 +107,22 @@ export function toBadgeText(value: unknown): BadgeTextPayload | null {
 export function toShowCard(value: unknown): ShowCard | null {
   if (!isRecord(value)) return null;
   const rect = toFrameRect(value.rect);
-  const { key, hops, viewport, focus } = value;
+  const { key, hops, viewport, focus, at } = value;
   if (!rect || !isCardNonce(value.nonce) || (key !== undefined && !isCardNonce(key))) return null;
   if (typeof hops !== 'number' || !Number.isInteger(hops) || hops < 0 || hops > MAX_FRAME_HOPS) return null;
-  if (typeof focus !== 'boolean' || !isRecord(viewport)) return null;
+  if (typeof focus !== 'boolean' || !isRecord(viewport) || !isRecord(at)) return null;
   const { width, height } = viewport;
-  if (!isCoordinate(width, 0) || !isCoordinate(height, 0)) return null;
-  return { nonce: value.nonce, ...(key === undefined ? {} : { key }), hops, rect, viewport: { width, height }, focus };
+  const { x, y } = at;
+  if (!isCoordinate(width, 0) || !isCoordinate(height, 0) || !isCoordinate(x) || !isCoordinate(y)) return null;
+  return {
+    nonce: value.nonce,
+    ...(key === undefined ? {} : { key }),
+    hops,
+    rect,
+    viewport: { width, height },
+    at: { x, y },
+    focus,
+  };
 }
 
 /** `moveCard` (to the top frame), checked. */

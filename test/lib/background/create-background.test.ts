@@ -83,13 +83,18 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const anchor = { hops: 0, rect: { left: 0, top: 0, right: 10, bottom: 10 }, viewport: { width: 800, height: 600 } };
+const anchor = {
+  hops: 0,
+  rect: { left: 0, top: 0, right: 10, bottom: 10 },
+  viewport: { width: 800, height: 600 },
+  at: { x: 5, y: 5 },
+};
 
 describe('createBackground', () => {
   it("a content script's card: drawn by the top frame, claimed by its card page with the snapshot, one fetch for both", async () => {
     const opened = await send(
       'openCard',
-      { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'click', anchor },
+      { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'click', seen: true, anchor },
       contentScript(5),
     );
     expect(opened).toMatchObject({ res: { shown: true, badge: { state: 'ready' } } });
@@ -110,7 +115,11 @@ describe('createBackground', () => {
   });
 
   it('a closed tab takes its card, its hover allowance and its frames with it', async () => {
-    await send('openCard', { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'hover', anchor }, contentScript(5));
+    await send(
+      'openCard',
+      { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'hover', seen: true, anchor },
+      contentScript(5),
+    );
     await send('pageLinksChanged', undefined, contentScript(5, 3)); // frame 3 holds share links
     const keys = async () => Object.keys(await fakeBrowser.storage.session.get(null)).filter((key) => key.endsWith(':5'));
     await vi.waitFor(async () =>
@@ -123,7 +132,11 @@ describe('createBackground', () => {
   it('stop() takes every handler and listener away', async () => {
     background.stop();
     expect(
-      await send('openCard', { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'click', anchor }, contentScript(5)),
+      await send(
+        'openCard',
+        { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'click', seen: true, anchor },
+        contentScript(5),
+      ),
     ).toBeUndefined();
     expect(tabs.onRemoved.hasListeners()).toBe(false);
     expect(fetch).not.toHaveBeenCalled();

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { FrameOfTab } from '@/lib/background/frame-start';
-import { createLinkFramesLocator, type ReportWorld } from '@/lib/background/link-frames-locator';
+import { createLinkFramesLocator, MAX_INJECTIONS_PER_MINUTE, type ReportWorld } from '@/lib/background/link-frames-locator';
 import { createLinkRecognizer } from '@/lib/core/links';
 import { SERVICE, shareUrl } from '../content/annotator/helpers';
 
@@ -20,7 +20,7 @@ const report = (hrefs: string[], extra: Partial<{ more: boolean; shadowRoots: bo
   ...extra,
 });
 
-function locatorWith(reports: unknown, isolated: (frame: FrameOfTab) => unknown = () => []) {
+function locatorWith(reports: unknown, isolated: (frame: FrameOfTab) => unknown = () => [], now?: () => number) {
   const started: FrameOfTab[] = [];
   const order: string[] = [];
   const deps = {
@@ -33,7 +33,7 @@ function locatorWith(reports: unknown, isolated: (frame: FrameOfTab) => unknown 
       order.push(`start ${frame.frameId}`);
     }),
   };
-  return { locator: createLinkFramesLocator(deps), deps, started, order };
+  return { locator: createLinkFramesLocator({ ...deps, ...(now ? { now } : {}) }), deps, started, order };
 }
 
 describe('createLinkFramesLocator', () => {
@@ -107,6 +107,70 @@ describe('createLinkFramesLocator', () => {
     const { locator, started } = locatorWith({ frames: 'none' });
     await expect(locator.locate(7)).resolves.toBeUndefined();
     expect(started).toEqual([]);
+  });
+
+  it('injects into a document once, whatever its page world says later (the mark cleared, the report faked again) (issue #26 item 3)', async () => {
+    vi.useFakeTimers();
+    try {
+      const asking = { hrefs: [], more: false, shadowRoots: true };
+      const { locator, started } = locatorWith([
+        { frameId: 3, documentId: 'D3', result: asking },
+        { frameId: 4, documentId: 'D4', result: 'not a report' },
+      ]);
+      for (let look = 0; look < 20; look += 1) {
+        const done = locator.locate(7);
+        await vi.runAllTimersAsync();
+        await done;
+      }
+      expect(started).toEqual([
+        { tabId: 7, frameId: 3, documentId: 'D3' },
+        { tabId: 7, frameId: 4, documentId: 'D4' },
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a frame the browser names without a document id is injected again only after a minute; a tab has a cap per minute', async () => {
+    vi.useFakeTimers();
+    try {
+      let time = 0;
+      const frames: unknown[] = [{ frameId: 3, result: { hrefs: [SHARE], more: false, shadowRoots: false } }];
+      const { locator, started } = locatorWith(
+        frames,
+        () => [],
+        () => time,
+      );
+      const look = async () => {
+        const done = locator.locate(7);
+        await vi.runAllTimersAsync();
+        await done;
+      };
+      await look();
+      await look();
+      expect(started).toHaveLength(1);
+      time = 60_001;
+      await look();
+      expect(started).toHaveLength(2);
+      frames.splice(
+        0,
+        frames.length,
+        ...Array.from({ length: MAX_INJECTIONS_PER_MINUTE + 20 }, (_, index) => ({
+          frameId: 10 + index,
+          documentId: `D${index}`,
+          result: { hrefs: [SHARE], more: false, shadowRoots: false },
+        })),
+      );
+      // New documents, without end: at most the cap within a minute (frame 3's second counts).
+      await look();
+      expect(started).toHaveLength(1 + MAX_INJECTIONS_PER_MINUTE);
+      // A closed tab's record goes.
+      locator.forget(7);
+      await look();
+      expect(started).toHaveLength(1 + 2 * MAX_INJECTIONS_PER_MINUTE);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('signals during a look cost one more look of that tab, not one each; other tabs look on their own', async () => {

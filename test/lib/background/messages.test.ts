@@ -20,12 +20,18 @@ import { unusedWatchlist } from './watchlist/stubs';
 
 const EXTENSION_ORIGIN = 'chrome-extension://test-extension-id';
 const popupSender = { id: 'test-extension-id', url: `${EXTENSION_ORIGIN}/popup.html` };
-/** A card opened by a click: the content script's one way to have a link fetched. */
+/** A card opened by a click on a badge a person could see: the content script's one way to have a link fetched. */
 const openCard = (request: object) => ({
   ...request,
   nonce: 'c'.repeat(32),
   intent: 'click',
-  anchor: { hops: 0, rect: { left: 0, top: 0, right: 10, bottom: 10 }, viewport: { width: 800, height: 600 } },
+  seen: true,
+  anchor: {
+    hops: 0,
+    rect: { left: 0, top: 0, right: 10, bottom: 10 },
+    viewport: { width: 800, height: 600 },
+    at: { x: 5, y: 5 },
+  },
 });
 const contentScriptSender = {
   id: 'test-extension-id',
@@ -51,7 +57,7 @@ function setup(language: 'en' | 'fr' = 'fr') {
       now: harness.clock.now,
     }),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
-    linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId) },
+    linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId), forget: () => undefined },
     watchlist: unusedWatchlist(),
     getWatchSettings: async () => DEFAULT_WATCH_SETTINGS,
     extensionOrigin: EXTENSION_ORIGIN,

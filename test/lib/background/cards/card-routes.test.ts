@@ -69,13 +69,19 @@ const NONCE = 'a'.repeat(32);
 const OTHER_NONCE = 'b'.repeat(32);
 const KEY = 'c'.repeat(32);
 /** Where a card goes: the top frame's own links give their box in its viewport; a subframe's, with the key it posted. */
-const OWN_ANCHOR = { hops: 0, rect: { left: 10, top: 20, right: 30, bottom: 36 }, viewport: { width: 1280, height: 800 } };
+const OWN_ANCHOR = {
+  hops: 0,
+  rect: { left: 10, top: 20, right: 30, bottom: 36 },
+  viewport: { width: 1280, height: 800 },
+  at: { x: 20, y: 28 },
+};
 const FRAME_ANCHOR = { ...OWN_ANCHOR, key: KEY, viewport: { width: 300, height: 150 } };
-const open = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'keyboard', token = FIXTURE_TOKEN) => ({
+const open = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'keyboard', token = FIXTURE_TOKEN, seen = true) => ({
   ...request,
   token,
   nonce,
   intent,
+  seen,
   anchor: OWN_ANCHOR,
 });
 /** A subframe's card. */
@@ -93,6 +99,8 @@ interface Options {
   /** How long a push takes to arrive (resolves when it has). */
   transit?: (push: Push) => Promise<void>;
   area?: ReturnType<typeof memoryArea>;
+  /** The top frame's verdict on the frames around a link (`showCard`'s answer); default: seen. */
+  hostAnswer?: () => unknown;
 }
 
 /** The background's handlers over a memory area and a service whose fetches are counted. */
@@ -127,6 +135,7 @@ function handlers(options: Options = {}) {
       pushes.push({ type, data, ...frame });
       if (options.silentFrames?.includes(frame.frameId))
         throw new Error('Could not establish connection. Receiving end does not exist.');
+      return type === 'showCard' ? (options.hostAnswer?.() ?? { ok: true, seen: true }) : { ok: true };
     },
     ...options.routes,
   });
@@ -137,7 +146,7 @@ function handlers(options: Options = {}) {
     getBadgeText: async () => BADGE_WORDS,
     cards,
     linkFrames: createLinkFrames(area),
-    linkFramesLocator: { locate: unused },
+    linkFramesLocator: { locate: unused, forget: () => undefined },
     watchlist: unusedWatchlist(),
     getWatchSettings: unused,
     extensionOrigin,
@@ -233,20 +242,19 @@ describe('the card page claims the card its content script opened', () => {
 });
 
 describe('what may be fetched', () => {
-  it("hover fetches an uncached link only within the tab's allowance; keys, clicks and cached links always (finding 6)", async () => {
+  it("every gesture fetches an uncached link only within the tab's allowance; cached links always (finding 6, issue #26 item 1)", async () => {
     const background = handlers();
-    const hovers: unknown[] = [];
-    for (let i = 0; i < HOVER_FETCHES_PER_MINUTE + 2; i += 1)
-      hovers.push((await background.openCard(open(NONCE, 'hover', fixtureToken(i)), contentScript(5))).badge);
+    const opened: unknown[] = [];
+    const intents = ['hover', 'click', 'keyboard'] as const;
+    for (let i = 0; i < HOVER_FETCHES_PER_MINUTE + 3; i += 1)
+      opened.push((await background.openCard(open(NONCE, intents[i % 3], fixtureToken(i)), contentScript(5))).badge);
     expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE);
-    expect(hovers.slice(-2)).toEqual([null, null]); // neither fetched nor cached: nothing for the badge
-    await background.openCard(open(NONCE, 'hover', fixtureToken(20)), contentScript(6)); // another tab
-    await background.openCard(open(NONCE, 'click', fixtureToken(21)), contentScript(5));
-    await background.openCard(open(NONCE, 'keyboard', fixtureToken(22)), contentScript(5));
-    expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 3);
+    expect(opened.slice(-3)).toEqual([null, null, null]); // neither fetched nor cached: nothing for the badge
+    await background.openCard(open(NONCE, 'click', fixtureToken(20)), contentScript(6)); // another tab has its own
+    expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 1);
     // Beyond the allowance the card page learns it may not fetch: it gets nothing to show, and offers to load.
     const uncached = fixtureToken(23);
-    await background.openCard(open(OTHER_NONCE, 'hover', uncached), contentScript(5));
+    await background.openCard(open(OTHER_NONCE, 'keyboard', uncached), contentScript(5));
     expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toEqual({
       request: { ...request, token: uncached },
       result: null,
@@ -257,14 +265,60 @@ describe('what may be fetched', () => {
       shown: true,
       badge: READY_BADGE,
     });
-    expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 3);
+    expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 1);
+  });
+
+  it('a gesture its frame did not see fetches nothing and takes nothing of the allowance; the card offers Load (issue #26 item 1)', async () => {
+    const background = handlers();
+    for (const intent of ['hover', 'click', 'keyboard'] as const) {
+      for (let i = 0; i < HOVER_FETCHES_PER_MINUTE; i += 1) {
+        expect(await background.openCard(open(NONCE, intent, fixtureToken(i), false), contentScript(5))).toEqual({
+          shown: true,
+          badge: null,
+        });
+      }
+    }
+    expect(background.fetched).toEqual([]);
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ result: null });
+    // The allowance is whole: a seen click fetches.
+    await background.openCard(open(OTHER_NONCE, 'click', fixtureToken(40)), contentScript(5));
+    expect(background.fetched).toEqual([fixtureToken(40)]);
+  });
+
+  it.each([
+    ['frames around the link not seen', { ok: true, seen: false }],
+    ['an answer without a verdict (an older relay)', { ok: true }],
+    ['a malformed answer', 'yes'],
+  ])("the top frame's verdict counts too: %s, nothing is fetched (issue #26 item 2)", async (_case, answer) => {
+    const background = handlers({ hostAnswer: () => answer });
+    expect(await background.openCard(openInFrame(NONCE, 'hover'), contentScript(5, 3))).toEqual({ shown: true, badge: null });
+    expect(await background.openCard(openInFrame(OTHER_NONCE, 'click'), contentScript(5, 3))).toEqual({
+      shown: true,
+      badge: null,
+    });
+    expect(background.fetched).toEqual([]);
+    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toMatchObject({ result: null });
+  });
+
+  it('a claim that arrives while the top frame is still judging waits for the verdict', async () => {
+    let answer: (value: unknown) => void = () => undefined;
+    const verdict = new Promise((resolve) => (answer = resolve));
+    const background = handlers({ hostAnswer: () => verdict });
+    const opening = background.openCard(openInFrame(NONCE, 'click'), contentScript(5, 3));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const claim = background.claimCard({ nonce: NONCE }, cardPage(5));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    answer({ ok: true, seen: true });
+    expect(await claim).toMatchObject({ result: { status: 'ready' } });
+    expect(await opening).toEqual({ shown: true, badge: READY_BADGE });
+    expect(background.fetched).toEqual([FIXTURE_TOKEN]);
   });
 
   it('hovers arriving at once from several frames of a tab share one allowance', async () => {
     const background = handlers();
     await Promise.all(
       Array.from({ length: HOVER_FETCHES_PER_MINUTE + 5 }, (_, frameId) =>
-        background.openCard(open(NONCE, 'hover', fixtureToken(frameId)), contentScript(5, frameId)),
+        background.openCard({ ...open(NONCE, 'hover', fixtureToken(frameId)), anchor: FRAME_ANCHOR }, contentScript(5, frameId)),
       ),
     );
     expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE);
@@ -370,8 +424,11 @@ describe('one card per tab, drawn by the top frame', () => {
 
   it('a top frame without the card host (nothing answers): no card is drawn', async () => {
     const background = handlers({ silentFrames: [0] });
-    expect(await background.openCard(openInFrame(), contentScript(5, 3))).toEqual({ shown: false, badge: READY_BADGE });
+    // Nothing judged the frames around a subframe's link: not fetched (issue #26 item 2).
+    expect(await background.openCard(openInFrame(), contentScript(5, 3))).toEqual({ shown: false, badge: null });
     expect(background.pushes.map((push) => push.type)).toEqual(['showCard']);
+    // The top frame's own link was judged where it is: its badge still learns the snapshot.
+    expect(await background.openCard(open(OTHER_NONCE), contentScript(5, 0))).toEqual({ shown: false, badge: READY_BADGE });
   });
 
   it('moves reach the top frame only from the frame whose card it is, for that card', async () => {
@@ -423,6 +480,28 @@ describe('one card per tab, drawn by the top frame', () => {
     await background.cardEvent({ nonce: NONCE, event: 'leave' }, contentScript(5, 0));
     expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+  });
+
+  it('the top frame asks whether the card’s frame is there: the background asks the frame with another nonce; a frame gone takes its card (issue #26 item 6)', async () => {
+    let gone = false;
+    const background = handlers({
+      transit: async (push) => (gone && push.frameId === 3 ? Promise.reject(new Error('gone')) : undefined),
+    });
+    await background.openCard(openInFrame(), contentScript(5, 3));
+    await background.checkCard({ nonce: NONCE }, contentScript(5, 0));
+    const asked = background.pushesOf('cardEvent');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ frameId: 3, data: { event: 'leave' } });
+    expect(asked[0]?.data).not.toMatchObject({ nonce: NONCE }); // the frame acts on its own card's events only
+    expect(background.pushesOf('closeCard')).toEqual([]);
+    gone = true;
+    await background.checkCard({ nonce: NONCE }, contentScript(5, 0));
+    expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    // A card that is not the tab's any more is closed at once; only the top frame may ask.
+    await background.checkCard({ nonce: OTHER_NONCE }, contentScript(5, 0));
+    expect(background.pushesOf('closeCard')).toHaveLength(2);
+    await expect(background.checkCard({ nonce: NONCE }, contentScript(5, 3))).rejects.toThrow(/top frame/);
   });
 
   it('closing it has the top frame remove it; a replaced card is replaced there by the next one', async () => {

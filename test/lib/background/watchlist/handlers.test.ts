@@ -25,7 +25,7 @@ beforeEach(async () => {
     getBadgeText: () => Promise.reject(new Error('unused')),
     cards: unusedCards(),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
-    linkFramesLocator: { locate: () => Promise.reject(new Error('unused')) },
+    linkFramesLocator: { locate: () => Promise.reject(new Error('unused')), forget: () => undefined },
     watchlist: h.watchlist,
     getWatchSettings: async () => h.settings,
     extensionOrigin: EXTENSION_ORIGIN,

@@ -37,6 +37,9 @@ function placed(box: { left: number; top: number; width: number; height: number 
   return element;
 }
 
+/** Where the gesture was, in the asking document's viewport. */
+const POINT = { x: 20, y: 28 };
+
 let lifetime: AbortController;
 beforeEach(() => {
   lifetime = new AbortController();
@@ -50,15 +53,17 @@ describe("the top frame's own link", () => {
     const events = fakeEvents();
     const card = createCard({ client, window, signal: lifetime.signal }, events);
     const badge = placed({ left: 10, top: 20, width: 30, height: 16 });
-    await expect(card.open(request, [badge], { focus: false, intent: 'hover' })).resolves.toEqual(READY);
+    await expect(card.open(request, [badge], { focus: false, intent: 'hover', seen: true, at: POINT })).resolves.toEqual(READY);
     const [[asked]] = client.open.mock.calls as [[Parameters<CardClient['open']>[0]]];
     expect(asked).toMatchObject({
       ...request,
       intent: 'hover',
+      seen: true,
       anchor: {
         hops: 0,
         rect: { left: 10, top: 20, right: 40, bottom: 36 },
         viewport: { width: innerWidth, height: innerHeight },
+        at: POINT,
       },
     });
     expect(asked.anchor.key).toBeUndefined();
@@ -77,10 +82,10 @@ describe("the top frame's own link", () => {
     const { client } = fakeClient();
     const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
     const badge = placed({ left: 0, top: 0, width: 10, height: 10 });
-    void card.open(request, [badge], { focus: false, intent: 'hover' });
-    expect(card.open(request, [badge], { focus: false, intent: 'click' })).toBeNull();
+    void card.open(request, [badge], { focus: false, intent: 'hover', seen: true, at: POINT });
+    expect(card.open(request, [badge], { focus: false, intent: 'click', seen: true, at: POINT })).toBeNull();
     expect(client.open).toHaveBeenCalledTimes(1);
-    void card.open(request, [badge], { focus: true, intent: 'keyboard' });
+    void card.open(request, [badge], { focus: true, intent: 'keyboard', seen: true, at: POINT });
     expect(client.open).toHaveBeenCalledTimes(2);
   });
 
@@ -100,7 +105,12 @@ describe("the top frame's own link", () => {
     const events = fakeEvents();
     const card = createCard({ client, window, signal: lifetime.signal }, events);
     await expect(
-      card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], { focus: false, intent: 'click' }),
+      card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], {
+        focus: false,
+        intent: 'click',
+        seen: true,
+        at: POINT,
+      }),
     ).resolves.toEqual(READY);
     expect(events.onCloseRequested).toHaveBeenCalledWith('replaced');
   });
@@ -109,7 +119,7 @@ describe("the top frame's own link", () => {
     const events = fakeEvents();
     const card = createCard({ client: fakeClient().client, window, signal: lifetime.signal }, events);
     const badge = placed({ left: 0, top: 0, width: 1, height: 1 });
-    void card.open(request, [badge], { focus: false, intent: 'click' });
+    void card.open(request, [badge], { focus: false, intent: 'click', seen: true, at: POINT });
     badge.remove();
     card.reposition();
     expect(events.onCloseRequested).toHaveBeenCalledWith('replaced');
@@ -119,7 +129,12 @@ describe("the top frame's own link", () => {
     const { client, push } = fakeClient();
     const events = fakeEvents();
     const card = createCard({ client, window, signal: lifetime.signal }, events);
-    await card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], { focus: false, intent: 'hover' });
+    await card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], {
+      focus: false,
+      intent: 'hover',
+      seen: true,
+      at: POINT,
+    });
     const nonce = client.open.mock.calls[0]![0].nonce;
     push().onEvent('f'.repeat(32), 'outside');
     push().onClose('f'.repeat(32));
@@ -136,7 +151,12 @@ describe("the top frame's own link", () => {
   it('when the script stops, an open card is closed', async () => {
     const { client } = fakeClient();
     const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
-    await card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], { focus: false, intent: 'click' });
+    await card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], {
+      focus: false,
+      intent: 'click',
+      seen: true,
+      at: POINT,
+    });
     lifetime.abort();
     expect(client.close).toHaveBeenCalledTimes(1);
     expect(card.isOpen).toBe(false);
@@ -179,8 +199,15 @@ describe("a subframe's link", () => {
     const { window: frameWindow, posted } = nestedFrame();
     const { client } = fakeClient();
     const card = createCard({ client, window: frameWindow, signal: lifetime.signal }, fakeEvents());
-    await card.open(request, [placed({ left: 10, top: 20, width: 30, height: 16 })], { focus: true, intent: 'keyboard' });
+    // Not seen here: the frame elements of this fake are not in a document to judge them in.
+    await card.open(request, [placed({ left: 10, top: 20, width: 30, height: 16 })], {
+      focus: true,
+      intent: 'keyboard',
+      seen: false,
+      at: POINT,
+    });
     const [[asked]] = client.open.mock.calls as [[Parameters<CardClient['open']>[0]]];
+    expect(asked.seen).toBe(false);
     // One hop up: the reading pane's window, whose frame element (in the top document) the host finds;
     // the box is carried through the mail body's frame (its position and 1px border) into the pane.
     expect(asked.anchor).toEqual({
@@ -188,6 +215,7 @@ describe("a subframe's link", () => {
       hops: 1,
       rect: { left: 31, top: 51, right: 61, bottom: 67 },
       viewport: { width: 600, height: 400 },
+      at: POINT, // not seen: not carried through the frames
     });
     expect(posted).toEqual([{ source: CARD_ANCHOR_SOURCE, key: asked.anchor.key }]);
     // Neither the pointer nor focus can be on the card from here: it is in the top document.

@@ -54,6 +54,18 @@ describe('hover intent', () => {
     expect(h.openCard).toHaveBeenCalledTimes(1);
   });
 
+  it('moving from the link to its badge starts the rest again: the badge opens the card even when the link could not (issue #27 item 11)', async () => {
+    over(byId('a'));
+    vi.advanceTimersByTime(300);
+    over(byId('a').nextElementSibling!); // its badge, before the link's rest is over
+    vi.advanceTimersByTime(399);
+    await h.settle();
+    expect(h.openCard).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    await h.settle();
+    expect(h.openCard).toHaveBeenCalledTimes(1);
+  });
+
   it('moving from link to card keeps it open; leaving both for 300 ms closes it', async () => {
     over(byId('a'));
     vi.advanceTimersByTime(400);

@@ -17,6 +17,7 @@ const card = (nonce = NONCE) => ({
   hops: 0,
   rect: { left: 10, top: 20, right: 30, bottom: 36 },
   viewport: { width: 300, height: 150 },
+  at: { x: 20, y: 28 },
   focus: false,
 });
 
@@ -63,11 +64,12 @@ const cardFrame = () => shadows.at(-1)?.querySelector('iframe') ?? null;
 const cards = () => document.querySelectorAll('compliance-lens-card');
 
 describe('hostFrameCards', () => {
-  it('draws the card it is asked for, named by its nonce, one at a time', () => {
+  it('draws the card it is asked for, named by its nonce, one at a time', async () => {
     const { messenger, push } = fakeMessenger();
     const lifetime = new AbortController();
     hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
-    expect(push('showCard', card())).toEqual({ ok: true });
+    // No frame posted the key: its frames cannot be judged, so the link is not seen (the card offers Load).
+    await expect(push('showCard', card())).resolves.toEqual({ ok: true, seen: false });
     expect(cards()).toHaveLength(1);
     expect(cardFrame()?.name).toBe(NONCE);
     expect(cardFrame()?.src).toMatch(/\/card\.html$/);
@@ -77,13 +79,14 @@ describe('hostFrameCards', () => {
     lifetime.abort();
   });
 
-  it('refuses a malformed request and draws nothing', () => {
+  it('refuses a malformed request and draws nothing', async () => {
     const { messenger, push } = fakeMessenger();
     const lifetime = new AbortController();
     hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
-    expect(() => push('showCard', { ...card(), nonce: 'x' })).toThrow(/malformed/);
-    expect(() => push('showCard', { ...card(), hops: -1 })).toThrow(/malformed/);
-    expect(() => push('showCard', { ...card(), rect: { left: 0 } })).toThrow(/malformed/);
+    await expect(push('showCard', { ...card(), nonce: 'x' })).rejects.toThrow(/malformed/);
+    await expect(push('showCard', { ...card(), hops: -1 })).rejects.toThrow(/malformed/);
+    await expect(push('showCard', { ...card(), rect: { left: 0 } })).rejects.toThrow(/malformed/);
+    await expect(push('showCard', { ...card(), at: undefined })).rejects.toThrow(/malformed/);
     expect(cards()).toHaveLength(0);
     lifetime.abort();
   });
@@ -102,12 +105,16 @@ describe('hostFrameCards', () => {
     lifetime.abort();
   });
 
-  it("draws the top frame's own card (no key) at the badge's box it is given, and follows its moves", () => {
+  it("draws the top frame's own card (no key) at the badge's box it is given, and follows its moves", async () => {
     const { messenger, push } = fakeMessenger();
     const lifetime = new AbortController();
     hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
     const { key: _none, ...own } = card();
-    push('showCard', { ...own, rect: { left: 40, top: 100, right: 70, bottom: 116 } });
+    // Its link was judged where it is, by the annotator of this document.
+    await expect(push('showCard', { ...own, rect: { left: 40, top: 100, right: 70, bottom: 116 } })).resolves.toEqual({
+      ok: true,
+      seen: true,
+    });
     const wrapper = shadows.at(-1)?.querySelector<HTMLElement>('.frame');
     expect({ left: wrapper?.style.left, top: wrapper?.style.top }).toEqual({ left: '40px', top: '122px' }); // below it, 6px apart
     push('moveCard', { nonce: NONCE, rect: { left: 40, top: 300, right: 70, bottom: 316 } });

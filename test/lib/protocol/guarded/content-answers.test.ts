@@ -199,9 +199,10 @@ const hostedCard = fc.record(
     hops: fc.integer({ min: 0, max: MAX_FRAME_HOPS }),
     rect: fc.record({ left: coordinate, top: coordinate, right: coordinate, bottom: coordinate }),
     viewport: fc.record({ width: length, height: length }),
+    at: fc.record({ x: coordinate, y: coordinate }),
     focus: fc.boolean(),
   },
-  { requiredKeys: ['nonce', 'hops', 'rect', 'viewport', 'focus'] },
+  { requiredKeys: ['nonce', 'hops', 'rect', 'viewport', 'at', 'focus'] },
 );
 const HOSTED_CARD_PATHS = [
   ['nonce'],
@@ -213,6 +214,9 @@ const HOSTED_CARD_PATHS = [
   ['viewport'],
   ['viewport', 'width'],
   ['viewport', 'height'],
+  ['at'],
+  ['at', 'x'],
+  ['at', 'y'],
   ['focus'],
 ] as const;
 const cardEvent = fc.record({ nonce: hex32, event: fc.constantFrom(...CARD_EVENTS) });

@@ -1,0 +1,114 @@
+import { queryDeep } from '../../dom';
+import { toAncestorViewport, type FrameLike } from './frame-geometry';
+
+/** A point in a viewport, in CSS pixels. */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** An element, of this realm or another (a parent frame's nodes are another realm's). */
+const isElement = (value: unknown): value is Element =>
+  typeof value === 'object' && value !== null && Reflect.get(value, 'nodeType') === 1;
+
+/** The host of the shadow root `node` is in, or null in a document. */
+function hostOf(node: Element): Element | null {
+  const root: Node = node.getRootNode();
+  return 'host' in root && isElement(root.host) ? root.host : null;
+}
+
+/** A document or a shadow root (another realm's too): what hit tests. */
+const hitTestable = (root: Node): root is Node & DocumentOrShadowRoot => 'elementFromPoint' in root;
+
+/** The element's parent, crossing out of a shadow root to its host. */
+const parentOf = (node: Element): Element | null => node.parentElement ?? hostOf(node);
+
+/**
+ * Whether the top layer may hide `element`: an open popover, a modal dialog or a fullscreen element it
+ * is not in. That layer is above everything, may let the pointer through (`pointer-events: none`),
+ * which no hit test sees, and may paint anywhere (a popover's `::backdrop` covers the viewport): so any
+ * of it outside the element is doubt.
+ */
+function underTopLayer(element: Element): boolean {
+  try {
+    // Not looked for across shadow roots: a link in a component inside a dialog is doubt too.
+    return queryDeep(element.ownerDocument, ':modal,:fullscreen,:popover-open').some((top) => !top.contains(element));
+  } catch {
+    return false; // a browser without these selectors has no such top layer either
+  }
+}
+
+/** Hidden (`visibility`), or fainter than half opacity with its ancestors (shadow hosts included). */
+export function faded(element: Element): boolean {
+  const view = element.ownerDocument.defaultView;
+  // `collapse` is not hit either: `shows` refuses it.
+  if (!view || view.getComputedStyle(element).visibility === 'hidden') return true;
+  let opacity = 1;
+  for (let node: Element | null = element; node; node = parentOf(node))
+    opacity *= Number(view.getComputedStyle(node).opacity || 1);
+  return !(opacity >= 0.5); // at least half opaque
+}
+
+/**
+ * Whether a person can see `element` at `at` (its document's viewport): in the viewport, not hidden,
+ * at least half opaque with its ancestors (shadow hosts included), the topmost element there in its
+ * document and in each shadow root on the way, and not under the top layer. A cover that lets the
+ * pointer through (`pointer-events: none`) is not seen by the hit test: the browser's own check
+ * (`browserSees`) catches it where there is one.
+ */
+export function shows(element: Element, { x, y }: Point): boolean {
+  // Off the viewport nothing is hit (elementFromPoint answers null).
+  if (faded(element)) return false;
+  for (let node: Element | null = element; node;) {
+    const root = node.getRootNode();
+    const hit = hitTestable(root) ? root.elementFromPoint(x, y) : null;
+    // The hit is in the same tree as `node` (a shadow root answers with its own nodes, or hosts).
+    if (!hit || !node.contains(hit)) return false;
+    node = hostOf(node);
+  }
+  return !underTopLayer(element);
+}
+
+/** A point of a frame's viewport in its parent's viewport. */
+const throughFrame = ({ x, y }: Point, frame: FrameLike): Point => {
+  const { left, top } = toAncestorViewport({ left: x, top: y, right: x, bottom: y }, [frame]);
+  return { x: left, y: top };
+};
+
+/**
+ * Whether each frame element on the way up shows at the point (`at`, in the innermost frame's
+ * viewport), each in its own document: a link is seen only through a visible, uncovered frame chain.
+ * Answers the point in the outermost document's viewport, or null when a frame does not show.
+ */
+export function seenThrough(at: Point, frames: readonly (FrameLike & Element)[]): Point | null {
+  let point = at;
+  for (const frame of frames) {
+    point = throughFrame(point, frame);
+    if (!shows(frame, point)) return null;
+  }
+  return point;
+}
+
+interface VisibilityInit extends IntersectionObserverInit {
+  trackVisibility: boolean;
+  delay: number;
+}
+const TRACK_VISIBILITY: VisibilityInit = { trackVisibility: true, delay: 100 };
+
+/**
+ * The browser's own verdict where it has one (IntersectionObserver v2 in Chromium: nothing painted
+ * over the element, no opacity below 1, no transform but a move, no filter, in its frame and in every
+ * frame around it). True where the browser has no such check. It answers at the next rendering update,
+ * which a document a person is using always has.
+ */
+export function browserSees(element: Element): Promise<boolean> {
+  const view = element.ownerDocument.defaultView;
+  if (!view || !('isVisible' in view.IntersectionObserverEntry.prototype)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const observer = new view.IntersectionObserver(([entry]) => {
+      observer.disconnect();
+      resolve(entry !== undefined && Reflect.get(entry, 'isVisible') === true);
+    }, TRACK_VISIBILITY);
+    observer.observe(element);
+  });
+}
