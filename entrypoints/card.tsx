@@ -4,7 +4,7 @@ import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { HoverCard } from '@/components/HoverCard';
 import { CardWatchControl, type CardWatchApi } from '@/components/watchlist/CardWatchControl';
 import { cardClient } from '@/lib/protocol/card';
-import { CARD_NONCE_PATTERN } from '@/lib/protocol/guarded/card';
+import { CARD_AHEAD_HASH, CARD_NONCE_PATTERN } from '@/lib/protocol/guarded/card';
 import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/guarded/card-frame';
 import { backgroundClient } from '@/lib/protocol/pages';
 import '@/assets/tailwind.css';
@@ -12,35 +12,55 @@ import '@/assets/tailwind.css';
 // Wiring only. The card comes from the background, claimed once with the nonce the content script
 // gave this frame as its name (never from this page's URL).
 
-/** The framing page's origin when the browser tells us (Chrome); size and close carry no data. */
-const parentOrigin = location.ancestorOrigins?.[0] ?? '*';
-const post = (message: CardFrameMessage) => window.parent.postMessage(message, parentOrigin);
-const onClose = (reason: 'escape' | 'button') => post({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason });
-const onResize = (size: { width: number; height: number }) => post({ source: CARD_MESSAGE_SOURCE, kind: 'size', ...size });
-const onHover = (inside: boolean) => post({ source: CARD_MESSAGE_SOURCE, kind: 'hover', inside });
-// Read once and cleared: a page that navigates this frame to a page of its own would read the name there.
-const nonce = window.name;
-window.name = '';
-const claim = async () => (CARD_NONCE_PATTERN.test(nonce) ? cardClient.claimCard({ nonce }) : null);
 const watchApi: CardWatchApi = {
   getWatch: (request) => backgroundClient.getWatch(request),
   watch: (request) => backgroundClient.watchLink(request),
   unwatch: (id) => backgroundClient.unwatchLink({ id }),
 };
 
-export default defineUnlistedScript(() => {
-  const container = document.getElementById('root');
-  if (!container) return;
+/**
+ * A page loaded ahead of intent waits, showing nothing, until a card is drawn in it; a worker that
+ * restarts meanwhile drops the wait, which is asked again (its routes are in storage.session).
+ */
+async function cardDrawnHere(nonce: string): Promise<boolean> {
+  if (location.hash !== CARD_AHEAD_HASH) return true;
+  if (!CARD_NONCE_PATTERN.test(nonce)) return false;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const drawn = await cardClient.awaitCard({ nonce });
+      // A card page like any other from now on (its address says so too).
+      if (drawn) history.replaceState(null, '', location.pathname);
+      return drawn;
+    } catch {
+      // asked again
+    }
+  }
+  return false;
+}
+
+function render(container: HTMLElement, nonce: string): void {
+  /** The framing page's origin when the browser tells us (Chrome); size and close carry no data. */
+  const parentOrigin = location.ancestorOrigins?.[0] ?? '*';
+  const post = (message: CardFrameMessage) => window.parent.postMessage(message, parentOrigin);
+  const claim = async () => (CARD_NONCE_PATTERN.test(nonce) ? cardClient.claimCard({ nonce }) : null);
   createRoot(container).render(
     <StrictMode>
       <HoverCard
         claim={claim}
         refreshSnapshot={backgroundClient.refreshSnapshot}
-        onClose={onClose}
-        onResize={onResize}
-        onHover={onHover}
+        onClose={(reason) => post({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason })}
+        onResize={(size) => post({ source: CARD_MESSAGE_SOURCE, kind: 'size', ...size })}
+        onHover={(inside) => post({ source: CARD_MESSAGE_SOURCE, kind: 'hover', inside })}
         watchControl={(request) => <CardWatchControl request={request} api={watchApi} />}
       />
     </StrictMode>,
   );
+}
+
+export default defineUnlistedScript(() => {
+  // Read once and cleared: a page that navigates this frame to a page of its own would read the name there.
+  const nonce = window.name;
+  window.name = '';
+  const container = document.getElementById('root');
+  if (container) void cardDrawnHere(nonce).then((drawn) => drawn && render(container, nonce));
 });

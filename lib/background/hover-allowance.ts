@@ -9,7 +9,8 @@ import type { StorageAreaAdapter } from './common/storage-area';
  */
 export const HOVER_FETCHES_PER_MINUTE = 10;
 
-const KEY_PREFIX = 'hoverFetches:';
+/** storage.session key prefix of a tab's recent gesture fetches (`hoverFetches:<tabId>`). */
+export const HOVER_FETCHES_KEY_PREFIX = 'hoverFetches:';
 const WINDOW_MS = 60_000;
 const timesSchema = z.array(z.number()).catch([]);
 
@@ -31,8 +32,8 @@ export function createHoverAllowance(deps: { area: StorageAreaAdapter; now?: () 
   const mutex = new KeyedMutex();
   return {
     take: (tabId) =>
-      mutex.run(KEY_PREFIX + tabId, async () => {
-        const key = KEY_PREFIX + tabId;
+      mutex.run(HOVER_FETCHES_KEY_PREFIX + tabId, async () => {
+        const key = HOVER_FETCHES_KEY_PREFIX + tabId;
         const at = now();
         const recent = timesSchema.parse((await deps.area.get([key]))[key]).filter((time) => at - time < WINDOW_MS);
         if (recent.length >= perMinute) return false;
@@ -40,7 +41,7 @@ export function createHoverAllowance(deps: { area: StorageAreaAdapter; now?: () 
         return true;
       }),
     async forget(tabId) {
-      await deps.area.remove([KEY_PREFIX + tabId]);
+      await deps.area.remove([HOVER_FETCHES_KEY_PREFIX + tabId]);
     },
   };
 }

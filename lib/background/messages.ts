@@ -85,6 +85,10 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
         await deps.cards.relayEvent(tabOf(sender), input);
         return { ok: true };
       },
+      async warmCard(_input, sender) {
+        await deps.cards.warm(tabOf(sender));
+        return { ok: true };
+      },
       async checkCard(input, sender) {
         if (sender.frameId !== TOP_FRAME) throw new ForbiddenSenderError('"checkCard" may only be sent from a top frame.');
         await deps.cards.check(tabOf(sender), input);
@@ -106,7 +110,16 @@ export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<t
     pagesProtocol,
     {
       getSnapshot: (request) => deps.service.getSnapshot(request),
-      refreshSnapshot: (request) => deps.service.refresh(request),
+      async refreshSnapshot(request, sender) {
+        const result = await deps.service.refresh(request);
+        // From a card: the badge of its link follows (a popup or side panel has no card in a tab).
+        const { tabId } = sender;
+        if (tabId !== undefined) {
+          const badge = badgeFace(toBadgeSummary(result), await deps.getBadgeText());
+          await deps.cards.updateBadge(tabId, request, badge).catch(() => undefined);
+        }
+        return result;
+      },
       peekSnapshots: (requests) => peekAll(deps.service, requests),
       getSettings: () => deps.getSettings(),
       listCached: () => deps.service.listCached(),
@@ -134,7 +147,10 @@ export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<t
 export function createCardHandlers(deps: MessageHandlerDeps): GuardedHandlers<typeof cardProtocol> {
   return guardHandlers(
     cardProtocol,
-    { claimCard: ({ nonce }, sender) => deps.cards.claim(tabOf(sender), nonce) },
+    {
+      claimCard: ({ nonce }, sender) => deps.cards.claim(tabOf(sender), nonce),
+      awaitCard: ({ nonce }, sender) => deps.cards.awaitCard(tabOf(sender), nonce),
+    },
     { rule: FROM_EXTENSION_PAGE_IN_TAB, extensionOrigin: deps.extensionOrigin },
   );
 }

@@ -23,6 +23,15 @@ export const cardProtocol = {
     input: z.strictObject({ nonce: z.string().regex(CARD_NONCE_PATTERN) }),
     output: z.object({ request: snapshotRequestSchema, result: peekResultSchema, language: z.enum(LANGUAGES) }).nullable(),
   },
+  /**
+   * A card page loaded ahead (`CARD_AHEAD_HASH`, before any intent) waits here until the top frame
+   * draws a card in it: true then (it claims the card next, with the same nonce), false when none is
+   * within `CARD_AHEAD_WAIT_MS` or newer waiting pages push it out. Nothing is fetched for it.
+   */
+  awaitCard: {
+    input: z.strictObject({ nonce: z.string().regex(CARD_NONCE_PATTERN) }),
+    output: z.boolean(),
+  },
 } as const;
 
 export type CardProtocolMap = ProtocolMapOf<typeof cardProtocol>;

@@ -104,6 +104,12 @@ export const contentProtocol = {
   },
   ...cardMessages,
   /**
+   * The pointer came to rest on a link or its badge, or a badge took focus (before any intent): the
+   * background has the top frame load a card page ahead, so the card is there the moment intent is.
+   * Nothing is fetched.
+   */
+  warmCard: { input: noInput, output: ok },
+  /**
    * From the top frame, while it draws a subframe's card: is that frame still there? Nothing tells a
    * document that a frame below it went (and a page can keep the frame's window from the top frame).
    * The background asks the frame; a frame gone takes its card with it (`closeCard` to the top frame).
@@ -122,6 +128,8 @@ export const contentPushProtocol = {
    * To the top frame: draw the card of `nonce` at its anchor (replacing any it draws). Answered with
    * the top frame's verdict: whether the frames around a subframe's link show at the gesture's point
    * (not faded, hidden, covered or under the top layer); always true for the top frame's own links.
+   * `frame`: the card is drawn in the card page loaded ahead (`warmCard`), which claims it with this
+   * nonce of its own instead of the card's.
    */
   showCard: {
     input: cardAnchorSchema.extend({
@@ -129,8 +137,12 @@ export const contentPushProtocol = {
       /** Opened from the keyboard: focus moves into the card. */
       focus: z.boolean(),
     }),
-    output: z.object({ ok: z.literal(true), seen: z.boolean() }),
+    output: z.object({ ok: z.literal(true), seen: z.boolean(), frame: cardNonceSchema.optional() }),
   },
+  /** To the top frame: load a card page ahead, hidden, unless one waits already (lib/content/top-frame/card-view.ts). */
+  warmCard: { input: noInput, output: ok },
+  /** To the card's frame: its link was refreshed from the card; its badges show this now. */
+  cardBadge: { input: z.strictObject({ nonce: cardNonceSchema, badge: badgeFaceSchema }), output: ok },
   ...cardMessages,
 } as const;
 

@@ -121,7 +121,11 @@ async function hoverOnce(page: Page, frame: Frame, id: string, which: CardCase, 
   if (over === undefined) throw new Error(`no pointerover seen on #${id}`);
   const away = await page.locator('#away').boundingBox();
   await page.mouse.move((away?.x ?? 1200) + 50, (away?.y ?? 700) + 50);
-  await page.waitForFunction(() => !document.querySelector('compliance-lens-card'), undefined, { timeout: 5000 });
+  // Closed: no card page but one loaded ahead for the next card (`card.html#ahead`).
+  for (const until = Date.now() + 5000; page.frames().some((shown) => shown.url().endsWith('/card.html'));) {
+    if (Date.now() > until) throw new Error(`${which} #${id}: the card did not close`);
+    await page.waitForTimeout(20);
+  }
   await page.waitForTimeout(150);
   return { case: which, intentToPaintedMs: painted - (over + HOVER_DELAY_MS), loadingFirst };
 }

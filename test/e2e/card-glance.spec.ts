@@ -1,6 +1,7 @@
 import type { Worker } from '@playwright/test';
+import { HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
 import { API_PATH_PREFIX } from '@/lib/core/services';
-import { configureTestService, openExtensionPage, type Language } from './support/extension';
+import { configureTestService, openExtensionPage, startFreshMinute, type Language } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { expectCardGlance, expectFirstGlance } from './support/glance';
 import { startMisbehavingService, type MisbehavingService } from './support/misbehaving-service';
@@ -19,8 +20,8 @@ test.use({ withTestService: true });
 const WIDTHS = [1280, 360] as const;
 const HEIGHT = 800;
 const DAY = 24 * 60 * 60 * 1000;
-/** More uncached links than a tab may fetch by resting the pointer in a minute (lib/background/hover-allowance.ts). */
-const HOVER_ALLOWANCE = 10;
+/** Uncached links a tab's gestures may fetch in a minute: the next card offers Load. */
+const HOVER_ALLOWANCE = HOVER_FETCHES_PER_MINUTE;
 
 const TEN_GAPS = Array.from({ length: 10 }, (_, index) => ({
   title: `Gap ${index + 1}: transaction monitoring thresholds not documented for cross-border remittances`,
@@ -109,8 +110,10 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
           await deals.card.expectClosed();
         };
         /** Opens the state's card by a click on its badge (a fetch if nothing is cached) at each width, and checks it. */
-        const photograph = async (state: string, open: 'click' | 'hover' = 'click') => {
+        const photograph = async (state: string, open: 'click' | 'hover' = 'click', freshMinute = true) => {
           const { link, badge } = at(state);
+          // Each state's own fetches, not the tab's allowance, decide what its card shows.
+          if (freshMinute) await startFreshMinute(serviceWorker);
           for (const width of WIDTHS) {
             await page.setViewportSize({ width, height: HEIGHT });
             if (open === 'click') await badge.click();
@@ -146,13 +149,14 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
 
         // Resting on more uncached links than a tab may fetch that way in a minute: the next card
         // offers to load instead of fetching.
+        await startFreshMinute(serviceWorker);
         for (let index = 0; index < HOVER_ALLOWANCE; index += 1) {
           const { link, badge } = at(`filler-${index}`);
           await link.hover();
           await expect(badge).toHaveAttribute('data-state', 'ready');
           await close();
         }
-        await photograph('not-loaded', 'hover');
+        await photograph('not-loaded', 'hover', false);
         await expect(at('not-loaded').badge).toHaveAttribute('data-state', 'idle');
 
         // The card page opened with no card to claim (its frame fallback).

@@ -177,18 +177,19 @@ test('hover in a frame: one card, in the top document next to the link (nested, 
 
 test('one card per tab: a card opened from another frame replaces the first', async ({ context, server }) => {
   const { mail, page } = await openFramesPage(context, server.baseUrl);
-  const srcdoc = page.frameLocator('#srcdoc');
-  await expect(badgeIn(srcdoc, 'in-srcdoc')).toHaveAttribute('data-state', 'idle');
-  // Opened by keyboard (stays open when the pointer moves on), then a hover in another frame.
-  await srcdoc.locator('#in-srcdoc').focus();
+  const same = page.frameLocator('#same');
+  await expect(badgeIn(same, 'in-same')).toHaveAttribute('data-state', 'idle');
+  // Opened by keyboard (stays open when the pointer moves on), then a hover in another frame, on a
+  // link above it that the card does not cover (a covered link is not seen: no fetch).
+  await same.locator('#in-same').focus();
   await page.keyboard.press('Tab'); // to its badge
   await page.keyboard.press('Enter');
-  await expect((await mail.card.opened()).companyName).toHaveText('Sahel Pay');
-  await page.frameLocator('#same').locator('#in-same').hover();
+  await expect((await mail.card.opened()).companyName).toHaveText('Abuja Remit Ltd');
+  await page.frameLocator('#srcdoc').locator('#in-srcdoc').hover();
   // The first card's frame may go while it is read: that read counts as "not yet".
   await expect
     .poll(async () => (await mail.card.opened()).companyName.textContent({ timeout: 1_000 }).catch(() => null))
-    .toBe('Abuja Remit Ltd');
+    .toBe('Sahel Pay');
   await expect(mail.card.host).toHaveCount(1);
 });
 

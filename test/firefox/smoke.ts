@@ -31,6 +31,7 @@ import { FounderClient, startTestServer, type TestServer } from '../e2e/support/
 import { escapeHtml } from '../support/html';
 import { addServiceInExtension } from '../support/test-service';
 import { waitLongerThanHoverDelay } from '../support/timing';
+import { CARD_AHEAD_HASH } from '../../lib/protocol/guarded/card';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const extensionPath = path.join(repoRoot, '.output/firefox-mv3');
@@ -227,7 +228,8 @@ async function findExtensionFrame(page: Page, pathname: string): Promise<Frame |
   for (const frame of page.frames()) {
     if (frame === page.mainFrame()) continue;
     const href = await frame.evaluate(() => location.href).catch(() => '');
-    if (href.startsWith(`${EXTENSION_ORIGIN}${pathname}`)) return frame;
+    // A card page loaded ahead of intent (`#ahead`) shows no card until one is drawn in it.
+    if (href.startsWith(`${EXTENSION_ORIGIN}${pathname}`) && !href.endsWith(CARD_AHEAD_HASH)) return frame;
   }
   return null;
 }

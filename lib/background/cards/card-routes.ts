@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
 import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
 import type { CardAnchor, ContentPushType, ContentProtocolMap, FrameRect } from '../../protocol/content';
-import type { ActivationSource, CardEventKind } from '../../protocol/guarded/card';
+import { CARD_AHEAD_WAIT_MS, type ActivationSource, type CardEventKind } from '../../protocol/guarded/card';
 import type { GetDataType } from '@webext-core/messaging';
 import { KeyedMutex } from '../common/keyed-mutex';
 import type { StorageAreaAdapter } from '../common/storage-area';
@@ -32,6 +32,8 @@ const routeSchema = z.object({
   token: z.string(),
   frameId: z.int(),
   nonce: z.string(),
+  /** The card page drawn ahead that shows it (`warmCard`): it claims with this nonce of its own. */
+  page: z.string().optional(),
   fetch: z.boolean(),
   claimed: z.boolean(),
   at: z.number(),
@@ -55,8 +57,14 @@ export interface OpenCardInput extends SnapshotRequest {
   anchor: CardAnchor;
 }
 
-/** The top frame's answer to `showCard`: its verdict on the frames around the link. Anything else is "not seen". */
-const showCardAnswerSchema = z.object({ seen: z.boolean() });
+/**
+ * The top frame's answer to `showCard`: its verdict on the frames around the link (anything else is
+ * "not seen"), and the nonce of the card page loaded ahead that it drew the card in, if it did.
+ */
+const showCardAnswerSchema = z.object({ seen: z.boolean(), frame: z.string().optional() });
+
+/** The nonce a route's card page claims it with: its own, or that of the page loaded ahead that shows it. */
+const claimNonceOf = (route: CardRoute): string => route.page ?? route.nonce;
 
 export interface CardRoutesDeps {
   /** storage.session: a tab's route survives a service-worker restart (read once per tab after one), not a browser restart. */
@@ -71,6 +79,8 @@ export interface CardRoutesDeps {
   claimWithinMs?: number;
   /** How long a claim waits for its card to be opened (the card page can ask before `openCard` is done). */
   claimWaitMs?: number;
+  /** How long a card page loaded ahead waits for a card to be drawn in it. */
+  aheadWaitMs?: number;
 }
 
 /**
@@ -89,6 +99,15 @@ export interface CardRoutes {
   open(from: FrameOf, input: OpenCardInput): Promise<{ shown: boolean; badge: BadgeSummary | null }>;
   /** The card page of `tabId` claims the card opened with `nonce`, once; any other claim gets null (no view). */
   claim(tabId: number, nonce: string): Promise<CardClaim | null>;
+  /** A content script of `tabId` expects a card soon: the top frame loads a card page ahead (nothing is fetched). */
+  warm(tabId: number): Promise<void>;
+  /** A card page loaded ahead in `tabId` waits until a card is drawn in it (true), or gives up (false). */
+  awaitCard(tabId: number, nonce: string): Promise<boolean>;
+  /**
+   * The card page of `tabId` refreshed `request`: the frame whose card shows that link is told what
+   * its badge shows now (`badge`, worded by the caller).
+   */
+  updateBadge(tabId: number, request: SnapshotRequest, badge: PushInput<'cardBadge'>['badge']): Promise<void>;
   /** The card's badge moved: passed on to the top frame, which draws it. */
   move(from: FrameOf, input: { nonce: string; rect: FrameRect }): Promise<void>;
   /** The frame closed its card. */
@@ -120,6 +139,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   const now = deps.now ?? (() => Date.now());
   const claimWithinMs = deps.claimWithinMs ?? 60_000;
   const claimWaitMs = deps.claimWaitMs ?? 10_000;
+  const aheadWaitMs = deps.aheadWaitMs ?? CARD_AHEAD_WAIT_MS;
   const routes = new Map<number, CardRoute>();
   /** Tabs whose stored route this worker has read (or written) already. */
   const loaded = new Map<number, Promise<void>>();
@@ -172,13 +192,10 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   }
 
   function wakeClaims(tabId: number, route: CardRoute): void {
-    waiting
-      .get(tabId)
-      ?.find((claim) => claim.nonce === route.nonce)
-      ?.settle(route);
+    for (const claim of waiting.get(tabId) ?? []) if (claim.nonce === claimNonceOf(route)) claim.settle(route);
   }
 
-  function waitForRoute(tabId: number, nonce: string): Promise<CardRoute | null> {
+  function waitForRoute(tabId: number, nonce: string, waitMs = claimWaitMs): Promise<CardRoute | null> {
     return new Promise((resolve) => {
       const list = waiting.get(tabId) ?? [];
       const claim: WaitingClaim = {
@@ -192,7 +209,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
           resolve(route);
         },
       };
-      const timer = setTimeout(() => claim.settle(null), claimWaitMs);
+      const timer = setTimeout(() => claim.settle(null), waitMs);
       list.push(claim);
       while (list.length > MAX_WAITING_CLAIMS) list.shift()?.settle(null);
       waiting.set(tabId, list);
@@ -233,10 +250,19 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       // The top frame judges the frames around a subframe's link; its own links were judged where they are.
       const own = frameId === TOP_FRAME;
       const answer = await tell('showCard', { ...placed, nonce, focus: intent === 'keyboard' }, tabId, TOP_FRAME).then(
-        (value) => ({ shown: true, hostSeen: own || showCardAnswerSchema.safeParse(value).data?.seen === true }),
-        () => ({ shown: false, hostSeen: own }),
+        (value) => {
+          const { seen, frame } = showCardAnswerSchema.safeParse(value).data ?? {};
+          return { shown: true, hostSeen: own || seen === true, page: frame };
+        },
+        () => ({ shown: false, hostSeen: own, page: undefined }),
       );
-      return { next, cached, ...answer };
+      // Drawn in the card page loaded ahead: that page claims it, with its own nonce.
+      const current = routes.get(tabId);
+      if (answer.page !== undefined && current?.nonce === nonce) {
+        save(tabId, { ...current, page: answer.page });
+        wakeClaims(tabId, { ...current, page: answer.page });
+      }
+      return { next, cached, shown: answer.shown, hostSeen: answer.hostSeen };
     });
     // No fetch without a gesture a person could see, on a link they could see (DESIGN decision 1):
     // the asking frame's verdict and the top frame's on the frames around it; then the tab's
@@ -263,14 +289,30 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
 
     async claim(tabId, nonce) {
       let route = await routeOf(tabId);
-      if (route?.nonce !== nonce) route = (await waitForRoute(tabId, nonce)) ?? undefined;
-      await deciding.get(nonce);
+      if (!route || claimNonceOf(route) !== nonce) route = (await waitForRoute(tabId, nonce)) ?? undefined;
+      if (route) await deciding.get(route.nonce);
       // Read again: the route may have been claimed or replaced while this claim waited.
       route = routes.get(tabId);
-      if (!route || route.nonce !== nonce || route.claimed || now() - route.at > claimWithinMs) return null;
+      if (!route || claimNonceOf(route) !== nonce || route.claimed || now() - route.at > claimWithinMs) return null;
       save(tabId, { ...route, claimed: true });
       const [result, language] = await Promise.all([resultOf(route), deps.language()]);
       return { request: { origin: route.origin, token: route.token }, result, language };
+    },
+
+    async updateBadge(tabId, { origin, token }, badge) {
+      const route = await routeOf(tabId);
+      if (route?.origin !== origin || route.token !== token) return;
+      await tellQuietly('cardBadge', { nonce: route.nonce, badge }, tabId, route.frameId);
+    },
+
+    async warm(tabId) {
+      await tellQuietly('warmCard', undefined, tabId, TOP_FRAME);
+    },
+
+    async awaitCard(tabId, nonce) {
+      const route = await routeOf(tabId);
+      if (route && claimNonceOf(route) === nonce) return !route.claimed;
+      return (await waitForRoute(tabId, nonce, aheadWaitMs)) !== null;
     },
 
     async move(from, { nonce, rect }) {

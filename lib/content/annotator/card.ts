@@ -16,6 +16,9 @@ export interface CardDeps {
   signal: AbortSignal;
 }
 
+/** A card page loaded ahead waits in the top frame until a card takes it: asking again sooner is a wasted message. */
+const WARM_EVERY_MS = 5000;
+
 const isCardElement = (node: Node) => node.nodeType === 1 && (node as Element).localName === CARD_TAG;
 
 /**
@@ -31,6 +34,7 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
   let current: { request: SnapshotRequest; nonce: string } | null = null;
   let anchorElements: readonly Element[] = [];
   let viewports: AbortController | null = null;
+  let warmedAt = -WARM_EVERY_MS;
 
   client.listen(
     {
@@ -43,6 +47,9 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
         // Dismissed from inside: as Escape, focus goes back to the badge.
         else if (event === 'dismiss') events.onCloseRequested('escape');
         else events.onCardHover(event === 'enter');
+      },
+      onBadge(nonce, badge) {
+        if (current?.nonce === nonce) events.onCardBadge(badge);
       },
     },
     signal,
@@ -103,6 +110,7 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
       }
       const nonce = newNonce();
       const opened = (current = { request, nonce });
+      warmedAt = -WARM_EVERY_MS; // this card takes the page loaded ahead: the next rest asks for another
       viewports?.abort();
       viewports = new AbortController();
       watchViewports(placementOf().windows, () => presenter.reposition(), viewports.signal);
@@ -122,6 +130,12 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
             return null;
           },
         );
+    },
+    warm() {
+      const now = performance.now();
+      if (now - warmedAt < WARM_EVERY_MS) return;
+      warmedAt = now;
+      void client.warm().catch(() => undefined);
     },
     close() {
       if (!current) return;

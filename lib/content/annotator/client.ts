@@ -3,6 +3,7 @@ import type { ActivationSource, CardEventKind } from '../../protocol/guarded/car
 import {
   toBadgeFace,
   toBadgeText,
+  toCardBadge,
   toCardEvent,
   toCloseCard,
   toContentSettings,
@@ -75,12 +76,18 @@ export interface CardClient {
   /** The card's badge moved to `rect`. */
   move(nonce: string, rect: FrameRect): Promise<unknown>;
   close(nonce: string): Promise<unknown>;
+  /** Has the top frame load a card page ahead (nothing is fetched). */
+  warm(): Promise<unknown>;
   /**
    * Calls `onClose` when the background closes a card of this frame (another frame's card replaced
    * it) and `onEvent` with what the card did, until `signal` aborts.
    */
   listen(
-    handlers: { onClose(nonce: string): void; onEvent(nonce: string, event: CardEventKind): void },
+    handlers: {
+      onClose(nonce: string): void;
+      onEvent(nonce: string, event: CardEventKind): void;
+      onBadge(nonce: string, badge: BadgeResult): void;
+    },
     signal: AbortSignal,
   ): void;
 }
@@ -89,6 +96,7 @@ export const cardClient: CardClient = {
   open: async (card) => toOpenCardAnswer(await messenger.send('openCard', card)),
   move: (nonce, rect) => messenger.send('moveCard', { nonce, rect }),
   close: (nonce) => messenger.send('closeCard', { nonce }),
+  warm: () => messenger.send('warmCard'),
   listen(handlers, signal) {
     const stops = [
       messenger.answer('closeCard', (data) => {
@@ -99,6 +107,11 @@ export const cardClient: CardClient = {
       messenger.answer('cardEvent', (data) => {
         const event = toCardEvent(data);
         if (event) handlers.onEvent(event.nonce, event.event);
+        return { ok: true };
+      }),
+      messenger.answer('cardBadge', (data) => {
+        const update = toCardBadge(data);
+        if (update) handlers.onBadge(update.nonce, update.badge);
         return { ok: true };
       }),
     ];

@@ -71,6 +71,9 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
         closeCard(reason);
         if (owner && (hadFocus || reason === 'escape') && isLive(owner)) owner.badge.focus();
       },
+      onCardBadge(badge) {
+        if (cardFor && isLive(cardFor)) states.show(cardFor.state, badge);
+      },
       onCardHover(inside) {
         if (inside) {
           // Not on the link any more: a frame is not always told when the pointer leaves it for the card.
@@ -157,6 +160,7 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
       hovered = annotation;
       hoveredBadge = onBadge;
       const at = { x: event.clientX, y: event.clientY };
+      getCard().warm();
       cancelIntentTimer = scheduler.timeout(() => {
         cancelIntentTimer = null;
         if (target instanceof Element && canRestOn(target)) void activate(annotation, 'hover', target, at);
@@ -190,6 +194,7 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   function onFocusIn(event: Event): void {
     const target = targetOf(event);
     if (target instanceof Element && target.localName === 'a') drawBadgeOf(target);
+    else if (target && annotationAt(target)?.badge.host === target) getCard().warm();
   }
 
   function onKeyDown(event: KeyboardEvent): void {

@@ -69,6 +69,8 @@ export interface CardPresenter {
     },
   ): Promise<BadgeResult | null> | null;
   close(reason: CardCloseReason): void;
+  /** A card may be asked for soon (the pointer rests, a badge has focus): the top frame loads a card page ahead. */
+  warm(): void;
   readonly isOpen: boolean;
   /** True for the card's own elements (so the pointer moving onto the card keeps it open). */
   contains(node: Node): boolean;
@@ -83,6 +85,8 @@ export interface CardEvents {
   onCloseRequested(reason: CardCloseRequest): void;
   /** The card page reports the pointer entering or leaving it. */
   onCardHover(inside: boolean): void;
+  /** The card refreshed its link: what the link's badges show now. */
+  onCardBadge(badge: BadgeResult): void;
 }
 
 export interface Scheduler {

@@ -7,6 +7,7 @@ import { queryDeep } from '../../dom';
 import { watchViewports } from '../shared/viewports';
 import { createCardView, type CardView } from './card-view';
 import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
+import { newNonce } from '../shared/nonce';
 import { seenThrough, shows } from '../shared/seen';
 import type { ContentMessenger } from '../shared/messaging';
 import type { Rect } from './placement';
@@ -201,7 +202,6 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
       : toAncestorViewport(element.getBoundingClientRect(), above);
   }
 
-  /** Finds where the card goes once both the card and its anchor message are here, and watches what moves it. */
   /**
    * From the moment a subframe's card shows: is its frame still there? Its window, once its anchor
    * message named it; and every few checks the background asks the frame itself (a page can keep the
@@ -219,6 +219,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
     signal.addEventListener('abort', () => clearInterval(timer));
   }
 
+  /** Finds where the card goes once both the card and its anchor message are here, and watches what moves it. */
   function settle(): void {
     const source = card?.key !== undefined && !located ? anchors.get(card.key) : undefined;
     if (!card || !source || !listeners) return;
@@ -265,7 +266,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
       listeners = new AbortController();
       watchTopDocument(listeners.signal);
       if (next.key !== undefined) watchFrame(next.nonce, listeners.signal);
-      viewOf().show(next.nonce, anchorRect, next.focus);
+      const frame = viewOf().show(next.nonce, anchorRect, next.focus);
       settle();
       // The verdict on a subframe's frames needs its frame element: the anchor message may come second.
       if (next.key !== undefined && !located) {
@@ -277,7 +278,11 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
       }
       // The top frame's own links were judged where they are, in this document.
       const seen = card === next && (next.key === undefined || (located !== null && frameChainSeen(next, located)));
-      return { ok: true, seen };
+      return frame === undefined ? { ok: true, seen } : { ok: true, seen, frame };
+    }),
+    messenger.answer('warmCard', () => {
+      viewOf().warm(newNonce());
+      return { ok: true };
     }),
     messenger.answer('moveCard', (data) => {
       const move = toMoveCard(data);
@@ -298,6 +303,7 @@ export function hostFrameCards(deps: FrameCardHostDeps): void {
     () => {
       for (const stop of stopAnswering) stop();
       end();
+      view?.dispose();
     },
     { once: true },
   );

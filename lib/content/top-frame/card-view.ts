@@ -1,17 +1,19 @@
 import { browser } from 'wxt/browser';
-import { CARD_MAX_WIDTH, CARD_TAG } from '../../protocol/guarded/card';
+import { CARD_AHEAD_HASH, CARD_AHEAD_KEPT_MS, CARD_MAX_WIDTH, CARD_TAG } from '../../protocol/guarded/card';
 import { parseCardFrameMessage } from '../../protocol/guarded/card-frame';
 import { placeCard, type Rect } from './placement';
 
-// `!important` on the host: page styles cannot move or hide it. Position is set on the inner wrapper,
+// `!important` on the host: page styles cannot move or hide it. Only a shown card takes the pointer
+// (a hit test at the link must not find the card's empty wrapper, or a page loaded ahead). Position is set on the inner wrapper,
 // which page CSS cannot reach (inline styles on the host would lose to `all: initial !important`).
 const CARD_CSS = `
 :host{all:initial!important;position:fixed!important;top:0!important;left:0!important;width:0!important;height:0!important;
 overflow:visible!important;z-index:2147483647!important;display:block!important}
-.frame{position:fixed;top:0;left:0}
-iframe{display:block;border:0;border-radius:12px;width:${CARD_MAX_WIDTH}px;height:200px;background:transparent;
+.frame{position:fixed;top:0;left:0;pointer-events:none}
+iframe{pointer-events:auto;display:block;border:0;border-radius:12px;width:${CARD_MAX_WIDTH}px;height:200px;background:transparent;
 box-shadow:0 10px 30px rgba(15,23,42,.22),0 2px 6px rgba(15,23,42,.12);color-scheme:normal}
-iframe.pending{visibility:hidden}`;
+iframe.pending{visibility:hidden}
+iframe.ahead{position:absolute;width:1px;height:1px}`;
 
 /** A card page that never reports its size still shows after this long, at the default size. */
 const REVEAL_AFTER_MS = 1500;
@@ -34,17 +36,25 @@ export interface CardViewEvents {
 
 export interface CardView {
   /**
-   * Shows a fresh card page for `nonce` (its frame's name: the page claims its link with it), placed
-   * next to the box `anchor` gives in the document's viewport. Hidden until the page reports its
-   * size; with `focus`, keyboard focus moves into it then.
+   * Shows the card for `nonce`, placed next to the box `anchor` gives in the document's viewport:
+   * in the card page loaded ahead if one waits (answers its nonce, which it claims the card with),
+   * else in a fresh one named `nonce` (answers undefined). Hidden until the page reports its size;
+   * with `focus`, keyboard focus moves into it then.
    */
-  show(nonce: string, anchor: () => Rect, focus: boolean): void;
+  show(nonce: string, anchor: () => Rect, focus: boolean): string | undefined;
+  /**
+   * Loads a card page ahead, hidden, named `nonce` (unless one waits already), so the next card shows
+   * without waiting for its script; dropped when unused for `CARD_AHEAD_KEPT_MS`.
+   */
+  warm(nonce: string): void;
   /** Places the card again, at its anchor's box now. */
   place(): void;
   /** Moves keyboard focus into the card (once it shows). */
   focus(): void;
-  /** Removes the card. */
+  /** Removes the card (a page loaded ahead stays). */
   remove(): void;
+  /** Removes the card and any page loaded ahead. */
+  dispose(): void;
   /** The card's element in the document (events elsewhere in the document have other targets). */
   readonly element: HTMLElement;
   /** True for the card's own element (the pointer on the card keeps it open). */
@@ -72,6 +82,8 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
   let size = { height: 200 };
   let focusOnReveal = false;
   let listeners: AbortController | null = null;
+  /** The card page loaded ahead: its frame, the nonce it waits with, how often it loaded. */
+  let ahead: { frame: HTMLIFrameElement; nonce: string; loads: number } | null = null;
 
   const isPending = () => iframe?.classList.contains('pending') ?? true;
 
@@ -104,7 +116,25 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
     focusOnReveal = false;
     iframe?.remove();
     iframe = null;
-    element.remove();
+    if (!ahead) element.remove();
+  }
+
+  /** A hidden card page named `nonce`, in the card's element. */
+  function newFrame(nonce: string, hash = ''): HTMLIFrameElement {
+    if (!element.isConnected) doc.documentElement.append(element);
+    const frame = doc.createElement('iframe');
+    frame.name = nonce;
+    frame.title = 'Compliance snapshot';
+    frame.className = 'pending';
+    frame.src = browser.runtime.getURL('/card.html') + hash;
+    wrapper.append(frame);
+    return frame;
+  }
+
+  function dropAhead(): void {
+    ahead?.frame.remove();
+    ahead = null;
+    if (!iframe) element.remove();
   }
 
   return {
@@ -114,14 +144,13 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
       focusOnReveal = focus;
       listeners = new AbortController();
       const { signal } = listeners;
-      if (!element.isConnected) doc.documentElement.append(element);
-      // A new frame for each card: its name is this card's nonce, and a fresh frame loads the card page.
-      const frame = (iframe = doc.createElement('iframe'));
-      frame.name = nonce;
-      frame.title = 'Compliance snapshot';
-      frame.className = 'pending';
-      frame.src = browser.runtime.getURL('/card.html');
-      wrapper.append(frame);
+      // The page loaded ahead, if it loaded only our card page (a page that navigated it loaded twice);
+      // else a new frame for this card, named with its nonce.
+      const used = ahead && ahead.loads < 2 ? ahead : null;
+      if (!used) dropAhead();
+      ahead = null;
+      const frame = (iframe = used?.frame ?? newFrame(nonce));
+      frame.classList.remove('ahead');
       doc.defaultView?.addEventListener(
         'message',
         (event: MessageEvent) => {
@@ -143,13 +172,26 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
       );
       // The page learns the card's window from its messages and can load its own page into the frame
       // (a look-alike card): a second load is not our card page, and the card goes (issue #26 item 4).
-      let loads = 0;
+      let loads = used?.loads ?? 0;
       frame.addEventListener('load', () => ++loads > 1 && events.onCloseRequested('button'), { signal });
       // A plain timer: after the card is removed (or the script stopped, which removes it) it does nothing.
       setTimeout(() => {
         if (iframe === frame) reveal();
       }, REVEAL_AFTER_MS);
       place();
+      return used?.nonce;
+    },
+    warm(nonce) {
+      if (ahead) return;
+      const frame = newFrame(nonce, CARD_AHEAD_HASH);
+      frame.classList.add('ahead');
+      const loaded = (ahead = { frame, nonce, loads: 0 });
+      frame.addEventListener('load', () => loaded.loads++);
+      setTimeout(() => ahead === loaded && dropAhead(), CARD_AHEAD_KEPT_MS);
+    },
+    dispose() {
+      remove();
+      dropAhead();
     },
     place,
     focus() {

@@ -31,3 +31,13 @@ export const CARD_MAX_HEIGHT = 560;
 
 /** The element the top frame draws a card in (its card page's frame sits in its closed shadow root). */
 export const CARD_TAG = 'compliance-lens-card';
+
+/**
+ * The address fragment of a card page loaded ahead of intent (when the pointer first rests): it waits
+ * for a card (`awaitCard`, lib/protocol/card.ts) before it claims one, and shows nothing until then.
+ */
+export const CARD_AHEAD_HASH = '#ahead';
+
+/** How long a card page loaded ahead waits for its card; the top frame drops it a little sooner. */
+export const CARD_AHEAD_WAIT_MS = 60_000;
+export const CARD_AHEAD_KEPT_MS = 50_000;

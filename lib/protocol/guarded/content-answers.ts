@@ -143,3 +143,8 @@ export function toCardEvent(value: unknown): CardEvent | null {
     ? { nonce: value.nonce, event: value.event }
     : null;
 }
+
+/** `cardBadge`: the card's nonce and the face its link's badges show now (a malformed face: INVALID_BADGE). */
+export function toCardBadge(value: unknown): { nonce: string; badge: BadgeFace } | null {
+  return isRecord(value) && isCardNonce(value.nonce) ? { nonce: value.nonce, badge: toBadgeFace(value.badge) } : null;
+}

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { z } from 'zod';
+import { HOVER_FETCHES_KEY_PREFIX } from '../../../lib/background/hover-allowance';
 import { addServiceInExtension } from '../../support/test-service';
 
 /** @webext-core/messaging's reply: the handler's result, or the error it threw. */
@@ -10,6 +11,17 @@ const wireReplySchema = z.object({ res: z.unknown().optional(), err: z.unknown()
  * options page would: through the versioned settings item in storage.local (`settings` + `settings$`
  * meta, lib/extension/settings.ts).
  */
+/**
+ * A new minute for every tab's gesture allowance (10 uncached fetches a minute, hover, click and key
+ * alike): for tests that open more uncached cards than that for what the cards show, not for the limit.
+ */
+export async function startFreshMinute(serviceWorker: Worker): Promise<void> {
+  await serviceWorker.evaluate(async (prefix) => {
+    const stored = await chrome.storage.session.get(null);
+    await chrome.storage.session.remove(Object.keys(stored).filter((key) => key.startsWith(prefix)));
+  }, HOVER_FETCHES_KEY_PREFIX);
+}
+
 export async function configureTestService(serviceWorker: Worker, baseUrl: string): Promise<void> {
   const origin = new URL(baseUrl).origin;
   // One entry per server: a test may start its own (e.g. to move its clock).

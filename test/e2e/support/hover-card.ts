@@ -52,8 +52,9 @@ export class HoverCard {
     await expect.poll(async () => (await frame.frameElement()).isVisible()).toBe(true);
   }
 
+  /** No card shows: its frame is gone (the host may keep a hidden card page loaded ahead, `card.html#ahead`). */
   async expectClosed(): Promise<void> {
-    await expect(this.host).toHaveCount(0);
+    await expect.poll(async () => (await this.findFrame()) === undefined, { message: 'the card to close' }).toBe(true);
   }
 
   /** The card frame's box in the page's viewport. */

@@ -93,7 +93,7 @@ const openInFrame = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'cl
 interface Options {
   /** What the cache holds for the link (null: nothing). */
   cached?: () => SnapshotResult | null;
-  routes?: Partial<Pick<CardRoutesDeps, 'claimWithinMs' | 'claimWaitMs' | 'now'>>;
+  routes?: Partial<Pick<CardRoutesDeps, 'claimWithinMs' | 'claimWaitMs' | 'aheadWaitMs' | 'now'>>;
   /** Frames of the tab where nothing answers a push (no content script there, or the frame is gone). */
   silentFrames?: number[];
   /** How long a push takes to arrive (resolves when it has). */
@@ -115,7 +115,7 @@ function handlers(options: Options = {}) {
       fetched.push(asked.token);
       return READY;
     },
-    refresh: unused,
+    refresh: async () => READY,
     refreshInBackground: unused,
     listCached: unused,
     clearCache: unused,
@@ -541,6 +541,76 @@ describe('one card per tab, drawn by the top frame', () => {
       /anchor/,
     );
     expect(background.pushes).toEqual([]);
+  });
+});
+
+describe('a refresh from the card', () => {
+  it("tells the card's frame what its link's badge shows now; a refresh of another link, or from a page outside a tab, tells nobody", async () => {
+    const background = handlers();
+    await background.openCard(openInFrame(NONCE, 'click'), contentScript(5, 3));
+    await background.claimCard({ nonce: NONCE }, cardPage(5));
+    const before = background.pushesOf('cardBadge').length;
+    await background.refreshSnapshot(request, cardPage(5));
+    expect(background.pushesOf('cardBadge').slice(before)).toEqual([
+      { type: 'cardBadge', data: { nonce: NONCE, badge: READY_BADGE }, tabId: 5, frameId: 3 },
+    ]);
+    await background.refreshSnapshot({ ...request, token: fixtureToken(9) }, cardPage(5));
+    await background.refreshSnapshot(request, { frameId: 0, url: `${extensionOrigin}/popup.html` });
+    expect(background.pushesOf('cardBadge')).toHaveLength(before + 1);
+  });
+});
+
+describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
+  const AHEAD = 'd'.repeat(32);
+
+  it('the pointer resting anywhere in the tab has the top frame load a card page ahead; nothing is fetched', async () => {
+    const background = handlers();
+    expect(await background.warmCard(undefined, contentScript(5, 3))).toEqual({ ok: true });
+    expect(background.pushesOf('warmCard')).toEqual([{ type: 'warmCard', data: undefined, tabId: 5, frameId: 0 }]);
+    expect(background.fetched).toEqual([]);
+    // A top frame without the card host: nothing answers, and the content script is not bothered with it.
+    const silent = handlers({ silentFrames: [0] });
+    expect(await silent.warmCard(undefined, contentScript(5))).toEqual({ ok: true });
+  });
+
+  it('it waits for a card; the card drawn in it is claimed with its nonce, once, and never with the card’s own', async () => {
+    const background = handlers({ hostAnswer: () => ({ ok: true, seen: true, frame: AHEAD }) });
+    const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
+    await new Promise((resolve) => setTimeout(resolve, 60)); // longer than a claim would wait
+    expect(background.fetched).toEqual([]);
+    await background.openCard(open(NONCE, 'hover'), contentScript(5));
+    expect(await waiting).toBe(true);
+    // The card's own nonce was never given to a page: it claims nothing now.
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await background.claimCard({ nonce: AHEAD }, cardPage(6))).toBeNull(); // another tab
+    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toMatchObject({ request, language: 'fr' });
+    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
+    expect(background.fetched).toEqual([FIXTURE_TOKEN]);
+  });
+
+  it('a page that waits for a card never drawn in it gets false when its wait is over, and nothing to claim', async () => {
+    const background = handlers({ routes: { aheadWaitMs: 30 } });
+    const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
+    // Cards drawn in fresh frames (the top frame used no page loaded ahead) do not wake it.
+    await background.openCard(open(NONCE, 'hover'), contentScript(5));
+    expect(await waiting).toBe(false);
+    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request });
+  });
+
+  it('a page that asks after its card was drawn in it is answered at once; a claimed card is not awaited again', async () => {
+    const background = handlers({ hostAnswer: () => ({ ok: true, seen: true, frame: AHEAD }) });
+    await background.openCard(open(NONCE, 'keyboard'), contentScript(5));
+    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toBe(true);
+    await background.claimCard({ nonce: AHEAD }, cardPage(5));
+    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toBe(false);
+  });
+
+  it('only extension pages may wait for a card, and only content scripts may ask for one ahead', async () => {
+    const background = handlers();
+    await expect(background.awaitCard({ nonce: AHEAD }, contentScript(5))).rejects.toThrow();
+    await expect(background.warmCard(undefined, cardPage(5))).rejects.toThrow();
+    await expect(background.awaitCard({ nonce: 'not a nonce' }, cardPage(5))).rejects.toThrow();
   });
 });
 

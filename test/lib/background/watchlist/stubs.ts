@@ -24,5 +24,16 @@ export function unusedWatchlist(): Watchlist {
 /** For handler tests that do not reach the card: every call rejects. */
 export function unusedCards(): CardRoutes {
   const unused = () => Promise.reject(new Error('not used by these tests'));
-  return { open: unused, claim: unused, move: unused, close: unused, relayEvent: unused, check: unused, forgetTab: unused };
+  return {
+    open: unused,
+    claim: unused,
+    warm: unused,
+    updateBadge: unused,
+    awaitCard: unused,
+    move: unused,
+    close: unused,
+    relayEvent: unused,
+    check: unused,
+    forgetTab: unused,
+  };
 }

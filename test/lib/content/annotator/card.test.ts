@@ -9,24 +9,29 @@ import { createCard } from '@/lib/content/annotator/card';
 import type { CardClient } from '@/lib/content/annotator/client';
 import type { CardEvents } from '@/lib/content/annotator/types';
 import { CARD_ANCHOR_SOURCE } from '@/lib/protocol/guarded/card-anchor';
-import { CARD_TAG, type CardEventKind } from '@/lib/protocol/guarded/card';
+import { CARD_TAG } from '@/lib/protocol/guarded/card';
 import { READY } from './helpers';
 
 const request = { origin: 'https://comply.example', token: 'T'.repeat(43) };
 
 function fakeClient(answer: { shown: boolean } = { shown: true }) {
-  const pushes: { onClose(nonce: string): void; onEvent(nonce: string, event: CardEventKind): void }[] = [];
+  const pushes: Parameters<CardClient['listen']>[0][] = [];
   const client = {
     open: vi.fn<CardClient['open']>(async () => ({ ...answer, badge: READY })),
     move: vi.fn<CardClient['move']>(async () => ({ ok: true })),
     close: vi.fn<CardClient['close']>(async () => ({ ok: true })),
+    warm: vi.fn<CardClient['warm']>(async () => ({ ok: true })),
     listen: vi.fn<CardClient['listen']>((handlers) => void pushes.push(handlers)),
   } satisfies CardClient;
   return { client, push: () => pushes[0]! };
 }
 
 function fakeEvents() {
-  return { onCloseRequested: vi.fn<CardEvents['onCloseRequested']>(), onCardHover: vi.fn<CardEvents['onCardHover']>() };
+  return {
+    onCloseRequested: vi.fn<CardEvents['onCloseRequested']>(),
+    onCardHover: vi.fn<CardEvents['onCardHover']>(),
+    onCardBadge: vi.fn<CardEvents['onCardBadge']>(),
+  };
 }
 
 /** An element whose box the test sets (happy-dom lays nothing out). */
@@ -139,6 +144,10 @@ describe("the top frame's own link", () => {
     push().onEvent('f'.repeat(32), 'outside');
     push().onClose('f'.repeat(32));
     expect(events.onCloseRequested).not.toHaveBeenCalled();
+    push().onBadge('f'.repeat(32), READY);
+    expect(events.onCardBadge).not.toHaveBeenCalled();
+    push().onBadge(nonce, READY); // the card refreshed its link
+    expect(events.onCardBadge).toHaveBeenCalledWith(READY);
     push().onEvent(nonce, 'enter');
     push().onEvent(nonce, 'leave');
     expect(events.onCardHover.mock.calls).toEqual([[true], [false]]);
@@ -146,6 +155,22 @@ describe("the top frame's own link", () => {
     push().onEvent(nonce, 'outside');
     push().onClose(nonce); // another frame's card replaced it
     expect(events.onCloseRequested.mock.calls).toEqual([['escape'], ['outside'], ['replaced']]);
+  });
+
+  it('asks for a card page ahead at most once in a few seconds (one waits in the top frame meanwhile)', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const { client } = fakeClient();
+      const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
+      card.warm();
+      card.warm();
+      expect(client.warm).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(5000);
+      card.warm();
+      expect(client.warm).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('when the script stops, an open card is closed', async () => {

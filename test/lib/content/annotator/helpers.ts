@@ -80,6 +80,8 @@ export class FakeCard implements CardPresenter {
   isOpen = false;
   opened: { request: SnapshotRequest; anchors: readonly Element[]; focus: boolean; intent: string }[] = [];
   closed: string[] = [];
+  /** How often a card page was asked to load ahead (the pointer rested, a badge took focus). */
+  warmed = 0;
   readonly element: HTMLElement;
   focused = false;
 
@@ -103,6 +105,10 @@ export class FakeCard implements CardPresenter {
     this.opened.push({ request, anchors, focus: options.focus, intent: options.intent });
     if (!this.element.isConnected) this.element.ownerDocument.body.append(this.element);
     return this.openCard(request);
+  }
+
+  warm(): void {
+    this.warmed++;
   }
 
   close(reason: string): void {

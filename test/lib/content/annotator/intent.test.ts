@@ -24,6 +24,18 @@ const byId = (id: string) => document.getElementById(id)!;
 const badgeOf = (id: string) => h.badgeOf(byId(id).nextElementSibling!);
 
 describe('hover intent', () => {
+  it('the pointer coming to rest, or focus on a badge, has a card page loaded ahead, before any intent and without a fetch (issue #27 point 12)', async () => {
+    over(byId('a'));
+    expect(h.card().warmed).toBe(1);
+    over(byId('elsewhere'));
+    vi.advanceTimersByTime(1000);
+    await h.settle();
+    expect(h.openCard).not.toHaveBeenCalled();
+    badgeOf('b').host.dispatchEvent(new FocusEvent('focusin', { bubbles: true, composed: true }));
+    expect(h.card().warmed).toBe(2);
+    expect(h.openCard).not.toHaveBeenCalled();
+  });
+
   it('a pass-over fetches nothing', async () => {
     over(byId('inner'));
     vi.advanceTimersByTime(150);

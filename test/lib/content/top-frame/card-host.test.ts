@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostFrameCards } from '@/lib/content/top-frame/card-host';
 import type { ContentMessenger } from '@/lib/content/shared/messaging';
 import type { ContentProtocolMap } from '@/lib/protocol/content';
+import { CARD_AHEAD_KEPT_MS } from '@/lib/protocol/guarded/card';
 
 const NONCE = 'a'.repeat(32);
 const OTHER_NONCE = 'b'.repeat(32);
@@ -142,5 +143,70 @@ describe('hostFrameCards', () => {
     lifetime.abort();
     expect(cards()).toHaveLength(0);
     expect([...handlers.keys()]).toEqual([]);
+  });
+
+  describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
+    const frames = () => shadows.flatMap((root) => [...root.querySelectorAll('iframe')]);
+    const ownCard = () => {
+      const { key: _none, ...own } = card();
+      return own;
+    };
+
+    it('loads one, hidden, with a nonce of its own; the next card is drawn in it, and the answer names that nonce', async () => {
+      const { messenger, push } = fakeMessenger();
+      const lifetime = new AbortController();
+      hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
+      push('warmCard', undefined);
+      push('warmCard', undefined); // one waits already
+      expect(frames()).toHaveLength(1);
+      const ahead = frames()[0]!;
+      expect(ahead.src).toMatch(/\/card\.html#ahead$/);
+      expect(ahead.name).toMatch(/^[0-9a-f]{32}$/);
+      expect(ahead.name).not.toBe(NONCE);
+      expect(ahead.className).toBe('pending ahead'); // hidden, out of the flow, 1 x 1 px
+      ahead.dispatchEvent(new Event('load'));
+      await expect(push('showCard', ownCard())).resolves.toEqual({ ok: true, seen: true, frame: ahead.name });
+      expect(frames()).toEqual([ahead]);
+      expect(ahead.className).toBe('pending'); // shown once the card page reports its size
+      // Closed, it goes; the next rest loads another.
+      push('closeCard', { nonce: NONCE });
+      expect(cards()).toHaveLength(0);
+      push('warmCard', undefined);
+      expect(cardFrame()).not.toBe(ahead);
+      lifetime.abort();
+      expect(cards()).toHaveLength(0);
+    });
+
+    it('a page loaded ahead that loaded twice (the page navigated it) is dropped: the card gets a fresh frame named by its own nonce', async () => {
+      const { messenger, push } = fakeMessenger();
+      const lifetime = new AbortController();
+      hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
+      push('warmCard', undefined);
+      const ahead = frames()[0]!;
+      ahead.dispatchEvent(new Event('load'));
+      ahead.dispatchEvent(new Event('load'));
+      await expect(push('showCard', ownCard())).resolves.toEqual({ ok: true, seen: true });
+      expect(ahead.isConnected).toBe(false);
+      expect(cardFrame()?.name).toBe(NONCE);
+      expect(cardFrame()?.src).toMatch(/\/card\.html$/);
+      lifetime.abort();
+    });
+
+    it('one left unused is dropped after a while, and the page keeps no empty card element', async () => {
+      vi.useFakeTimers();
+      try {
+        const { messenger, push } = fakeMessenger();
+        const lifetime = new AbortController();
+        hostFrameCards({ window, extensionOrigin: () => 'chrome-extension://id', messenger, signal: lifetime.signal });
+        push('warmCard', undefined);
+        expect(cards()).toHaveLength(1);
+        vi.advanceTimersByTime(CARD_AHEAD_KEPT_MS);
+        expect(cards()).toHaveLength(0);
+        expect(frames().every((frame) => !frame.isConnected)).toBe(true);
+        lifetime.abort();
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 });
