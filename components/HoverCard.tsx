@@ -261,18 +261,26 @@ function CardFrame({ onClose, onResize, onHover, children }: CardFrameProps) {
   }, [onResize, children]);
 
   useEffect(() => {
+    // Closed when Escape is released, not pressed: the frame goes with the card, and a key's release
+    // sent to a frame that is already gone is lost (Chromium then waits for its answer).
+    let escapePressed = false;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose('escape');
+      if (event.key === 'Escape') escapePressed = true;
+    };
+    const onKeyUp = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && escapePressed) onClose('escape');
     };
     // Opened from the keyboard, the frame gets focus: put it on the card so it is read out.
     const onFocus = () => {
       if (document.activeElement === document.body) root.current?.focus();
     };
     document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('keyup', onKeyUp);
     window.addEventListener('focus', onFocus);
     if (document.hasFocus()) onFocus();
     return () => {
       document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('keyup', onKeyUp);
       window.removeEventListener('focus', onFocus);
     };
   }, [onClose]);

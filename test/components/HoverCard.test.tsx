@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 /**
- * What the card page tells its parent about the pointer (components/HoverCard.tsx): a frame is not
- * always told when the pointer leaves it, so it says "inside" again while the pointer moves on it,
- * at most every CARD_HOVER_REPEAT_MS, and "left" when the browser does tell it.
+ * What the card page tells its parent about the pointer, and when Escape closes it
+ * (components/HoverCard.tsx): a frame is not always told when the pointer leaves it, so it says
+ * "inside" again while the pointer moves on it, at most every CARD_HOVER_REPEAT_MS, and "left" when
+ * the browser does tell it.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
@@ -13,13 +14,13 @@ import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/guarded/card-frame';
 
 afterEach(() => cleanup());
 
-function renderCard() {
+function renderCard(onClose: (reason: 'escape' | 'button') => void = () => undefined) {
   const onHover = vi.fn<(inside: boolean) => void>();
   const never = () => new Promise<never>(() => undefined);
   render(
     <QueryClientProvider client={new QueryClient()}>
       <I18nProvider language="en" locale="en-GB">
-        <HoverCard claim={never} refreshSnapshot={never} onClose={() => undefined} onResize={() => undefined} onHover={onHover} />
+        <HoverCard claim={never} refreshSnapshot={never} onClose={onClose} onResize={() => undefined} onHover={onHover} />
       </I18nProvider>
     </QueryClientProvider>,
   );
@@ -49,5 +50,17 @@ describe('HoverCard: where the pointer is', () => {
     pointer('pointerover', 1000 + CARD_HOVER_REPEAT_MS + 10);
     expect(onHover.mock.calls.at(-1)).toEqual([true]);
     expect(onHover).toHaveBeenCalledTimes(4);
+  });
+});
+
+describe('HoverCard: Escape', () => {
+  it('closes the card when Escape is released in it, not when it is pressed (its frame goes with it)', () => {
+    const onClose = vi.fn<(reason: 'escape' | 'button') => void>();
+    renderCard(onClose);
+    document.dispatchEvent(new KeyboardEvent('keyup', { key: 'Escape', bubbles: true })); // pressed elsewhere
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(onClose).not.toHaveBeenCalled();
+    document.dispatchEvent(new KeyboardEvent('keyup', { key: 'Escape', bubbles: true }));
+    expect(onClose).toHaveBeenCalledWith('escape');
   });
 });
