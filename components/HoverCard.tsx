@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 import type { CardClaim } from '@/lib/protocol/card';
 import { CARD_MAX_HEIGHT } from '@/lib/protocol/guarded/card';
@@ -42,7 +42,9 @@ type Claimed = { state: 'pending' } | { state: 'done'; claim: CardClaim | null }
 export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover, watchControl }: HoverCardProps) {
   const [claimed, setClaimed] = useState<Claimed>({ state: 'pending' });
   const [loadingShown, setLoadingShown] = useState(false);
-  useEffect(() => {
+  // Layout effects, here and for the size: an effect waits for the next paint, and a frame hidden until
+  // it reports its size gets none soon (measured: the name painted ~50 ms later).
+  useLayoutEffect(() => {
     let active = true;
     const timer = setTimeout(() => setLoadingShown(true), LOADING_SHOWN_AFTER_MS);
     void claim()
@@ -244,7 +246,7 @@ function CardFrame({ onClose, onResize, onHover, children }: CardFrameProps) {
   const root = useRef<HTMLElement>(null);
   const content = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const card = root.current;
     const inner = content.current;
     if (!card || !inner || !onResize) return;
