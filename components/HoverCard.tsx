@@ -1,8 +1,7 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useState, type ReactNode } from 'react';
 import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 import type { CardClaim } from '@/lib/protocol/card';
-import { CARD_MAX_HEIGHT } from '@/lib/protocol/guarded/card';
-import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/guarded/card-frame';
+import { CardFrame } from './CardFrame';
 import { CardI18nProvider, useCardI18n } from './card-i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
@@ -28,13 +27,6 @@ export interface HoverCardProps {
  * loading; a cached or fast one shows its snapshot at once, without a loading flash.
  */
 export const LOADING_SHOWN_AFTER_MS = 250;
-
-/**
- * The card tells the page that frames it its height in steps of this many pixels (the frame grows
- * to the step; the card fills it): the page learns roughly how tall the card is, not how long the
- * snapshot's texts are to the pixel (docs/security.md).
- */
-export const CARD_HEIGHT_STEP = 40;
 
 type Claimed = { state: 'pending' } | { state: 'done'; claim: CardClaim | null };
 
@@ -212,114 +204,5 @@ function ClaimedCard({
       refreshing={refreshing}
       headerActions={actions}
     />
-  );
-}
-
-interface CardFrameProps {
-  onClose: HoverCardProps['onClose'];
-  /** null until the card has something to show: the content script keeps the frame hidden until it is told a size. */
-  onResize: HoverCardProps['onResize'] | null;
-  onHover: HoverCardProps['onHover'];
-  children: ReactNode;
-}
-
-/**
- * The height the card needs, whatever the frame gives it now: its box's padding and border, and its
- * content at full length (what its scrolling part hides included). The frame is as tall as it was
- * told, so the card's own box cannot tell; the content can.
- */
-function naturalHeight(card: HTMLElement, content: HTMLElement): number {
-  const style = getComputedStyle(card);
-  const frame =
-    parseFloat(style.paddingTop) +
-    parseFloat(style.paddingBottom) +
-    parseFloat(style.borderTopWidth) +
-    parseFloat(style.borderBottomWidth);
-  const scroll = content.querySelector<HTMLElement>('[data-card-scroll]');
-  const hidden = scroll ? Math.max(0, scroll.scrollHeight - scroll.clientHeight) : 0;
-  return frame + content.scrollHeight + hidden;
-}
-
-/** The card's box: its size told to the framing page, Escape, focus and the pointer. */
-function CardFrame({ onClose, onResize, onHover, children }: CardFrameProps) {
-  const { t } = useCardI18n();
-  const root = useRef<HTMLElement>(null);
-  const content = useRef<HTMLDivElement>(null);
-
-  useLayoutEffect(() => {
-    const card = root.current;
-    const inner = content.current;
-    if (!card || !inner || !onResize) return;
-    const report = () => {
-      const height = Math.min(Math.ceil(naturalHeight(card, inner) / CARD_HEIGHT_STEP) * CARD_HEIGHT_STEP, CARD_MAX_HEIGHT);
-      onResize({ width: card.offsetWidth, height });
-    };
-    const observer = new ResizeObserver(report);
-    observer.observe(inner);
-    const body = inner.querySelector<HTMLElement>('[data-card-body]');
-    if (body) observer.observe(body);
-    report();
-    return () => observer.disconnect();
-  }, [onResize, children]);
-
-  useEffect(() => {
-    // Closed when Escape is released, not pressed: the frame goes with the card, and a key's release
-    // sent to a frame that is already gone is lost (Chromium then waits for its answer).
-    let escapePressed = false;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') escapePressed = true;
-    };
-    const onKeyUp = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && escapePressed) onClose('escape');
-    };
-    // Opened from the keyboard, the frame gets focus: put it on the card so it is read out.
-    const onFocus = () => {
-      if (document.activeElement === document.body) root.current?.focus();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    document.addEventListener('keyup', onKeyUp);
-    window.addEventListener('focus', onFocus);
-    if (document.hasFocus()) onFocus();
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      document.removeEventListener('keyup', onKeyUp);
-      window.removeEventListener('focus', onFocus);
-    };
-  }, [onClose]);
-
-  useEffect(() => {
-    let saidAt = Number.NEGATIVE_INFINITY;
-    const inside = (event: PointerEvent) => {
-      if (event.timeStamp - saidAt < CARD_HOVER_REPEAT_MS) return;
-      saidAt = event.timeStamp;
-      onHover(true);
-    };
-    const leave = () => {
-      saidAt = Number.NEGATIVE_INFINITY;
-      onHover(false);
-    };
-    document.addEventListener('pointerover', inside);
-    document.addEventListener('pointermove', inside, { passive: true });
-    document.documentElement.addEventListener('pointerleave', leave);
-    return () => {
-      document.removeEventListener('pointerover', inside);
-      document.removeEventListener('pointermove', inside);
-      document.documentElement.removeEventListener('pointerleave', leave);
-    };
-  }, [onHover]);
-
-  return (
-    <main
-      ref={root}
-      tabIndex={-1}
-      aria-label={t('snapshot.card.ariaLabel')}
-      // As wide as the frame (the host makes it at most the viewport's width less 16 px), as tall as it too:
-      // the frame's height is the card's rounded up to a step, and the card fills it.
-      className="box-border flex h-screen max-h-screen w-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
-    >
-      <div ref={content} className="flex min-h-0 shrink flex-col">
-        {children}
-      </div>
-    </main>
   );
 }
