@@ -319,6 +319,7 @@ function waitForBadge(page: Page, target: string | LinkTarget, state: 'idle' | '
 }
 
 interface CardState {
+  /** Card hosts showing a card (a host may also hold a hidden card page loaded ahead of intent: not counted). */
   hosts: number;
   visible: boolean;
   box: { x: number; y: number; width: number; height: number } | null;
@@ -333,7 +334,7 @@ interface CardState {
 async function cardState(page: Page): Promise<CardState> {
   const hosts = await page.$$eval('compliance-lens-card', (els) => els.length);
   const frame = hosts > 0 ? await findExtensionFrame(page, '/card.html') : null;
-  if (!frame) return { hosts, visible: false, box: null };
+  if (!frame) return { hosts: 0, visible: false, box: null };
   const [card, top] = await Promise.all([frame.evaluate(screenOrigin), page.evaluate(screenOrigin)]);
   const box = { x: card.x - top.x, y: card.y - top.y, width: card.width, height: card.height };
   const visible = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.localName === 'compliance-lens-card', {
