@@ -1,8 +1,24 @@
+import type { BrowserContext, Worker } from '@playwright/test';
 import { artifactPath } from './support/artifacts';
 import { configureTestService, startFreshMinute } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { startTestServer } from './support/server';
 import { AnnotatedPage } from './support/web-page';
+
+/** Runs `use` on `/demo` of a seeded server (`npm start`'s) that the extension is set up for, then stops the server. */
+async function withDemoPage(
+  { context, serviceWorker }: { context: BrowserContext; serviceWorker: Worker },
+  width: number,
+  use: (demo: AnnotatedPage) => Promise<void>,
+): Promise<void> {
+  const server = await startTestServer(['--seed']);
+  try {
+    await configureTestService(serviceWorker, server.baseUrl);
+    await use(await AnnotatedPage.open(context, `${server.baseUrl}/demo`, { viewport: { width, height: 900 } }));
+  } finally {
+    await server.stop();
+  }
+}
 
 /**
  * The seeded demo page (`npm start`'s server, with its CSP), as a user opens it: every genuine link
@@ -13,10 +29,7 @@ test('the demo page: links in the thread, the table, a framed mail body and a we
   context,
   serviceWorker,
 }) => {
-  const server = await startTestServer(['--seed']);
-  try {
-    await configureTestService(serviceWorker, server.baseUrl);
-    const demo = await AnnotatedPage.open(context, `${server.baseUrl}/demo`, { viewport: { width: 1200, height: 900 } });
+  await withDemoPage({ context, serviceWorker }, 1200, async (demo) => {
     const { page } = demo;
     const genuine = page.locator('a[data-demo-state]:not([data-demo-state="lookalike"])');
     await expect(genuine.first()).toBeVisible();
@@ -35,19 +48,14 @@ test('the demo page: links in the thread, the table, a framed mail body and a we
     await demo.card.expectRevealed();
     await page.locator('iframe.mail-frame').scrollIntoViewIfNeeded();
     await page.screenshot({ path: artifactPath('demo-frame-card.png') });
-  } finally {
-    await server.stop();
-  }
+  });
 });
 
 test("the deal table's Expected badge column says what the extension draws once each link is loaded", async ({
   context,
   serviceWorker,
 }) => {
-  const server = await startTestServer(['--seed']);
-  try {
-    await configureTestService(serviceWorker, server.baseUrl);
-    const demo = await AnnotatedPage.open(context, `${server.baseUrl}/demo`, { viewport: { width: 1280, height: 900 } });
+  await withDemoPage({ context, serviceWorker }, 1280, async (demo) => {
     const { page } = demo;
     const rows = page.locator('table.crm tbody tr');
     const count = await rows.count();
@@ -75,7 +83,5 @@ test("the deal table's Expected badge column says what the extension draws once 
     }
     await page.locator('table.crm').scrollIntoViewIfNeeded();
     await page.screenshot({ path: artifactPath('demo-expected-badges.png') });
-  } finally {
-    await server.stop();
-  }
+  });
 });

@@ -1,8 +1,9 @@
-import type { BrowserContext, Frame, FrameLocator, Locator, Page, Worker } from '@playwright/test';
+import type { BrowserContext, Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
 import { DEALS_ORIGIN, PAGES_ORIGIN, servePages, UNCONFIGURED_ORIGIN } from './pages/serve';
 import { artifactPath } from './support/artifacts';
+import { countInjections } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { PopupPage } from './support/popup';
 import { createDeals, type Deal } from './support/server';
@@ -271,30 +272,6 @@ async function framesWithExtensionWorld(page: Page): Promise<string[]> {
     .filter((world) => world.origin.startsWith('chrome-extension://') && typeof world.frameId === 'string')
     .map((world) => names.get(String(world.frameId)) ?? '?');
   return [...new Set(named)].sort();
-}
-
-/**
- * Counts the background's `scripting.executeScript` calls that inject a file: each is the annotator
- * injected into one frame (the page-world reports and marks pass a function).
- */
-async function countInjections(serviceWorker: Worker): Promise<() => Promise<number>> {
-  await serviceWorker.evaluate(() => {
-    const counter = { injections: 0 };
-    Object.assign(globalThis, { __annotatorInjections: counter });
-    const original = chrome.scripting.executeScript.bind(chrome.scripting);
-    Object.defineProperty(chrome.scripting, 'executeScript', {
-      configurable: true,
-      value: (...args: Parameters<typeof original>) => {
-        if (args[0].files !== undefined) counter.injections += 1;
-        return original(...args);
-      },
-    });
-  });
-  return () =>
-    serviceWorker.evaluate(() => {
-      const counter: unknown = Reflect.get(globalThis, '__annotatorInjections');
-      return typeof counter === 'object' && counter !== null && 'injections' in counter ? Number(counter.injections) : -1;
-    });
 }
 
 test('a frame of ordinary links (srcdoc or an address of its own) gets no annotator until a share link appears in it (added, or an href changed)', async ({

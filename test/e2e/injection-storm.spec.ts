@@ -1,8 +1,8 @@
-import type { Page, Worker } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { FRAME_ANNOTATED_MARK, FRAME_LINKS_SIGNAL } from '../../lib/protocol/guarded/frame-signals';
 import { escapeHtml } from '../support/html';
 import { PAGES_ORIGIN, servePages } from './pages/serve';
-import { openExtensionPage } from './support/extension';
+import { countInjections, openExtensionPage } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { AnnotatedPage } from './support/web-page';
 
@@ -14,27 +14,6 @@ import { AnnotatedPage } from './support/web-page';
  */
 
 test.use({ withTestService: true });
-
-/** Counts the background's `scripting.executeScript` calls that inject a file (the annotator). */
-async function countInjections(serviceWorker: Worker): Promise<() => Promise<number>> {
-  await serviceWorker.evaluate(() => {
-    const counter = { injections: 0 };
-    Object.assign(globalThis, { __stormInjections: counter });
-    const original = chrome.scripting.executeScript.bind(chrome.scripting);
-    Object.defineProperty(chrome.scripting, 'executeScript', {
-      configurable: true,
-      value: (...args: Parameters<typeof original>) => {
-        if (args[0].files !== undefined) counter.injections += 1;
-        return original(...args);
-      },
-    });
-  });
-  return () =>
-    serviceWorker.evaluate(() => {
-      const counter: unknown = Reflect.get(globalThis, '__stormInjections');
-      return typeof counter === 'object' && counter !== null && 'injections' in counter ? Number(counter.injections) : -1;
-    });
-}
 
 /** The median time of `count` round trips from an extension page to the background (`getSettings`). */
 async function medianRoundTrip(page: Page, count: number): Promise<number> {

@@ -70,3 +70,27 @@ export async function sendToBackground(page: Page, type: string, data: unknown):
   if (parsed.data.err) throw new Error(`${type} failed: ${JSON.stringify(parsed.data.err)}`);
   return parsed.data.res;
 }
+
+/**
+ * Counts the background's `scripting.executeScript` calls that inject a file: each is the annotator
+ * injected into one frame (the page-world reports and marks pass a function).
+ */
+export async function countInjections(serviceWorker: Worker): Promise<() => Promise<number>> {
+  await serviceWorker.evaluate(() => {
+    const counter = { injections: 0 };
+    Object.assign(globalThis, { __annotatorInjections: counter });
+    const original = chrome.scripting.executeScript.bind(chrome.scripting);
+    Object.defineProperty(chrome.scripting, 'executeScript', {
+      configurable: true,
+      value: (...args: Parameters<typeof original>) => {
+        if (args[0].files !== undefined) counter.injections += 1;
+        return original(...args);
+      },
+    });
+  });
+  return () =>
+    serviceWorker.evaluate(() => {
+      const counter: unknown = Reflect.get(globalThis, '__annotatorInjections');
+      return typeof counter === 'object' && counter !== null && 'injections' in counter ? Number(counter.injections) : -1;
+    });
+}
