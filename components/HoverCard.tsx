@@ -9,10 +9,11 @@ import { compactPrimaryButtonClass } from './styles';
 
 export interface HoverCardProps {
   /**
-   * Claims the card the content script opened for this frame (never read from the URL): its link,
-   * what to show and the reader's language. Null: nothing to show.
+   * The card the content script opened for this frame (never read from the URL): its link, what to
+   * show and the reader's language, claimed when the page mounts (null: nothing to show), or already
+   * claimed (a page loaded ahead gets its card with its wait), drawn in the first render.
    */
-  claim: () => Promise<CardClaim | null>;
+  claim: (() => Promise<CardClaim | null>) | CardClaim;
   refreshSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
   onClose: (reason: 'escape' | 'button') => void;
   onResize: (size: { width: number; height: number }) => void;
@@ -32,11 +33,14 @@ type Claimed = { state: 'pending' } | { state: 'done'; claim: CardClaim | null }
 
 /** The hover card's page content: the shared SnapshotCard / SnapshotError with close, refresh and watch. */
 export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover, watchControl }: HoverCardProps) {
-  const [claimed, setClaimed] = useState<Claimed>({ state: 'pending' });
+  const [claimed, setClaimed] = useState<Claimed>(() =>
+    typeof claim === 'function' ? { state: 'pending' } : { state: 'done', claim },
+  );
   const [loadingShown, setLoadingShown] = useState(false);
   // Layout effects, here and for the size: an effect waits for the next paint, and a frame hidden until
   // it reports its size gets none soon (measured: the name painted ~50 ms later).
   useLayoutEffect(() => {
+    if (typeof claim !== 'function') return;
     let active = true;
     const timer = setTimeout(() => setLoadingShown(true), LOADING_SHOWN_AFTER_MS);
     void claim()

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
-import { HoverCard } from '@/components/HoverCard';
+import { HoverCard, type HoverCardProps } from '@/components/HoverCard';
 import { CardWatchControl, type CardWatchApi } from '@/components/watchlist/CardWatchControl';
-import { cardClient } from '@/lib/protocol/card';
+import { cardClient, type CardClaim } from '@/lib/protocol/card';
 import { CARD_AHEAD_HASH, CARD_NONCE_PATTERN } from '@/lib/protocol/guarded/card';
 import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/guarded/card-frame';
 import { backgroundClient } from '@/lib/protocol/pages';
@@ -19,30 +19,29 @@ const watchApi: CardWatchApi = {
 };
 
 /**
- * A page loaded ahead of intent waits, showing nothing, until a card is drawn in it; a worker that
- * restarts meanwhile drops the wait, which is asked again (its routes are in storage.session).
+ * A page loaded ahead of intent waits, showing nothing, until a card is drawn in it, and gets that
+ * card with the wait (null: none came); a worker that restarts meanwhile drops the wait, which is
+ * asked again (its routes are in storage.session). Any other card page claims its card once mounted.
  */
-async function cardDrawnHere(nonce: string): Promise<boolean> {
-  if (location.hash !== CARD_AHEAD_HASH) return true;
-  if (!CARD_NONCE_PATTERN.test(nonce)) return false;
+async function cardOfPageAhead(nonce: string): Promise<CardClaim | null> {
+  if (!CARD_NONCE_PATTERN.test(nonce)) return null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const drawn = await cardClient.awaitCard({ nonce });
+      const claimed = await cardClient.awaitCard({ nonce });
       // A card page like any other from now on (its address says so too).
-      if (drawn) history.replaceState(null, '', location.pathname);
-      return drawn;
+      if (claimed) history.replaceState(null, '', location.pathname);
+      return claimed;
     } catch {
       // asked again
     }
   }
-  return false;
+  return null;
 }
 
-function render(container: HTMLElement, nonce: string): void {
+function render(container: HTMLElement, claim: HoverCardProps['claim']): void {
   /** The framing page's origin when the browser tells us (Chrome); size and close carry no data. */
   const parentOrigin = location.ancestorOrigins?.[0] ?? '*';
   const post = (message: CardFrameMessage) => window.parent.postMessage(message, parentOrigin);
-  const claim = async () => (CARD_NONCE_PATTERN.test(nonce) ? cardClient.claimCard({ nonce }) : null);
   createRoot(container).render(
     <StrictMode>
       <HoverCard
@@ -62,5 +61,10 @@ export default defineUnlistedScript(() => {
   const nonce = window.name;
   window.name = '';
   const container = document.getElementById('root');
-  if (container) void cardDrawnHere(nonce).then((drawn) => drawn && render(container, nonce));
+  if (!container) return;
+  if (location.hash === CARD_AHEAD_HASH) {
+    void cardOfPageAhead(nonce).then((claimed) => claimed && render(container, claimed));
+  } else {
+    render(container, async () => (CARD_NONCE_PATTERN.test(nonce) ? cardClient.claimCard({ nonce }) : null));
+  }
 });

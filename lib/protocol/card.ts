@@ -6,6 +6,11 @@ import { protocolClient } from './client';
 import type { ProtocolMapOf } from './define';
 import { CARD_NONCE_PATTERN } from './guarded/card';
 
+/** What a card page's claim gets: its link, what to show and the reader's language; null: nothing. */
+const cardClaimSchema = z
+  .object({ request: snapshotRequestSchema, result: peekResultSchema, language: z.enum(LANGUAGES) })
+  .nullable();
+
 /**
  * The hover card page ↔ background (DESIGN decision 4). The card is a web-accessible page, so any
  * site could frame it: it never reads its link from its URL. The content script opens its card with
@@ -21,16 +26,17 @@ export const cardProtocol = {
    */
   claimCard: {
     input: z.strictObject({ nonce: z.string().regex(CARD_NONCE_PATTERN) }),
-    output: z.object({ request: snapshotRequestSchema, result: peekResultSchema, language: z.enum(LANGUAGES) }).nullable(),
+    output: cardClaimSchema,
   },
   /**
    * A card page loaded ahead (`CARD_AHEAD_HASH`, before any intent) waits here until the top frame
-   * draws a card in it: true then (it claims the card next, with the same nonce), false when none is
-   * within `CARD_AHEAD_WAIT_MS` or newer waiting pages push it out. Nothing is fetched for it.
+   * draws a card in it, and claims that card in the same answer (as `claimCard`, with the nonce the
+   * top frame gave it); null when none is drawn within `CARD_AHEAD_WAIT_MS`, newer waiting pages push
+   * it out, or it was claimed. Nothing is fetched for the wait itself.
    */
   awaitCard: {
     input: z.strictObject({ nonce: z.string().regex(CARD_NONCE_PATTERN) }),
-    output: z.boolean(),
+    output: cardClaimSchema,
   },
 } as const;
 

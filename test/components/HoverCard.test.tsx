@@ -10,7 +10,9 @@ import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HoverCard } from '@/components/HoverCard';
 import { I18nProvider } from '@/components/i18n';
+import type { CardClaim } from '@/lib/protocol/card';
 import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/guarded/card-frame';
+import { buildSnapshot, FIXTURE_TOKEN } from '../fixtures/snapshot';
 
 afterEach(() => cleanup());
 
@@ -62,5 +64,38 @@ describe('HoverCard: Escape', () => {
     expect(onClose).not.toHaveBeenCalled();
     document.dispatchEvent(new KeyboardEvent('keyup', { key: 'Escape', bubbles: true }));
     expect(onClose).toHaveBeenCalledWith('escape');
+  });
+});
+
+describe('HoverCard: a card already claimed (a page loaded ahead gets its card with its wait)', () => {
+  it('draws the company in its first render and tells its size, without asking for a claim or showing Loading', () => {
+    const claimed: CardClaim = {
+      request: { origin: 'https://comply.example', token: FIXTURE_TOKEN },
+      result: {
+        status: 'ready',
+        snapshot: buildSnapshot(),
+        meta: { token_status: 'active', view_count: 1 },
+        fetchedAt: 1,
+        fromCache: true,
+      },
+      language: 'en',
+    };
+    const onResize = vi.fn<(size: { width: number; height: number }) => void>();
+    const never = () => new Promise<never>(() => undefined);
+    const { getByTestId, queryByRole } = render(
+      <QueryClientProvider client={new QueryClient()}>
+        <HoverCard
+          claim={claimed}
+          refreshSnapshot={never}
+          onClose={() => undefined}
+          onResize={onResize}
+          onHover={() => undefined}
+        />
+      </QueryClientProvider>,
+    );
+    // render() has flushed only the first commit and its layout effects: no claim was awaited.
+    expect(getByTestId('company-name').textContent).toBe('Kobo Ledger Ltd');
+    expect(queryByRole('status')).toBeNull();
+    expect(onResize).toHaveBeenCalled();
   });
 });

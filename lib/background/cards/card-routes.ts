@@ -101,8 +101,11 @@ export interface CardRoutes {
   claim(tabId: number, nonce: string): Promise<CardClaim | null>;
   /** A content script of `tabId` expects a card soon: the top frame loads a card page ahead (nothing is fetched). */
   warm(tabId: number): Promise<void>;
-  /** A card page loaded ahead in `tabId` waits until a card is drawn in it (true), or gives up (false). */
-  awaitCard(tabId: number, nonce: string): Promise<boolean>;
+  /**
+   * A card page loaded ahead in `tabId` waits until a card is drawn in it and claims it in the same
+   * answer (one round trip less than waiting, then claiming); null: none drawn in time, or claimed.
+   */
+  awaitCard(tabId: number, nonce: string): Promise<CardClaim | null>;
   /**
    * The card page of `tabId` refreshed `request`: the frame whose card shows that link is told what
    * its badge shows now (`badge`, worded by the caller).
@@ -195,7 +198,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     for (const claim of waiting.get(tabId) ?? []) if (claim.nonce === claimNonceOf(route)) claim.settle(route);
   }
 
-  function waitForRoute(tabId: number, nonce: string, waitMs = claimWaitMs): Promise<CardRoute | null> {
+  function waitForRoute(tabId: number, nonce: string, waitMs: number): Promise<CardRoute | null> {
     return new Promise((resolve) => {
       const list = waiting.get(tabId) ?? [];
       const claim: WaitingClaim = {
@@ -275,6 +278,19 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     return { shown: opened.shown, badge: result && toBadgeSummary(result) };
   }
 
+  /** Claims the card `nonce` shows in `tabId`, once, waiting up to `waitMs` for it to be opened (or drawn in a page loaded ahead). */
+  async function claimWithin(tabId: number, nonce: string, waitMs: number): Promise<CardClaim | null> {
+    let route = await routeOf(tabId);
+    if (!route || claimNonceOf(route) !== nonce) route = (await waitForRoute(tabId, nonce, waitMs)) ?? undefined;
+    if (route) await deciding.get(route.nonce);
+    // Read again: the route may have been claimed or replaced while this claim waited.
+    route = routes.get(tabId);
+    if (!route || claimNonceOf(route) !== nonce || route.claimed || now() - route.at > claimWithinMs) return null;
+    save(tabId, { ...route, claimed: true });
+    const [result, language] = await Promise.all([resultOf(route), deps.language()]);
+    return { request: { origin: route.origin, token: route.token }, result, language };
+  }
+
   return {
     async open(from, input) {
       let decided = () => {};
@@ -287,17 +303,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       }
     },
 
-    async claim(tabId, nonce) {
-      let route = await routeOf(tabId);
-      if (!route || claimNonceOf(route) !== nonce) route = (await waitForRoute(tabId, nonce)) ?? undefined;
-      if (route) await deciding.get(route.nonce);
-      // Read again: the route may have been claimed or replaced while this claim waited.
-      route = routes.get(tabId);
-      if (!route || claimNonceOf(route) !== nonce || route.claimed || now() - route.at > claimWithinMs) return null;
-      save(tabId, { ...route, claimed: true });
-      const [result, language] = await Promise.all([resultOf(route), deps.language()]);
-      return { request: { origin: route.origin, token: route.token }, result, language };
-    },
+    claim: (tabId, nonce) => claimWithin(tabId, nonce, claimWaitMs),
 
     async updateBadge(tabId, { origin, token }, badge) {
       const route = await routeOf(tabId);
@@ -309,11 +315,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       await tellQuietly('warmCard', undefined, tabId, TOP_FRAME);
     },
 
-    async awaitCard(tabId, nonce) {
-      const route = await routeOf(tabId);
-      if (route && claimNonceOf(route) === nonce) return !route.claimed;
-      return (await waitForRoute(tabId, nonce, aheadWaitMs)) !== null;
-    },
+    awaitCard: (tabId, nonce) => claimWithin(tabId, nonce, aheadWaitMs),
 
     async move(from, { nonce, rect }) {
       const route = await routeOf(from.tabId);

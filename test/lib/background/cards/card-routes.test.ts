@@ -573,27 +573,33 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
     expect(await silent.warmCard(undefined, contentScript(5))).toEqual({ ok: true });
   });
 
-  it('it waits for a card; the card drawn in it is claimed with its nonce, once, and never with the card’s own', async () => {
+  it('it waits for a card and gets the card drawn in it with the wait, once; the card’s own nonce claims nothing', async () => {
     const background = handlers({ hostAnswer: () => ({ ok: true, seen: true, frame: AHEAD }) });
     const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
+    const elsewhere = background.awaitCard({ nonce: AHEAD }, cardPage(6)); // another tab
     await new Promise((resolve) => setTimeout(resolve, 60)); // longer than a claim would wait
     expect(background.fetched).toEqual([]);
     await background.openCard(open(NONCE, 'hover'), contentScript(5));
-    expect(await waiting).toBe(true);
+    expect(await waiting).toMatchObject({
+      request,
+      language: 'fr',
+      result: { snapshot: { company: { name: 'Kobo Ledger Ltd' } } },
+    });
+    expect(background.fetched).toEqual([FIXTURE_TOKEN]);
     // The card's own nonce was never given to a page: it claims nothing now.
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
-    expect(await background.claimCard({ nonce: AHEAD }, cardPage(6))).toBeNull(); // another tab
-    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toMatchObject({ request, language: 'fr' });
     expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
+    await background.cards.forgetTab(6); // the other tab closed: its wait ends
+    expect(await elsewhere).toBeNull();
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
   });
 
-  it('a page that waits for a card never drawn in it gets false when its wait is over, and nothing to claim', async () => {
+  it('a page that waits for a card never drawn in it gets null when its wait is over, and nothing to claim', async () => {
     const background = handlers({ routes: { aheadWaitMs: 30 } });
     const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
     // Cards drawn in fresh frames (the top frame used no page loaded ahead) do not wake it.
     await background.openCard(open(NONCE, 'hover'), contentScript(5));
-    expect(await waiting).toBe(false);
+    expect(await waiting).toBeNull();
     expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request });
   });
@@ -601,9 +607,9 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
   it('a page that asks after its card was drawn in it is answered at once; a claimed card is not awaited again', async () => {
     const background = handlers({ hostAnswer: () => ({ ok: true, seen: true, frame: AHEAD }) });
     await background.openCard(open(NONCE, 'keyboard'), contentScript(5));
-    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toBe(true);
-    await background.claimCard({ nonce: AHEAD }, cardPage(5));
-    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toBe(false);
+    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toMatchObject({ request });
+    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
+    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
   });
 
   it('only extension pages may wait for a card, and only content scripts may ask for one ahead', async () => {
