@@ -59,7 +59,7 @@ export function ViewTabs<V extends string>({
           tabIndex={current === tab.id ? 0 : -1}
           onClick={() => onChange(tab.id)}
           onKeyDown={onKeyDown}
-          className={`-mb-px border-b-2 px-2.5 py-2 text-sm font-medium ${focusRing} ${
+          className={`-mb-px border-b-2 px-2.5 py-2 text-sm font-medium whitespace-nowrap ${focusRing} ${
             current === tab.id
               ? 'border-accent text-accent'
               : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white'

@@ -12,7 +12,7 @@ const LABELS = {
     previewService: 'Service that issued this token',
   },
   fr: {
-    previewTab: 'Aperçu de mon lien',
+    previewTab: 'Mon lien',
     previewField: 'Lien de partage ou jeton',
     previewSubmit: 'Prévisualiser (compte 1 vue)',
     previewService: 'Service qui a émis ce jeton',

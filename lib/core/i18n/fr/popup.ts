@@ -4,9 +4,9 @@ export const popupFr: Record<keyof typeof popupEn, string> = {
   'popup.settings': 'Paramètres',
   'popup.settingsTitle': 'Ouvrir les paramètres de Compliance Lens',
   'popup.tabs.label': 'Vues',
-  'popup.tabs.page': 'Sur cette page',
-  'popup.tabs.pageCount': 'Sur cette page ({count})',
-  'popup.tabs.preview': 'Aperçu de mon lien',
+  'popup.tabs.page': 'Cette page',
+  'popup.tabs.pageCount': 'Cette page ({count})',
+  'popup.tabs.preview': 'Mon lien',
 
   'pageLinks.loading': 'Recherche des liens de partage sur cette page…',
   'pageLinks.summary#one': '{count} lien de partage sur cette page',
