@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { badgeFace } from '@/lib/core/badge-face';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { badgeFace, type FaceSource } from '@/lib/core/badge-face';
 import { badgeLook } from '@/lib/core/badge-look';
 import type { BadgeSummary } from '@/lib/core/schemas/results';
 import { INVALID_BADGE } from '@/lib/protocol/guarded/content-answers';
@@ -89,5 +89,11 @@ describe('badge faces: what each state shows and says (the background words them
   it("a malformed answer's face (the content script's own) looks like INVALID_RESPONSE's", () => {
     const { text, tone, dashed, mark } = badgeLook({ state: 'error', code: 'INVALID_RESPONSE' });
     expect(INVALID_BADGE).toMatchObject({ text, tone, dashed, mark, code: 'INVALID_RESPONSE' });
+  });
+});
+
+describe('what a face is worded from', () => {
+  it('is exactly the BadgeSummary the background holds (restated zod-free in lib/core; checked by tsc)', () => {
+    expectTypeOf<FaceSource>().toEqualTypeOf<BadgeSummary>();
   });
 });
