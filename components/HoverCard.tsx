@@ -2,7 +2,8 @@ import { useLayoutEffect, useState, type ReactNode } from 'react';
 import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 import type { CardClaim } from '@/lib/protocol/card';
 import { CardFrame } from './CardFrame';
-import { CardI18nProvider, useCardI18n } from './card-i18n';
+import { DEFAULT_LANGUAGE_PREFERENCE, resolveLanguage, type Language } from '@/lib/core/i18n/language';
+import { browserUiLanguage, CardI18nProvider, useCardI18n } from './card-i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
 import { compactPrimaryButtonClass } from './styles';
@@ -14,6 +15,11 @@ export interface HoverCardProps {
    * claimed (a page loaded ahead gets its card with its wait), drawn in the first render.
    */
   claim: (() => Promise<CardClaim | null>) | CardClaim;
+  /**
+   * The reader's language until the claim brings it (a page loaded ahead is told it with its card);
+   * unknown, the browser's UI language (the preference's default).
+   */
+  language?: Language;
   refreshSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
   onClose: (reason: 'escape' | 'button') => void;
   onResize: (size: { width: number; height: number }) => void;
@@ -32,7 +38,7 @@ export const LOADING_SHOWN_AFTER_MS = 250;
 type Claimed = { state: 'pending' } | { state: 'done'; claim: CardClaim | null };
 
 /** The hover card's page content: the shared SnapshotCard / SnapshotError with close, refresh and watch. */
-export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover, watchControl }: HoverCardProps) {
+export function HoverCard({ claim, language, refreshSnapshot, onClose, onResize, onHover, watchControl }: HoverCardProps) {
   const [claimed, setClaimed] = useState<Claimed>(() =>
     typeof claim === 'function' ? { state: 'pending' } : { state: 'done', claim },
   );
@@ -72,11 +78,11 @@ export function HoverCard({ claim, refreshSnapshot, onClose, onResize, onHover, 
     </CardFrame>
   );
   // The card speaks the language the background sent with its snapshot (no storage read first).
-  return claimed.state === 'done' && claimed.claim ? (
-    <CardI18nProvider language={claimed.claim.language}>{body}</CardI18nProvider>
-  ) : (
-    body
-  );
+  const spoken =
+    claimed.state === 'done' && claimed.claim
+      ? claimed.claim.language
+      : (language ?? resolveLanguage(DEFAULT_LANGUAGE_PREFERENCE, browserUiLanguage()));
+  return <CardI18nProvider language={spoken}>{body}</CardI18nProvider>;
 }
 
 /** A slow answer: the card's shape, greyed, so the snapshot takes its place without the card jumping. */

@@ -3,7 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { HoverCard, type HoverCardProps } from '@/components/HoverCard';
 import { CardWatchControl, type CardWatchApi } from '@/components/watchlist/CardWatchControl';
-import { cardClient, type CardClaim } from '@/lib/protocol/card';
+import type { Language } from '@/lib/core/i18n/language';
+import { cardClient, type AwaitedCard } from '@/lib/protocol/card';
 import { CARD_AHEAD_HASH, CARD_NONCE_PATTERN } from '@/lib/protocol/guarded/card';
 import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/guarded/card-frame';
 import { backgroundClient } from '@/lib/protocol/pages';
@@ -20,25 +21,25 @@ const watchApi: CardWatchApi = {
 
 /**
  * A page loaded ahead of intent waits, showing nothing, until a card is drawn in it, and gets that
- * card with the wait (null: none came); a worker that restarts meanwhile drops the wait, which is
- * asked again (its routes are in storage.session). Any other card page claims its card once mounted.
+ * card with the wait when its snapshot came soon; a worker that restarts meanwhile drops the wait,
+ * which is asked again (its routes are in storage.session).
  */
-async function cardOfPageAhead(nonce: string): Promise<CardClaim | null> {
-  if (!CARD_NONCE_PATTERN.test(nonce)) return null;
+async function cardOfPageAhead(nonce: string): Promise<AwaitedCard> {
+  if (!CARD_NONCE_PATTERN.test(nonce)) return { drawn: false };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const claimed = await cardClient.awaitCard({ nonce });
+      const awaited = await cardClient.awaitCard({ nonce });
       // A card page like any other from now on (its address says so too).
-      if (claimed) history.replaceState(null, '', location.pathname);
-      return claimed;
+      if (awaited.drawn) history.replaceState(null, '', location.pathname);
+      return awaited;
     } catch {
       // asked again
     }
   }
-  return null;
+  return { drawn: false };
 }
 
-function render(container: HTMLElement, claim: HoverCardProps['claim']): void {
+function render(container: HTMLElement, claim: HoverCardProps['claim'], language?: Language): void {
   /** The framing page's origin when the browser tells us (Chrome); size and close carry no data. */
   const parentOrigin = location.ancestorOrigins?.[0] ?? '*';
   const post = (message: CardFrameMessage) => window.parent.postMessage(message, parentOrigin);
@@ -46,6 +47,7 @@ function render(container: HTMLElement, claim: HoverCardProps['claim']): void {
     <StrictMode>
       <HoverCard
         claim={claim}
+        {...(language ? { language } : {})}
         refreshSnapshot={backgroundClient.refreshSnapshot}
         onClose={(reason) => post({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason })}
         onResize={(size) => post({ source: CARD_MESSAGE_SOURCE, kind: 'size', ...size })}
@@ -62,9 +64,9 @@ export default defineUnlistedScript(() => {
   window.name = '';
   const container = document.getElementById('root');
   if (!container) return;
-  if (location.hash === CARD_AHEAD_HASH) {
-    void cardOfPageAhead(nonce).then((claimed) => claimed && render(container, claimed));
-  } else {
-    render(container, async () => (CARD_NONCE_PATTERN.test(nonce) ? cardClient.claimCard({ nonce }) : null));
-  }
+  const claim = async () => (CARD_NONCE_PATTERN.test(nonce) ? cardClient.claimCard({ nonce }) : null);
+  if (location.hash !== CARD_AHEAD_HASH) render(container, claim);
+  // A card whose snapshot is still on its way is claimed now, showing that it loads meanwhile.
+  else
+    void cardOfPageAhead(nonce).then((awaited) => awaited.drawn && render(container, awaited.claim ?? claim, awaited.language));
 });

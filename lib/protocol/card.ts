@@ -6,10 +6,8 @@ import { protocolClient } from './client';
 import type { ProtocolMapOf } from './define';
 import { CARD_NONCE_PATTERN } from './guarded/card';
 
-/** What a card page's claim gets: its link, what to show and the reader's language; null: nothing. */
-const cardClaimSchema = z
-  .object({ request: snapshotRequestSchema, result: peekResultSchema, language: z.enum(LANGUAGES) })
-  .nullable();
+/** What a card page's claim gets: its link, what to show and the reader's language. */
+const cardClaimSchema = z.object({ request: snapshotRequestSchema, result: peekResultSchema, language: z.enum(LANGUAGES) });
 
 /**
  * The hover card page ↔ background (DESIGN decision 4). The card is a web-accessible page, so any
@@ -26,22 +24,27 @@ export const cardProtocol = {
    */
   claimCard: {
     input: z.strictObject({ nonce: z.string().regex(CARD_NONCE_PATTERN) }),
-    output: cardClaimSchema,
+    output: cardClaimSchema.nullable(),
   },
   /**
    * A card page loaded ahead (`CARD_AHEAD_HASH`, before any intent) waits here until the top frame
-   * draws a card in it, and claims that card in the same answer (as `claimCard`, with the nonce the
-   * top frame gave it); null when none is drawn within `CARD_AHEAD_WAIT_MS`, newer waiting pages push
-   * it out, or it was claimed. Nothing is fetched for the wait itself.
+   * draws a card in it (`drawn`, with the reader's language; false: none within `CARD_AHEAD_WAIT_MS`,
+   * newer waiting pages pushed it out, or it was claimed). The card comes with the answer (`claim`, as
+   * `claimCard` answers it, once) when its snapshot is known soon; otherwise the page shows that it is
+   * loading and claims it with `claimCard`. Nothing is fetched for the wait itself.
    */
   awaitCard: {
     input: z.strictObject({ nonce: z.string().regex(CARD_NONCE_PATTERN) }),
-    output: cardClaimSchema,
+    output: z.discriminatedUnion('drawn', [
+      z.object({ drawn: z.literal(false) }),
+      z.object({ drawn: z.literal(true), language: z.enum(LANGUAGES), claim: cardClaimSchema.optional() }),
+    ]),
   },
 } as const;
 
 export type CardProtocolMap = ProtocolMapOf<typeof cardProtocol>;
-export type CardClaim = NonNullable<z.output<typeof cardProtocol.claimCard.output>>;
+export type CardClaim = z.output<typeof cardClaimSchema>;
+export type AwaitedCard = z.output<typeof cardProtocol.awaitCard.output>;
 
 export const cardMessenger = defineExtensionMessaging<CardProtocolMap>();
 

@@ -6,9 +6,9 @@
  * the browser does tell it.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render } from '@testing-library/react';
+import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HoverCard } from '@/components/HoverCard';
+import { HoverCard, LOADING_SHOWN_AFTER_MS } from '@/components/HoverCard';
 import { I18nProvider } from '@/components/i18n';
 import type { CardClaim } from '@/lib/protocol/card';
 import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/guarded/card-frame';
@@ -97,5 +97,33 @@ describe('HoverCard: a card already claimed (a page loaded ahead gets its card w
     expect(getByTestId('company-name').textContent).toBe('Kobo Ledger Ltd');
     expect(queryByRole('status')).toBeNull();
     expect(onResize).toHaveBeenCalled();
+  });
+});
+
+describe('HoverCard: a snapshot slow to come', () => {
+  it('says it is loading, after LOADING_SHOWN_AFTER_MS, in the reader’s language it was told', () => {
+    vi.useFakeTimers();
+    try {
+      const never = () => new Promise<never>(() => undefined);
+      const { queryByRole } = render(
+        <QueryClientProvider client={new QueryClient()}>
+          <HoverCard
+            claim={never}
+            language="fr"
+            refreshSnapshot={never}
+            onClose={() => undefined}
+            onResize={() => undefined}
+            onHover={() => undefined}
+          />
+        </QueryClientProvider>,
+      );
+      expect(queryByRole('status')).toBeNull(); // no flash for an answer that comes soon
+      act(() => {
+        vi.advanceTimersByTime(LOADING_SHOWN_AFTER_MS);
+      });
+      expect(queryByRole('status')?.textContent).toBe('Chargement de l’instantané…');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -6,7 +6,12 @@ import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
 import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
 import type { CardAnchor, ContentPushType, ContentProtocolMap, FrameRect } from '../../protocol/content';
-import { CARD_AHEAD_WAIT_MS, type ActivationSource, type CardEventKind } from '../../protocol/guarded/card';
+import {
+  CARD_AHEAD_CLAIM_WAIT_MS,
+  CARD_AHEAD_WAIT_MS,
+  type ActivationSource,
+  type CardEventKind,
+} from '../../protocol/guarded/card';
 import type { GetDataType } from '@webext-core/messaging';
 import { KeyedMutex } from '../common/keyed-mutex';
 import type { StorageAreaAdapter } from '../common/storage-area';
@@ -49,6 +54,9 @@ export interface CardClaim {
   language: Language;
 }
 
+/** A card page loaded ahead: whether a card is drawn in it (in which language), and the card itself when its snapshot came soon. */
+export type AwaitedCard = { drawn: false } | { drawn: true; language: Language; claim?: CardClaim };
+
 export interface OpenCardInput extends SnapshotRequest {
   nonce: string;
   intent: ActivationSource;
@@ -81,6 +89,11 @@ export interface CardRoutesDeps {
   claimWaitMs?: number;
   /** How long a card page loaded ahead waits for a card to be drawn in it. */
   aheadWaitMs?: number;
+  /**
+   * How long the answer to a page loaded ahead waits for its card's snapshot (a cached one takes a
+   * few ms, a local fetch tens); a slower one is claimed after, by a page that shows it is loading.
+   */
+  aheadClaimWaitMs?: number;
 }
 
 /**
@@ -102,10 +115,11 @@ export interface CardRoutes {
   /** A content script of `tabId` expects a card soon: the top frame loads a card page ahead (nothing is fetched). */
   warm(tabId: number): Promise<void>;
   /**
-   * A card page loaded ahead in `tabId` waits until a card is drawn in it and claims it in the same
-   * answer (one round trip less than waiting, then claiming); null: none drawn in time, or claimed.
+   * A card page loaded ahead in `tabId` waits until a card is drawn in it (`drawn`), and gets it in
+   * the same answer (`claim`, once: one round trip less than waiting, then claiming) when its snapshot
+   * is known within `aheadClaimWaitMs`; otherwise it shows that it is loading and claims it after.
    */
-  awaitCard(tabId: number, nonce: string): Promise<CardClaim | null>;
+  awaitCard(tabId: number, nonce: string): Promise<AwaitedCard>;
   /**
    * The card page of `tabId` refreshed `request`: the frame whose card shows that link is told what
    * its badge shows now (`badge`, worded by the caller).
@@ -143,6 +157,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   const claimWithinMs = deps.claimWithinMs ?? 60_000;
   const claimWaitMs = deps.claimWaitMs ?? 10_000;
   const aheadWaitMs = deps.aheadWaitMs ?? CARD_AHEAD_WAIT_MS;
+  const aheadClaimWaitMs = deps.aheadClaimWaitMs ?? CARD_AHEAD_CLAIM_WAIT_MS;
   const routes = new Map<number, CardRoute>();
   /** Tabs whose stored route this worker has read (or written) already. */
   const loaded = new Map<number, Promise<void>>();
@@ -278,17 +293,24 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     return { shown: opened.shown, badge: result && toBadgeSummary(result) };
   }
 
-  /** Claims the card `nonce` shows in `tabId`, once, waiting up to `waitMs` for it to be opened (or drawn in a page loaded ahead). */
-  async function claimWithin(tabId: number, nonce: string, waitMs: number): Promise<CardClaim | null> {
+  /**
+   * The route `nonce` claims in `tabId` once its fetch is decided, waiting up to `waitMs` for it to be
+   * opened (or drawn in a page loaded ahead); undefined: none, or claimed already.
+   */
+  async function claimableRoute(tabId: number, nonce: string, waitMs: number): Promise<CardRoute | undefined> {
     let route = await routeOf(tabId);
     if (!route || claimNonceOf(route) !== nonce) route = (await waitForRoute(tabId, nonce, waitMs)) ?? undefined;
     if (route) await deciding.get(route.nonce);
     // Read again: the route may have been claimed or replaced while this claim waited.
     route = routes.get(tabId);
-    if (!route || claimNonceOf(route) !== nonce || route.claimed || now() - route.at > claimWithinMs) return null;
+    if (!route || claimNonceOf(route) !== nonce || route.claimed || now() - route.at > claimWithinMs) return undefined;
+    return route;
+  }
+
+  /** The route's card, claimed (once), with what it shows. */
+  async function claimOf(tabId: number, route: CardRoute, result: SnapshotResult | null): Promise<CardClaim> {
     save(tabId, { ...route, claimed: true });
-    const [result, language] = await Promise.all([resultOf(route), deps.language()]);
-    return { request: { origin: route.origin, token: route.token }, result, language };
+    return { request: { origin: route.origin, token: route.token }, result, language: await deps.language() };
   }
 
   return {
@@ -303,7 +325,10 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       }
     },
 
-    claim: (tabId, nonce) => claimWithin(tabId, nonce, claimWaitMs),
+    async claim(tabId, nonce) {
+      const route = await claimableRoute(tabId, nonce, claimWaitMs);
+      return route ? claimOf(tabId, route, await resultOf(route)) : null;
+    },
 
     async updateBadge(tabId, { origin, token }, badge) {
       const route = await routeOf(tabId);
@@ -315,7 +340,17 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       await tellQuietly('warmCard', undefined, tabId, TOP_FRAME);
     },
 
-    awaitCard: (tabId, nonce) => claimWithin(tabId, nonce, aheadWaitMs),
+    async awaitCard(tabId, nonce) {
+      const route = await claimableRoute(tabId, nonce, aheadWaitMs);
+      if (!route) return { drawn: false };
+      // A slow fetch goes on: the page's claim after shares it (one fetch per token, DESIGN decision 2).
+      const result = resultOf(route).then((value) => ({ value }));
+      const soon = await Promise.race([result, new Promise<null>((resolve) => setTimeout(resolve, aheadClaimWaitMs, null))]);
+      if (routes.get(tabId) !== route) return { drawn: false };
+      if (!soon) return { drawn: true, language: await deps.language() };
+      const claim = await claimOf(tabId, route, soon.value);
+      return { drawn: true, language: claim.language, claim };
+    },
 
     async move(from, { nonce, rect }) {
       const route = await routeOf(from.tabId);

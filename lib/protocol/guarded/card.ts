@@ -40,4 +40,6 @@ export const CARD_AHEAD_HASH = '#ahead';
 
 /** How long a card page loaded ahead waits for its card; the top frame drops it a little sooner. */
 export const CARD_AHEAD_WAIT_MS = 60_000;
+/** How long the answer to a page loaded ahead waits for its card's snapshot before the page shows that it is loading. */
+export const CARD_AHEAD_CLAIM_WAIT_MS = 100;
 export const CARD_AHEAD_KEPT_MS = 50_000;

@@ -93,7 +93,7 @@ const openInFrame = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'cl
 interface Options {
   /** What the cache holds for the link (null: nothing). */
   cached?: () => SnapshotResult | null;
-  routes?: Partial<Pick<CardRoutesDeps, 'claimWithinMs' | 'claimWaitMs' | 'aheadWaitMs' | 'now'>>;
+  routes?: Partial<Pick<CardRoutesDeps, 'claimWithinMs' | 'claimWaitMs' | 'aheadWaitMs' | 'aheadClaimWaitMs' | 'now'>>;
   /** Frames of the tab where nothing answers a push (no content script there, or the frame is gone). */
   silentFrames?: number[];
   /** How long a push takes to arrive (resolves when it has). */
@@ -101,6 +101,8 @@ interface Options {
   area?: ReturnType<typeof memoryArea>;
   /** The top frame's verdict on the frames around a link (`showCard`'s answer); default: seen. */
   hostAnswer?: () => unknown;
+  /** Resolves when a network fetch answers (default: at once). */
+  fetchDone?: () => Promise<void>;
 }
 
 /** The background's handlers over a memory area and a service whose fetches are counted. */
@@ -108,12 +110,23 @@ function handlers(options: Options = {}) {
   const unused = () => Promise.reject(new Error('not used by these tests'));
   /** Tokens fetched over the network; a fetched snapshot is cached, as the real service does. */
   const fetched: string[] = [];
+  /** Fetches not answered yet, shared by every asker (as the real service coalesces them). */
+  const inFlight = new Map<string, Promise<SnapshotResult>>();
+  const cachedOnly = (token: string) => fetched.includes(token) && !inFlight.has(token);
   const service: SnapshotService = {
-    peek: async (asked) => options.cached?.() ?? (fetched.includes(asked.token) ? { ...READY, fromCache: true } : null),
+    peek: async (asked) => options.cached?.() ?? (cachedOnly(asked.token) ? { ...READY, fromCache: true } : null),
     getSnapshot: async (asked) => {
-      if (options.cached?.() || fetched.includes(asked.token)) return { ...READY, fromCache: true };
+      if (options.cached?.() || cachedOnly(asked.token)) return { ...READY, fromCache: true };
+      const pending = inFlight.get(asked.token);
+      if (pending) return pending;
       fetched.push(asked.token);
-      return READY;
+      const fetching = (async () => {
+        await options.fetchDone?.();
+        inFlight.delete(asked.token);
+        return READY;
+      })();
+      inFlight.set(asked.token, fetching);
+      return fetching;
     },
     refresh: async () => READY,
     refreshInBackground: unused,
@@ -581,34 +594,52 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
     expect(background.fetched).toEqual([]);
     await background.openCard(open(NONCE, 'hover'), contentScript(5));
     expect(await waiting).toMatchObject({
-      request,
-      language: 'fr',
-      result: { snapshot: { company: { name: 'Kobo Ledger Ltd' } } },
+      drawn: true,
+      claim: { request, language: 'fr', result: { snapshot: { company: { name: 'Kobo Ledger Ltd' } } } },
     });
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
     // The card's own nonce was never given to a page: it claims nothing now.
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
     expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
     await background.cards.forgetTab(6); // the other tab closed: its wait ends
-    expect(await elsewhere).toBeNull();
+    expect(await elsewhere).toEqual({ drawn: false });
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
   });
 
-  it('a page that waits for a card never drawn in it gets null when its wait is over, and nothing to claim', async () => {
+  it('a page that waits for a card never drawn in it is told none was drawn when its wait is over, and nothing to claim', async () => {
     const background = handlers({ routes: { aheadWaitMs: 30 } });
     const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
     // Cards drawn in fresh frames (the top frame used no page loaded ahead) do not wake it.
     await background.openCard(open(NONCE, 'hover'), contentScript(5));
-    expect(await waiting).toBeNull();
+    expect(await waiting).toEqual({ drawn: false });
     expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request });
+  });
+
+  it('a snapshot slow to come: the page is told its card is drawn (it shows Loading), then claims it; one fetch', async () => {
+    let answer = () => {};
+    const fetchDone = () => new Promise<void>((resolve) => (answer = resolve));
+    const background = handlers({
+      hostAnswer: () => ({ ok: true, seen: true, frame: AHEAD }),
+      fetchDone,
+      routes: { aheadClaimWaitMs: 20 },
+    });
+    const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
+    const opened = background.openCard(open(NONCE, 'hover'), contentScript(5));
+    expect(await waiting).toEqual({ drawn: true, language: 'fr' }); // its Loading… in the reader's language
+    const claim = background.claimCard({ nonce: AHEAD }, cardPage(5));
+    answer();
+    expect(await claim).toMatchObject({ request, result: { snapshot: { company: { name: 'Kobo Ledger Ltd' } } } });
+    await opened;
+    expect(background.fetched).toEqual([FIXTURE_TOKEN]);
+    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
   });
 
   it('a page that asks after its card was drawn in it is answered at once; a claimed card is not awaited again', async () => {
     const background = handlers({ hostAnswer: () => ({ ok: true, seen: true, frame: AHEAD }) });
     await background.openCard(open(NONCE, 'keyboard'), contentScript(5));
-    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toMatchObject({ request });
-    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
+    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toMatchObject({ drawn: true, claim: { request } });
+    expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toEqual({ drawn: false });
     expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
   });
 
