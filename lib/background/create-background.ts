@@ -5,7 +5,8 @@ import { resolveLanguage } from '../core/i18n/language';
 import { getLinkRecognizer } from '../core/links';
 import { createSettingsStore, createWatchSettingsStore, getLanguagePreference, hasServicePermission } from '../extension';
 import { cardMessenger, pagesMessenger, watchPageLinks, type ContentProtocolMap } from '../protocol';
-import { createCardRoutes } from './cards/card-routes';
+import { createBadgeFrames, withBadgeUpdates } from './badge-frames';
+import { createCardRoutes, type PushToFrame } from './cards/card-routes';
 import { startContentRegistration } from './content-registration';
 import { startAnnotatorInFrame } from './frame-start';
 import { createHoverAllowance } from './hover-allowance';
@@ -54,20 +55,27 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   const warmPolicy = () => void settings.getEffectiveSettings();
   warmPolicy();
   listen(browser.runtime.onStartup, warmPolicy);
-  const service = createSnapshotService({
-    fetch: options.fetch,
-    getSettings: () => settings.getEffectiveSettings(),
-    hasHostPermission: hasServicePermission,
-    sessionArea: browser.storage.session,
-    localArea: browser.storage.local,
-  });
   const contentMessenger = defineExtensionMessaging<ContentProtocolMap>();
+  const push: PushToFrame = (type, data, frame) => contentMessenger.sendMessage(type, data, frame);
+  const getBadgeText = async () => badgeTextFor(await getLanguagePreference(), uiLanguage());
+  const badgeFrames = createBadgeFrames();
+  // Every fetch, whoever asked for it, reaches every badge of its link.
+  const service = withBadgeUpdates(
+    createSnapshotService({
+      fetch: options.fetch,
+      getSettings: () => settings.getEffectiveSettings(),
+      hasHostPermission: hasServicePermission,
+      sessionArea: browser.storage.session,
+      localArea: browser.storage.local,
+    }),
+    { frames: badgeFrames, push, words: getBadgeText },
+  );
   const hoverAllowance = createHoverAllowance({ area: browser.storage.session });
   const cards = createCardRoutes({
     area: browser.storage.session,
     service,
     hoverAllowance,
-    push: (type, data, frame) => contentMessenger.sendMessage(type, data, frame),
+    push,
     language: async () => resolveLanguage(await getLanguagePreference(), uiLanguage()),
   });
   const linkFrames = createLinkFrames(browser.storage.session);
@@ -103,8 +111,9 @@ export function createBackground(browser: BackgroundBrowser, options: Background
         service,
         getSettings: () => settings.getEffectiveSettings(),
         getPageSettings: () => settings.getPageSettings(),
-        getBadgeText: async () => badgeTextFor(await getLanguagePreference(), uiLanguage()),
+        getBadgeText,
         cards,
+        badgeFrames,
         linkFrames,
         linkFramesLocator,
         watchlist,
@@ -119,12 +128,15 @@ export function createBackground(browser: BackgroundBrowser, options: Background
     void cards.forgetTab(tabId);
     void hoverAllowance.forget(tabId);
     void linkFrames.forget(tabId);
+    badgeFrames.forgetTab(tabId);
     // Not on a move to another address: a page can change its address at will (history.pushState).
     linkFramesLocator.forget(tabId);
   });
   // A new page in the tab: the frames of the old one are gone.
   listen(browser.tabs.onUpdated, (tabId: number, change: { url?: string }) => {
-    if (change.url !== undefined) void linkFrames.forget(tabId);
+    if (change.url === undefined) return;
+    void linkFrames.forget(tabId);
+    badgeFrames.forgetTab(tabId);
   });
   // The annotator on the user's extra sites (enabledSites), registered at runtime.
   const registration = startContentRegistration({ scripting: browser.scripting, settings });

@@ -7,6 +7,7 @@ import { cardProtocol, type CardProtocolMap } from '../protocol/card';
 import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from '../protocol/content';
 import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
 import { TOP_FRAME, type CardRoutes } from './cards/card-routes';
+import type { BadgeFrames } from './badge-frames';
 import type { LinkFrames } from './link-frames';
 import type { LinkFramesLocator } from './link-frames-locator';
 import {
@@ -32,6 +33,8 @@ export interface MessageHandlerDeps {
   getBadgeText(): Promise<BadgeTextPayload>;
   /** The life of every tab's hover card (open, claim, move, relay, close). */
   cards: CardRoutes;
+  /** Which frames' badges show which links (noted from their peeks), so a link fetched again updates them all. */
+  badgeFrames: BadgeFrames;
   linkFrames: LinkFrames;
   /** Finds the frames of a tab whose sentinel saw a share link, and starts the annotator there. */
   linkFramesLocator: LinkFramesLocator;
@@ -58,7 +61,8 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
   return guardHandlers(
     contentProtocol,
     {
-      async peekBadges(requests) {
+      async peekBadges(requests, sender) {
+        deps.badgeFrames.note(frameOf(sender), requests);
         const [results, words] = await Promise.all([peekAll(deps.service, requests), deps.getBadgeText()]);
         return results.map((result) => (result === null ? null : badgeFace(toBadgeSummary(result), words)));
       },
@@ -110,16 +114,7 @@ export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<t
     pagesProtocol,
     {
       getSnapshot: (request) => deps.service.getSnapshot(request),
-      async refreshSnapshot(request, sender) {
-        const result = await deps.service.refresh(request);
-        // From a card: the badge of its link follows (a popup or side panel has no card in a tab).
-        const { tabId } = sender;
-        if (tabId !== undefined) {
-          const badge = badgeFace(toBadgeSummary(result), await deps.getBadgeText());
-          await deps.cards.updateBadge(tabId, request, badge).catch(() => undefined);
-        }
-        return result;
-      },
+      refreshSnapshot: (request) => deps.service.refresh(request),
       peekSnapshots: (requests) => peekAll(deps.service, requests),
       getSettings: () => deps.getSettings(),
       listCached: () => deps.service.listCached(),

@@ -141,8 +141,11 @@ export const contentPushProtocol = {
   },
   /** To the top frame: load a card page ahead, hidden, unless one waits already (lib/content/top-frame/card-view.ts). */
   warmCard: { input: noInput, output: ok },
-  /** To the card's frame: its link was refreshed from the card; its badges show this now. */
-  cardBadge: { input: z.strictObject({ nonce: cardNonceSchema, badge: badgeFaceSchema }), output: ok },
+  /**
+   * To every frame whose badges show the link (they peeked it, `peekBadges`): it was fetched again,
+   * from a card, the popup, the side panel or the watchlist; its badges show this now.
+   */
+  badgeChanged: { input: z.strictObject({ ...snapshotRequestSchema.shape, badge: badgeFaceSchema }), output: ok },
   ...cardMessages,
 } as const;
 

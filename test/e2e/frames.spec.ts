@@ -155,9 +155,12 @@ test('hover in a frame: one card, in the top document next to the link (nested, 
   await page.screenshot({ path: artifactPath('frames-card-scaled.png') });
   await mail.closeCardByLeaving();
 
-  // The same link in the top page and in a frame: fetched once, the other hover is served from the cache.
+  // The same link in the top page and in a frame: fetched once, the other hover is served from the
+  // cache; the top page's badge of it shows the snapshot as soon as the frame's fetch is done.
+  await expect(badgeIn(page, 'top')).toHaveAttribute('data-state', 'idle');
   await srcdoc.locator('#dup').hover();
   await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
+  await expect(badgeIn(page, 'top')).toHaveAttribute('data-state', 'ready');
   await mail.closeCardByLeaving();
   await mail.restOn('top');
   await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');

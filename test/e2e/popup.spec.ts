@@ -45,9 +45,12 @@ test('lists the page’s links without a view; "Load 2 snapshots" costs exactly 
   expect(await sahel.views()).toBe(0);
   expect(await naira.views()).toBe(1);
 
+  await expect(deals.badges.nth(0)).toHaveAttribute('data-state', 'idle');
   await popup.loadAll.click();
   await expect(popup.row('Kobo Ledger Ltd')).toHaveAttribute('data-state', 'ready');
   await expect(popup.row('Sahel Pay SA')).toHaveAttribute('data-state', 'ready');
+  // The page's badges follow what the popup loaded, both forms of Kobo's link, without a reload.
+  for (const index of [0, 1, 2]) await expect(deals.badges.nth(index)).toHaveAttribute('data-state', 'ready');
   // Shown once every request of the load has been answered: the counts are final.
   await expect(popup.page.getByText('Every snapshot on this page is loaded.')).toBeVisible();
   expect(await kobo.views()).toBe(1);

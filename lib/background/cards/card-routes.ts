@@ -120,11 +120,6 @@ export interface CardRoutes {
    * is known within `aheadClaimWaitMs`; otherwise it shows that it is loading and claims it after.
    */
   awaitCard(tabId: number, nonce: string): Promise<AwaitedCard>;
-  /**
-   * The card page of `tabId` refreshed `request`: the frame whose card shows that link is told what
-   * its badge shows now (`badge`, worded by the caller).
-   */
-  updateBadge(tabId: number, request: SnapshotRequest, badge: PushInput<'cardBadge'>['badge']): Promise<void>;
   /** The card's badge moved: passed on to the top frame, which draws it. */
   move(from: FrameOf, input: { nonce: string; rect: FrameRect }): Promise<void>;
   /** The frame closed its card. */
@@ -328,12 +323,6 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     async claim(tabId, nonce) {
       const route = await claimableRoute(tabId, nonce, claimWaitMs);
       return route ? claimOf(tabId, route, await resultOf(route)) : null;
-    },
-
-    async updateBadge(tabId, { origin, token }, badge) {
-      const route = await routeOf(tabId);
-      if (route?.origin !== origin || route.token !== token) return;
-      await tellQuietly('cardBadge', { nonce: route.nonce, badge }, tabId, route.frameId);
     },
 
     async warm(tabId) {

@@ -68,6 +68,11 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     onNavigated: () => rescan(),
   });
   const interaction: Interaction = createInteraction(config, scanner, states);
+  // A link fetched again elsewhere: its badges follow, unless its card is loading it here (its answer comes next).
+  config.client.listenChanges((key, view) => {
+    const state = states.find(key);
+    if (state && state.view.state !== 'loading') states.show(state, view);
+  }, signal);
 
   function rescan(changes: { recognizer?: AnchorRecognizer; hoverDelayMs?: number } = {}): void {
     if (signal.aborted) return;

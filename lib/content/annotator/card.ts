@@ -48,9 +48,6 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
         else if (event === 'dismiss') events.onCloseRequested('escape');
         else events.onCardHover(event === 'enter');
       },
-      onBadge(nonce, badge) {
-        if (current?.nonce === nonce) events.onCardBadge(badge);
-      },
     },
     signal,
   );

@@ -3,7 +3,7 @@ import type { ActivationSource, CardEventKind } from '../../protocol/guarded/car
 import {
   toBadgeFace,
   toBadgeText,
-  toCardBadge,
+  toBadgeChange,
   toCardEvent,
   toCloseCard,
   toContentSettings,
@@ -26,6 +26,14 @@ export const messagingSnapshotClient: BadgeSnapshotClient = {
     const answers: unknown = await messenger.send('peekBadges', requests);
     if (!Array.isArray(answers) || answers.length !== requests.length) return requests.map(() => null);
     return answers.map((answer: unknown) => (answer === null ? null : toBadgeFace(answer)));
+  },
+  listenChanges(onChange, signal) {
+    const stop = messenger.answer('badgeChanged', (data) => {
+      const change = toBadgeChange(data);
+      if (change) onChange(change.key, change.badge);
+      return { ok: true };
+    });
+    signal.addEventListener('abort', stop, { once: true });
   },
 };
 
@@ -86,7 +94,6 @@ export interface CardClient {
     handlers: {
       onClose(nonce: string): void;
       onEvent(nonce: string, event: CardEventKind): void;
-      onBadge(nonce: string, badge: BadgeResult): void;
     },
     signal: AbortSignal,
   ): void;
@@ -107,11 +114,6 @@ export const cardClient: CardClient = {
       messenger.answer('cardEvent', (data) => {
         const event = toCardEvent(data);
         if (event) handlers.onEvent(event.nonce, event.event);
-        return { ok: true };
-      }),
-      messenger.answer('cardBadge', (data) => {
-        const update = toCardBadge(data);
-        if (update) handlers.onBadge(update.nonce, update.badge);
         return { ok: true };
       }),
     ];

@@ -71,9 +71,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
         closeCard(reason);
         if (owner && (hadFocus || reason === 'escape') && isLive(owner)) owner.badge.focus();
       },
-      onCardBadge(badge) {
-        if (cardFor && isLive(cardFor)) states.show(cardFor.state, badge);
-      },
       onCardHover(inside) {
         if (inside) {
           // Not on the link any more: a frame is not always told when the pointer leaves it for the card.

@@ -33,6 +33,8 @@ export interface LinkStates {
   detach: (annotation: Annotation) => void;
   /** Shows `view` on every badge of the link. */
   show: (state: LinkState, view: BadgeView) => void;
+  /** The state of the link with this canonical key, if this frame shows it. */
+  find: (key: string) => LinkState | undefined;
   /**
    * The card was opened for the link: its badge shows loading (unless it shows a snapshot) until the
    * background's answer (null: nothing known, so the badge shows what it showed before).
@@ -96,6 +98,7 @@ export function createLinkStates(
       if (index !== -1) list.splice(index, 1);
     },
     show,
+    find: (key) => states.get(key),
     expect(state, answer) {
       const before = state.view;
       if (before.state !== 'ready') show(state, LOADING_VIEW);

@@ -40,6 +40,11 @@ export interface SnapshotRequest {
 export interface BadgeSnapshotClient {
   /** Cache only: never a fetch, so never a view. One answer per request, null = nothing cached. */
   peekMany(requests: SnapshotRequest[]): Promise<(BadgeResult | null)[]>;
+  /**
+   * Calls `onChange` with a link's canonical key and what its badges show now, whenever the background
+   * fetched it again (a card in another frame, the popup, the side panel, the watchlist), until `signal` aborts.
+   */
+  listenChanges(onChange: (key: string, badge: BadgeResult) => void, signal: AbortSignal): void;
 }
 
 export type { ActivationSource };
@@ -85,8 +90,6 @@ export interface CardEvents {
   onCloseRequested(reason: CardCloseRequest): void;
   /** The card page reports the pointer entering or leaving it. */
   onCardHover(inside: boolean): void;
-  /** The card refreshed its link: what the link's badges show now. */
-  onCardBadge(badge: BadgeResult): void;
 }
 
 export interface Scheduler {

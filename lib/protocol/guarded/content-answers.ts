@@ -144,7 +144,12 @@ export function toCardEvent(value: unknown): CardEvent | null {
     : null;
 }
 
-/** `cardBadge`: the card's nonce and the face its link's badges show now (a malformed face: INVALID_BADGE). */
-export function toCardBadge(value: unknown): { nonce: string; badge: BadgeFace } | null {
-  return isRecord(value) && isCardNonce(value.nonce) ? { nonce: value.nonce, badge: toBadgeFace(value.badge) } : null;
+/**
+ * `badgeChanged`: the link's canonical key (`origin|token`, as lib/core/links keys it) and the face
+ * its badges show now (a malformed face: INVALID_BADGE).
+ */
+export function toBadgeChange(value: unknown): { key: string; badge: BadgeFace } | null {
+  return isRecord(value) && typeof value.origin === 'string' && typeof value.token === 'string'
+    ? { key: `${value.origin}|${value.token}`, badge: toBadgeFace(value.badge) }
+    : null;
 }

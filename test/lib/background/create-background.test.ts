@@ -35,7 +35,7 @@ async function send(type: string, data: unknown, sender: object): Promise<unknow
 
 let background: Background;
 let fetch: ReturnType<typeof vi.fn<(input: RequestInfo | URL) => Promise<Response>>>;
-let pushes: { message: unknown; options: unknown }[];
+let pushes: { tabId: number; message: unknown; options: unknown }[];
 type TabRemoved = (tabId: number) => void;
 type TabUpdated = (tabId: number, change: { url?: string }) => void;
 let tabs: { onRemoved: ReturnType<typeof fakeEvent<TabRemoved>>; onUpdated: ReturnType<typeof fakeEvent<TabUpdated>> };
@@ -65,8 +65,8 @@ beforeEach(() => {
     sidePanel: undefined,
   } as unknown as BackgroundBrowser; // a fake of the slice of `browser` the background uses
   // @webext-core/messaging pushes to a frame with the callback form of the global chrome.tabs.sendMessage.
-  const push = (_tabId: number, message: unknown, options: unknown, callback?: (answer: unknown) => void) => {
-    pushes.push({ message, options });
+  const push = (tabId: number, message: unknown, options: unknown, callback?: (answer: unknown) => void) => {
+    pushes.push({ tabId, message, options });
     callback?.({ res: { ok: true } });
     return Promise.resolve();
   };
@@ -106,6 +106,38 @@ describe('createBackground', () => {
       res: { request: { origin: ORIGIN, token: FIXTURE_TOKEN }, result: { status: 'ready' }, language: 'fr' },
     });
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('a link fetched again (here from the popup) updates its badges in every frame that shows it, in the reader’s language; the cache and a page gone update nothing', async () => {
+    const link = { origin: ORIGIN, token: FIXTURE_TOKEN };
+    const other = { origin: ORIGIN, token: 'B'.repeat(43) };
+    await send('peekBadges', [link, other], contentScript(5));
+    await send('peekBadges', [link], contentScript(5, 3));
+    await send('peekBadges', [link], contentScript(6));
+    await send('peekBadges', [other], contentScript(7));
+    const popup = { frameId: 0, url: `${EXTENSION}/popup.html` };
+    const badgeChanges = () =>
+      pushes.flatMap(({ tabId, message, options }) => {
+        const { type, data } = message as { type: string; data: unknown };
+        return type === 'badgeChanged' ? [{ tabId, frameId: (options as { frameId: number }).frameId, data }] : [];
+      });
+
+    await send('refreshSnapshot', link, popup);
+    await vi.waitFor(() => expect(badgeChanges()).toHaveLength(3));
+    expect(badgeChanges().map(({ tabId, frameId }) => [tabId, frameId])).toEqual([
+      [5, 0],
+      [5, 3],
+      [6, 0],
+    ]);
+    expect(badgeChanges()[0]?.data).toMatchObject({ ...link, badge: { state: 'ready', text: '68/100' } });
+    expect(badgeChanges()[0]?.data).toMatchObject({ badge: { label: expect.stringMatching(/préparation/i) as unknown } });
+
+    await send('getSnapshot', link, popup); // from the cache: nothing changed
+    tabs.onUpdated.fire(5, { url: 'https://mail.google.com/other' }); // tab 5 loaded another page
+    await send('refreshSnapshot', link, popup);
+    await vi.waitFor(() => expect(badgeChanges()).toHaveLength(4));
+    expect(badgeChanges()[3]).toMatchObject({ tabId: 6, frameId: 0 });
+    expect(fetch).toHaveBeenCalledTimes(2);
   });
 
   it('refuses what a sender may not ask: a content script asking for a whole snapshot', async () => {

@@ -4,6 +4,7 @@ import { badgeFace } from '@/lib/core/badge-face';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createCardRoutes } from '@/lib/background/cards/card-routes';
 import { createHoverAllowance } from '@/lib/background/hover-allowance';
+import { createBadgeFrames } from '@/lib/background/badge-frames';
 import { createLinkFrames } from '@/lib/background/link-frames';
 import { createContentHandlers, createPagesHandlers, registerMessageHandlers } from '@/lib/background/messages';
 import { ForbiddenSenderError, InvalidMessageError } from '@/lib/background/serve';
@@ -56,6 +57,7 @@ function setup(language: 'en' | 'fr' = 'fr') {
       language: async () => language,
       now: harness.clock.now,
     }),
+    badgeFrames: createBadgeFrames(),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId), forget: () => undefined },
     watchlist: unusedWatchlist(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCardRoutes, type CardRoutesDeps } from '@/lib/background/cards/card-routes';
 import type { StorageAreaAdapter } from '@/lib/background/common/storage-area';
 import { createHoverAllowance, HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
+import { createBadgeFrames } from '@/lib/background/badge-frames';
 import { createLinkFrames } from '@/lib/background/link-frames';
 import {
   createCardHandlers,
@@ -158,6 +159,7 @@ function handlers(options: Options = {}) {
     getPageSettings: unused,
     getBadgeText: async () => BADGE_WORDS,
     cards,
+    badgeFrames: createBadgeFrames(),
     linkFrames: createLinkFrames(area),
     linkFramesLocator: { locate: unused, forget: () => undefined },
     watchlist: unusedWatchlist(),
@@ -554,22 +556,6 @@ describe('one card per tab, drawn by the top frame', () => {
       /anchor/,
     );
     expect(background.pushes).toEqual([]);
-  });
-});
-
-describe('a refresh from the card', () => {
-  it("tells the card's frame what its link's badge shows now; a refresh of another link, or from a page outside a tab, tells nobody", async () => {
-    const background = handlers();
-    await background.openCard(openInFrame(NONCE, 'click'), contentScript(5, 3));
-    await background.claimCard({ nonce: NONCE }, cardPage(5));
-    const before = background.pushesOf('cardBadge').length;
-    await background.refreshSnapshot(request, cardPage(5));
-    expect(background.pushesOf('cardBadge').slice(before)).toEqual([
-      { type: 'cardBadge', data: { nonce: NONCE, badge: READY_BADGE }, tabId: 5, frameId: 3 },
-    ]);
-    await background.refreshSnapshot({ ...request, token: fixtureToken(9) }, cardPage(5));
-    await background.refreshSnapshot(request, { frameId: 0, url: `${extensionOrigin}/popup.html` });
-    expect(background.pushesOf('cardBadge')).toHaveLength(before + 1);
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createBadgeFrames } from '@/lib/background/badge-frames';
 import { createLinkFrames } from '@/lib/background/link-frames';
 import { createPagesHandlers } from '@/lib/background/messages';
 import { ForbiddenSenderError, InvalidMessageError } from '@/lib/background/serve';
@@ -24,6 +25,7 @@ beforeEach(async () => {
     getPageSettings: () => Promise.reject(new Error('unused')),
     getBadgeText: () => Promise.reject(new Error('unused')),
     cards: unusedCards(),
+    badgeFrames: createBadgeFrames(),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: () => Promise.reject(new Error('unused')), forget: () => undefined },
     watchlist: h.watchlist,

@@ -28,7 +28,6 @@ export function unusedCards(): CardRoutes {
     open: unused,
     claim: unused,
     warm: unused,
-    updateBadge: unused,
     awaitCard: unused,
     move: unused,
     close: unused,

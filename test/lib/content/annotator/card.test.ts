@@ -30,7 +30,6 @@ function fakeEvents() {
   return {
     onCloseRequested: vi.fn<CardEvents['onCloseRequested']>(),
     onCardHover: vi.fn<CardEvents['onCardHover']>(),
-    onCardBadge: vi.fn<CardEvents['onCardBadge']>(),
   };
 }
 
@@ -144,10 +143,6 @@ describe("the top frame's own link", () => {
     push().onEvent('f'.repeat(32), 'outside');
     push().onClose('f'.repeat(32));
     expect(events.onCloseRequested).not.toHaveBeenCalled();
-    push().onBadge('f'.repeat(32), READY);
-    expect(events.onCardBadge).not.toHaveBeenCalled();
-    push().onBadge(nonce, READY); // the card refreshed its link
-    expect(events.onCardBadge).toHaveBeenCalledWith(READY);
     push().onEvent(nonce, 'enter');
     push().onEvent(nonce, 'leave');
     expect(events.onCardHover.mock.calls).toEqual([[true], [false]]);

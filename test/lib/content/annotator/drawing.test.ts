@@ -9,7 +9,7 @@ import type { VisibilityWatcher, VisibilityWatcherFactory } from '@/lib/content/
 import { badgeFace } from '@/lib/core/badge-face';
 import { fixtureToken } from '@/test/fixtures/snapshot';
 import { EN_TEXT, FR_TEXT } from './badge-text';
-import { badges, READY, shareUrl, startHarness, type Harness } from './helpers';
+import { badges, READY, SERVICE, shareUrl, startHarness, type Harness } from './helpers';
 
 /** Stands in for the IntersectionObserver: the test says which links came into view. */
 class ManualVisibility implements VisibilityWatcher {
@@ -158,6 +158,18 @@ describe('badges are drawn on demand', () => {
     // Only the loaded link is asked about again; its badge now speaks French.
     expect(h.peek.mock.calls.slice(asked).map(([request]) => request.token)).toEqual([fixtureToken(0)]);
     expect(label()).toMatch(/^Instantané de conformité : préparation 76\/100/);
+  });
+
+  it('a link fetched again elsewhere (badgeChanged) shows its new face on every badge of it; other links and unknown keys are left alone', async () => {
+    document.body.innerHTML = `<p><a id="l0" href="${shareUrl(0)}">one</a> <a id="l1" href="${shareUrl(0)}">same</a> <a id="l2" href="${shareUrl(2)}">other</a></p>`;
+    const { h } = start();
+    await h.settle();
+    const stateOf = (id: string) => badgeAfter(id).dataset.state;
+    expect([stateOf('l0'), stateOf('l1'), stateOf('l2')]).toEqual(['idle', 'idle', 'idle']);
+    const face = badgeFace({ state: 'ready', score: 93, label: 'Regulator Ready', band: 'investor_ready' }, EN_TEXT);
+    h.badgeChanged(`${SERVICE.origin}|${fixtureToken(0)}`, face);
+    h.badgeChanged(`${SERVICE.origin}|${fixtureToken(4)}`, face); // not on this page
+    expect([stateOf('l0'), stateOf('l1'), stateOf('l2')]).toEqual(['ready', 'ready', 'idle']);
   });
 
   it('without a watcher (no IntersectionObserver) every badge is drawn at once', () => {

@@ -138,6 +138,8 @@ export interface Harness {
   peekMany: ReturnType<typeof vi.fn<(requests: SnapshotRequest[]) => Promise<(BadgeResult | null)[]>>>;
   /** The background's `openCard`, asked when a card opens for a link (it fetches the link if it may): the badge it answers. */
   openCard: ReturnType<typeof vi.fn<(request: SnapshotRequest) => Promise<BadgeResult | null>>>;
+  /** The background's `badgeChanged`: the link with this canonical key was fetched again elsewhere. */
+  badgeChanged(key: string, badge: BadgeResult): void;
   /** Stops the annotator (its signal aborts). */
   stop(): void;
   card(): FakeCard;
@@ -157,11 +159,17 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
   const scheduler = new ManualScheduler();
   let fakeCard: FakeCard | null = null;
   const created = new Map<Element, Badge>();
+  let onBadgeChange: (key: string, badge: BadgeResult) => void = () => undefined;
   const annotator = createAnnotator({
     document,
     recognizer: { recognizeAnchor: recognize, candidateSelector: (baseURI: string) => recognizer.candidateSelector(baseURI) },
     signal: lifetime.signal,
-    client: { peekMany },
+    client: {
+      peekMany,
+      listenChanges(onChange, signal) {
+        onBadgeChange = (key, badge) => !signal.aborted && onChange(key, badge);
+      },
+    },
     createCard: (events) => (fakeCard = new FakeCard(events, document, openCard)),
     scheduler,
     hoverDelayMs: 400,
@@ -186,6 +194,7 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
     peek,
     peekMany,
     openCard,
+    badgeChanged: (key, badge) => onBadgeChange(key, badge),
     stop: () => lifetime.abort(),
     badgeOf(host) {
       const badge = created.get(host);

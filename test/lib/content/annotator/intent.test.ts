@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureToken } from '@/test/fixtures/snapshot';
 import type { BadgeResult } from '@/lib/content/annotator/badge-view';
-import { badges, face, shareUrl, startHarness, type Harness } from './helpers';
+import { badges, face, SERVICE, shareUrl, startHarness, type Harness } from './helpers';
 
 let h: Harness;
 
@@ -159,6 +159,21 @@ describe('hover intent', () => {
     await h.settle();
     const states = badges().map((b) => [b.dataset.state, b.dataset.errorCode]);
     expect(states.filter(([state, code]) => state === 'error' && code === 'NOT_FOUND')).toHaveLength(2);
+  });
+
+  it('a change pushed for a link whose card is loading it here is left to the card’s answer', async () => {
+    let resolve!: (value: BadgeResult) => void;
+    h.openCard.mockImplementationOnce(() => new Promise((r) => (resolve = r)));
+    over(byId('a'));
+    vi.advanceTimersByTime(400);
+    await h.settle();
+    const badge = byId('a').nextElementSibling as HTMLElement;
+    expect(badge.dataset.state).toBe('loading');
+    h.badgeChanged(`${SERVICE.origin}|${fixtureToken(1)}`, face({ state: 'error', code: 'RATE_LIMITED' }));
+    expect(badge.dataset.state).toBe('loading');
+    resolve(face({ state: 'ready', score: 70, label: 'Good Standing', band: 'low' }));
+    await h.settle();
+    expect(badge.dataset.state).toBe('ready');
   });
 });
 

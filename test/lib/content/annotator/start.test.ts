@@ -16,7 +16,7 @@ import { badges, SERVICE, shareUrl } from './helpers';
 
 const OTHER: ServiceConfig = { ...SERVICE, id: 'other', origin: 'https://other.example' };
 const settings = (services: ServiceConfig[], settled: boolean): ContentSettings => ({ services, hoverDelayMs: 400, settled });
-const client: BadgeSnapshotClient = { peekMany: async (requests) => requests.map(() => null) };
+const client: BadgeSnapshotClient = { peekMany: async (requests) => requests.map(() => null), listenChanges: () => undefined };
 
 let lifetime: Lifetime;
 let end: () => void;

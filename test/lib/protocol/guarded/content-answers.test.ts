@@ -7,6 +7,7 @@ import { CARD_ANCHOR_SOURCE, parseCardAnchor } from '@/lib/protocol/guarded/card
 import { CARD_MESSAGE_SOURCE, parseCardFrameMessage } from '@/lib/protocol/guarded/card-frame';
 import {
   INVALID_BADGE,
+  toBadgeChange,
   toBadgeFace,
   toBadgeText,
   toCardEvent,
@@ -264,6 +265,32 @@ describe('the guards of the card messages agree with zod (properties)', () => {
   it('toMoveCard (the top frame reads moveCard) accepts exactly what the protocol schema accepts', () => {
     const move = fc.record({ nonce: hex32, rect: hostedCard.map((card) => card.rect) });
     expectAgreement(toMoveCard, contentPushProtocol.moveCard.input, move, [['nonce'], ['rect'], ['rect', 'top']], 3_000);
+  });
+
+  it('toBadgeChange (every frame showing the link reads badgeChanged) keys the link as lib/core/links does; its face is read as toBadgeFace reads one', () => {
+    const change = fc.record({ origin: fc.string({ minLength: 1 }), token: fc.string({ minLength: 1 }), badge: candidate });
+    fc.assert(
+      fc.property(fc.oneof(change, hostile, fc.record({ origin: hostile, token: fc.string(), badge: candidate })), (value) => {
+        let read: unknown;
+        expect(() => {
+          read = toBadgeChange(value);
+        }).not.toThrow();
+        const origin: unknown = typeof value === 'object' && value !== null && 'origin' in value ? value.origin : undefined;
+        const token: unknown = typeof value === 'object' && value !== null && 'token' in value ? value.token : undefined;
+        if (typeof origin !== 'string' || typeof token !== 'string') {
+          expect(read).toBeNull();
+          return;
+        }
+        expect(read).toEqual({
+          key: `${origin}|${token}`,
+          badge: zodView(typeof value === 'object' && value !== null && 'badge' in value ? value.badge : undefined),
+        });
+        // What the background sends is read whole: a face zod accepts is the face shown.
+        const parsed = contentPushProtocol.badgeChanged.input.safeParse(value);
+        if (parsed.success) expect(read).toEqual({ key: `${parsed.data.origin}|${parsed.data.token}`, badge: parsed.data.badge });
+      }),
+      { numRuns: 3_000 },
+    );
   });
 
   it('toCloseCard (any frame reads closeCard) accepts exactly what the protocol schema accepts', () => {
