@@ -184,8 +184,9 @@ export function SnapshotCard(props: SnapshotCardProps) {
             <Row term={t('snapshot.scoreCalculated')}>{formatDateTime(verification.last_score_calculated_at, locale)}</Row>
             <Row term={t('snapshot.ddPack')}>
               {verification.pack_generated_at ? formatDateTime(verification.pack_generated_at, locale) : t('snapshot.noPack')}
+              {/* A short hash goes to the next line whole; only one longer than the line breaks. */}
               {verification.pack_verification_hash && (
-                <code className="ml-1 rounded bg-slate-100 px-1 break-all dark:bg-slate-800">
+                <code className="ml-1 inline-block max-w-full rounded bg-slate-100 px-1 break-all dark:bg-slate-800">
                   {verification.pack_verification_hash}
                 </code>
               )}
