@@ -3,7 +3,7 @@ import { HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
 import { API_PATH_PREFIX } from '@/lib/core/services';
 import { configureTestService, openExtensionPage, startFreshMinute, type Language } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { expectCardGlance, expectFirstGlance } from './support/glance';
+import { expectBadgesGlance, expectCardGlance, expectFirstGlance } from './support/glance';
 import { startMisbehavingService, type MisbehavingService } from './support/misbehaving-service';
 import { advanceClock, createDeal, createDeals, startTestServer, type Deal, type TestServer } from './support/server';
 import { DealFlowPage } from './support/web-page';
@@ -158,6 +158,13 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
         }
         await photograph('not-loaded', 'hover', false);
         await expect(at('not-loaded').badge).toHaveAttribute('data-state', 'idle');
+
+        // Every badge state on one page, one size, in this language and scheme.
+        const shown = ['ready', 'withdrawn', 'NOT_FOUND', 'EXPIRED', 'NETWORK', 'INVALID_RESPONSE', 'idle'];
+        for (const width of WIDTHS) {
+          await page.setViewportSize({ width, height: HEIGHT });
+          await expectBadgesGlance(page, deals.badges, shown, `badges-${language}-${colorScheme}-${width}`);
+        }
 
         // The card page opened with no card to claim (its frame fallback).
         const fallback = await openExtensionPage(context, extensionId, 'card.html', {

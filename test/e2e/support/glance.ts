@@ -126,3 +126,22 @@ export async function expectCardGlance(page: Page, card: HoverCard, anchors: rea
   expect.soft(text.match(PAST_EVENT_IN_FUTURE)?.[0], `${name}: a past event in the future`).toBeUndefined();
   expect.soft(await seriousViolationsInFrame(frame), `${name}: serious or critical axe violations`).toEqual([]);
 }
+
+/**
+ * The badges of a page at first glance (issue #27): every drawn badge the same size whatever its state
+ * (`states`: those that must be on the page), and a screenshot of them as `name`.
+ */
+export async function expectBadgesGlance(page: Page, badges: Locator, states: readonly string[], name: string): Promise<void> {
+  mkdirSync(screenshots, { recursive: true });
+  const drawn = await badges.evaluateAll((hosts) =>
+    hosts.flatMap((host) => {
+      const box = host.getBoundingClientRect();
+      const state = host.getAttribute('data-state') ?? '';
+      const face = host.hasAttribute('data-withdrawn') ? 'withdrawn' : (host.getAttribute('data-error-code') ?? state);
+      return box.width > 0 ? [{ face, size: `${Math.round(box.width)}×${Math.round(box.height)}` }] : [];
+    }),
+  );
+  expect(drawn.map(({ face }) => face)).toEqual(expect.arrayContaining([...states]));
+  expect(new Set(drawn.map(({ size }) => size)), `${name}: one size in every state`).toHaveProperty('size', 1);
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
+}
