@@ -58,7 +58,7 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   const contentMessenger = defineExtensionMessaging<ContentProtocolMap>();
   const push: PushToFrame = (type, data, frame) => contentMessenger.sendMessage(type, data, frame);
   const getBadgeText = async () => badgeTextFor(await getLanguagePreference(), uiLanguage());
-  const badgeFrames = createBadgeFrames();
+  const badgeFrames = createBadgeFrames(browser.storage.session);
   // Every fetch, whoever asked for it, reaches every badge of its link.
   const service = withBadgeUpdates(
     createSnapshotService({
@@ -128,7 +128,7 @@ export function createBackground(browser: BackgroundBrowser, options: Background
     void cards.forgetTab(tabId);
     void hoverAllowance.forget(tabId);
     void linkFrames.forget(tabId);
-    badgeFrames.forgetTab(tabId);
+    void badgeFrames.forgetTab(tabId);
     // Not on a move to another address: a page can change its address at will (history.pushState).
     linkFramesLocator.forget(tabId);
   });
@@ -136,7 +136,7 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   listen(browser.tabs.onUpdated, (tabId: number, change: { url?: string }) => {
     if (change.url === undefined) return;
     void linkFrames.forget(tabId);
-    badgeFrames.forgetTab(tabId);
+    void badgeFrames.forgetTab(tabId);
   });
   // The annotator on the user's extra sites (enabledSites), registered at runtime.
   const registration = startContentRegistration({ scripting: browser.scripting, settings });

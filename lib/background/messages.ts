@@ -62,7 +62,7 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
     contentProtocol,
     {
       async peekBadges(requests, sender) {
-        deps.badgeFrames.note(frameOf(sender), requests);
+        void deps.badgeFrames.note(frameOf(sender), requests);
         const [results, words] = await Promise.all([peekAll(deps.service, requests), deps.getBadgeText()]);
         return results.map((result) => (result === null ? null : badgeFace(toBadgeSummary(result), words)));
       },

@@ -3,7 +3,8 @@
  * (lib/background/badge-frames.ts). The wiring, with the peeks that fill it and the tabs that empty it,
  * is in create-background.test.ts.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createBadgeFrames, withBadgeUpdates } from '@/lib/background/badge-frames';
 import type { PushToFrame } from '@/lib/background/cards/card-routes';
 import type { SnapshotService } from '@/lib/background/snapshot-service/service';
@@ -20,8 +21,10 @@ const fetched: SnapshotResult = snapshotResultSchema.parse({
   fromCache: false,
 });
 
+beforeEach(() => fakeBrowser.reset());
+
 function setUp(result: () => SnapshotResult | { status: 'deferred'; retryAt: number }) {
-  const frames = createBadgeFrames();
+  const frames = createBadgeFrames(fakeBrowser.storage.session);
   const push = vi.fn<PushToFrame>(async () => ({ ok: true }));
   const unused = () => Promise.reject(new Error('not used'));
   const service: SnapshotService = {
@@ -36,33 +39,50 @@ function setUp(result: () => SnapshotResult | { status: 'deferred'; retryAt: num
 }
 
 describe('badge frames', () => {
-  it('lists the frames that peeked a link, per tab, until the tab is forgotten', () => {
+  it('lists the frames that peeked a link, per tab, until the tab is forgotten; a restarted worker still knows them', async () => {
     const { frames } = setUp(() => fetched);
-    frames.note({ tabId: 1, frameId: 0 }, [link]);
-    frames.note({ tabId: 1, frameId: 4 }, [{ ...link, token: fixtureToken(2) }, link]);
-    frames.note({ tabId: 2, frameId: 0 }, [{ ...link, token: fixtureToken(2) }]);
-    expect(frames.showing(link)).toEqual([
+    await frames.note({ tabId: 1, frameId: 0 }, [link]);
+    await frames.note({ tabId: 1, frameId: 4 }, [{ ...link, token: fixtureToken(2) }, link]);
+    await frames.note({ tabId: 2, frameId: 0 }, [{ ...link, token: fixtureToken(2) }]);
+    const expected = [
       { tabId: 1, frameId: 0 },
       { tabId: 1, frameId: 4 },
-    ]);
-    expect(frames.showing({ ...link, origin: 'https://other.example' })).toEqual([]);
-    frames.forgetTab(1);
-    expect(frames.showing(link)).toEqual([]);
-    expect(frames.showing({ ...link, token: fixtureToken(2) })).toEqual([{ tabId: 2, frameId: 0 }]);
+    ];
+    expect(await frames.showing(link)).toEqual(expected);
+    expect(await frames.showing({ ...link, origin: 'https://other.example' })).toEqual([]);
+    // The worker stops after half a minute idle: a new one reads what the old one noted.
+    expect(await createBadgeFrames(fakeBrowser.storage.session).showing(link)).toEqual(expected);
+
+    await frames.forgetTab(1);
+    expect(await frames.showing(link)).toEqual([]);
+    expect(await frames.showing({ ...link, token: fixtureToken(2) })).toEqual([{ tabId: 2, frameId: 0 }]);
+    const restarted = createBadgeFrames(fakeBrowser.storage.session);
+    expect(await restarted.showing(link)).toEqual([]);
+    expect(await restarted.showing({ ...link, token: fixtureToken(2) })).toEqual([{ tabId: 2, frameId: 0 }]);
   });
 
-  it('keeps at most 50 frames of a tab (a page that makes frames without end is cut off)', () => {
+  it('is bounded: 50 frames and 1,000 links a tab, 50 tabs (the oldest goes), whatever a page does', async () => {
     const { frames } = setUp(() => fetched);
-    for (let frameId = 1; frameId <= 60; frameId += 1) frames.note({ tabId: 1, frameId }, [link]);
-    expect(frames.showing(link)).toHaveLength(50);
+    for (let frameId = 1; frameId <= 60; frameId += 1) await frames.note({ tabId: 1, frameId }, [link]);
+    expect(await frames.showing(link)).toHaveLength(50);
+    const many = Array.from({ length: 1_200 }, (_, index) => ({ ...link, token: fixtureToken(1_000 + index) }));
+    await frames.note({ tabId: 2, frameId: 0 }, many);
+    expect(await frames.showing(many[998]!)).toEqual([{ tabId: 2, frameId: 0 }]);
+    expect(await frames.showing(many[1_100]!)).toEqual([]);
+    for (let tabId = 3; tabId <= 51; tabId += 1) await frames.note({ tabId, frameId: 0 }, [link]);
+    // Tab 1 was the oldest: gone, here and in storage.
+    const tabsShowing = async (of: typeof frames) => new Set((await of.showing(link)).map(({ tabId }) => tabId));
+    expect((await tabsShowing(frames)).has(1)).toBe(false);
+    expect((await tabsShowing(frames)).size).toBe(49);
+    expect(await tabsShowing(createBadgeFrames(fakeBrowser.storage.session))).toEqual(await tabsShowing(frames));
   });
 });
 
 describe('a link fetched again reaches its badges', () => {
   it('each fetch (get, refresh, a background refresh) tells every frame showing it, with its face', async () => {
     const { frames, push, service } = setUp(() => fetched);
-    frames.note({ tabId: 1, frameId: 0 }, [link]);
-    frames.note({ tabId: 3, frameId: 2 }, [link]);
+    await frames.note({ tabId: 1, frameId: 0 }, [link]);
+    await frames.note({ tabId: 3, frameId: 2 }, [link]);
     await service.getSnapshot(link);
     await service.refresh(link);
     await service.refreshInBackground(link, { reserve: 5 });
@@ -77,7 +97,7 @@ describe('a link fetched again reaches its badges', () => {
   it('nothing is sent for an answer from the cache, a deferred background refresh, or a link no frame shows; a frame gone is passed over', async () => {
     let next: SnapshotResult | { status: 'deferred'; retryAt: number } = { ...fetched, fromCache: true };
     const { frames, push, service } = setUp(() => next);
-    frames.note({ tabId: 1, frameId: 0 }, [link]);
+    await frames.note({ tabId: 1, frameId: 0 }, [link]);
     await service.getSnapshot(link);
     next = { status: 'deferred', retryAt: 5 };
     await service.refreshInBackground(link, { reserve: 5 });

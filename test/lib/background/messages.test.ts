@@ -57,7 +57,7 @@ function setup(language: 'en' | 'fr' = 'fr') {
       language: async () => language,
       now: harness.clock.now,
     }),
-    badgeFrames: createBadgeFrames(),
+    badgeFrames: createBadgeFrames(fakeBrowser.storage.session),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId), forget: () => undefined },
     watchlist: unusedWatchlist(),

@@ -159,7 +159,7 @@ function handlers(options: Options = {}) {
     getPageSettings: unused,
     getBadgeText: async () => BADGE_WORDS,
     cards,
-    badgeFrames: createBadgeFrames(),
+    badgeFrames: createBadgeFrames(area),
     linkFrames: createLinkFrames(area),
     linkFramesLocator: { locate: unused, forget: () => undefined },
     watchlist: unusedWatchlist(),

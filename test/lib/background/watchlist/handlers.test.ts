@@ -25,7 +25,7 @@ beforeEach(async () => {
     getPageSettings: () => Promise.reject(new Error('unused')),
     getBadgeText: () => Promise.reject(new Error('unused')),
     cards: unusedCards(),
-    badgeFrames: createBadgeFrames(),
+    badgeFrames: createBadgeFrames(fakeBrowser.storage.session),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: () => Promise.reject(new Error('unused')), forget: () => undefined },
     watchlist: h.watchlist,
