@@ -1,4 +1,4 @@
-import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { expect, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { z } from 'zod';
 import { HOVER_FETCHES_KEY_PREFIX } from '../../../lib/background/hover-allowance';
 import { addServiceInExtension } from '../../support/test-service';
@@ -20,6 +20,24 @@ export async function startFreshMinute(serviceWorker: Worker): Promise<void> {
     const stored = await chrome.storage.session.get(null);
     await chrome.storage.session.remove(Object.keys(stored).filter((key) => key.startsWith(prefix)));
   }, HOVER_FETCHES_KEY_PREFIX);
+}
+
+/**
+ * Stops the extension's service worker, as the browser does after half a minute idle: the next message
+ * starts a new one, with only what was kept in storage. Resolves once it has stopped.
+ */
+export async function stopServiceWorker(context: BrowserContext): Promise<void> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const workers = async () =>
+    (await cdp.send('Target.getTargets')).targetInfos.filter(
+      (info) => info.type === 'service_worker' && info.url.startsWith('chrome-extension://'),
+    );
+  const [target] = await workers();
+  if (!target) throw new Error('no service worker to stop');
+  await cdp.send('Target.closeTarget', { targetId: target.targetId });
+  await expect.poll(async () => (await workers()).length, { message: 'the service worker to stop' }).toBe(0);
+  await page.close();
 }
 
 export async function configureTestService(serviceWorker: Worker, baseUrl: string): Promise<void> {
