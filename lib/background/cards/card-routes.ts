@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
 import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
+import type { AwaitedCard, CardClaim } from '../../protocol/card';
 import type { CardAnchor, ContentPushType, ContentProtocolMap, FrameRect } from '../../protocol/content';
 import {
   CARD_AHEAD_CLAIM_WAIT_MS,
@@ -46,16 +47,6 @@ const routeSchema = z.object({
 
 /** A tab's card: the link it shows, the frame whose link it is, the nonce its card page claims it with, whether it may fetch. */
 type CardRoute = z.infer<typeof routeSchema>;
-
-/** What the card page gets for its claim: its link, what to show (null: neither fetched nor cached), and the reader's language. */
-export interface CardClaim {
-  request: SnapshotRequest;
-  result: SnapshotResult | null;
-  language: Language;
-}
-
-/** A card page loaded ahead: whether a card is drawn in it (in which language), and the card itself when its snapshot came soon. */
-export type AwaitedCard = { drawn: false } | { drawn: true; language: Language; claim?: CardClaim };
 
 export interface OpenCardInput extends SnapshotRequest {
   nonce: string;
@@ -302,10 +293,11 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     return route;
   }
 
-  /** The route's card, claimed (once), with what it shows. */
-  async function claimOf(tabId: number, route: CardRoute, result: SnapshotResult | null): Promise<CardClaim> {
+  /** The route's card, claimed at once (a second claim gets nothing), with what it shows once known. */
+  async function claimOf(tabId: number, route: CardRoute, shown: Promise<SnapshotResult | null>): Promise<CardClaim> {
     save(tabId, { ...route, claimed: true });
-    return { request: { origin: route.origin, token: route.token }, result, language: await deps.language() };
+    const [result, language] = await Promise.all([shown, deps.language()]);
+    return { request: { origin: route.origin, token: route.token }, result, language };
   }
 
   return {
@@ -322,7 +314,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
 
     async claim(tabId, nonce) {
       const route = await claimableRoute(tabId, nonce, claimWaitMs);
-      return route ? claimOf(tabId, route, await resultOf(route)) : null;
+      return route ? claimOf(tabId, route, resultOf(route)) : null;
     },
 
     async warm(tabId) {
@@ -337,7 +329,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       const soon = await Promise.race([result, new Promise<null>((resolve) => setTimeout(resolve, aheadClaimWaitMs, null))]);
       if (routes.get(tabId) !== route) return { drawn: false };
       if (!soon) return { drawn: true, language: await deps.language() };
-      const claim = await claimOf(tabId, route, soon.value);
+      const claim = await claimOf(tabId, route, Promise.resolve(soon.value));
       return { drawn: true, language: claim.language, claim };
     },
 

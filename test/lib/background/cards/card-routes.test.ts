@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createCardRoutes, type CardRoutesDeps } from '@/lib/background/cards/card-routes';
 import type { StorageAreaAdapter } from '@/lib/background/common/storage-area';
 import { createHoverAllowance, HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
@@ -619,6 +619,19 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
     await opened;
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
     expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
+  });
+
+  it('a card whose snapshot is slow to come is claimed at once: a second claim meanwhile gets nothing', async () => {
+    let answer = () => {};
+    const background = handlers({ fetchDone: () => new Promise<void>((resolve) => (answer = resolve)) });
+    const opened = background.openCard(open(NONCE, 'hover'), contentScript(5));
+    const first = background.claimCard({ nonce: NONCE }, cardPage(5));
+    // The first claim has the card while its snapshot is still on its way.
+    await vi.waitFor(() => expect(background.area.data['cardRoute:5']).toMatchObject({ claimed: true }));
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    answer();
+    expect(await first).toMatchObject({ request, language: 'fr' });
+    await opened;
   });
 
   it('a page that asks after its card was drawn in it is answered at once; a claimed card is not awaited again', async () => {
