@@ -1,10 +1,11 @@
 import { badgeFace, type BadgeWords } from '../core/badge-face';
+import { canonicalKeyOf } from '../core/links/templates';
 import { toBadgeSummary, type SnapshotRequest, type SnapshotResult } from '../core/schemas/results';
 import { z } from 'zod';
 import type { FrameOf, PushToFrame } from './cards/card-routes';
 import { KeyedMutex } from './common/keyed-mutex';
 import type { StorageAreaAdapter } from './common/storage-area';
-import type { SnapshotService } from './snapshot-service/service';
+import type { BudgetDeferral, SnapshotService } from './snapshot-service/service';
 
 /** Links of one tab whose badges are kept up to date (a page of more share links than this is not real). */
 const MAX_LINKS_PER_TAB = 1_000;
@@ -36,7 +37,7 @@ export interface BadgeFrames {
   forgetTab(tabId: number): Promise<void>;
 }
 
-const keyOf = ({ origin, token }: SnapshotRequest) => `${origin}|${token}`;
+const keyOf = ({ origin, token }: SnapshotRequest) => canonicalKeyOf(origin, token);
 const tabKey = (tabId: number) => KEY_PREFIX + tabId;
 
 export function createBadgeFrames(area: StorageAreaAdapter): BadgeFrames {
@@ -131,7 +132,7 @@ export function withBadgeUpdates(service: SnapshotService, deps: BadgeUpdateDeps
     await Promise.all(frames.map((frame) => deps.push('badgeChanged', { ...request, badge }, frame).catch(() => undefined)));
   };
   const announced =
-    <Args extends unknown[], Result extends SnapshotResult | { status: 'deferred' }>(
+    <Args extends unknown[], Result extends SnapshotResult | BudgetDeferral>(
       call: (request: SnapshotRequest, ...rest: Args) => Promise<Result>,
     ) =>
     async (request: SnapshotRequest, ...rest: Args): Promise<Result> => {

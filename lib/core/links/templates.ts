@@ -69,6 +69,9 @@ export function compileService(service: ServiceConfig): { compiled: CompiledServ
   };
 }
 
+/** One key per (origin, token), whatever form or wrapper the link came in (a badge's link, on every side). */
+export const canonicalKeyOf = (origin: string, token: string): string => `${origin}|${token}`;
+
 export function linkTo(candidate: CompiledService, template: CompiledTemplate, token: string): RecognizedLink {
   return {
     service: candidate.service,
@@ -76,7 +79,7 @@ export function linkTo(candidate: CompiledService, template: CompiledTemplate, t
     token,
     kind: template.kind,
     apiUrl: `${candidate.origin}${candidate.apiPrefix}${token}${candidate.apiSuffix}`,
-    canonicalKey: `${candidate.origin}|${token}`,
+    canonicalKey: canonicalKeyOf(candidate.origin, token),
   };
 }
 

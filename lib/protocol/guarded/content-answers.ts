@@ -1,6 +1,7 @@
 import { isEpochMs, isErrorCode, isFiniteNumber, isRecord, isString, isStringArray, isTone } from '../../core/guards';
 import { HOVER_DELAY_MS, MAX_BADGE_FACE_TEXT, MAX_BADGE_STRING } from '../../core/limits';
 import type { BadgeFace } from '../../core/badge-face';
+import { canonicalKeyOf } from '../../core/links/templates';
 import type { ServiceConfig } from '../../core/services';
 import type { BadgeTextPayload, CardEvent, ContentSettings, FrameRect, OpenCardAnswer, ShowCard } from '../content';
 import { CARD_EVENTS, CARD_NONCE_PATTERN, MAX_CARD_COORDINATE, MAX_FRAME_HOPS, type CardEventKind } from './card';
@@ -144,12 +145,9 @@ export function toCardEvent(value: unknown): CardEvent | null {
     : null;
 }
 
-/**
- * `badgeChanged`: the link's canonical key (`origin|token`, as lib/core/links keys it) and the face
- * its badges show now (a malformed face: INVALID_BADGE).
- */
+/** `badgeChanged`: the link's canonical key and the face its badges show now (a malformed face: INVALID_BADGE). */
 export function toBadgeChange(value: unknown): { key: string; badge: BadgeFace } | null {
   return isRecord(value) && typeof value.origin === 'string' && typeof value.token === 'string'
-    ? { key: `${value.origin}|${value.token}`, badge: toBadgeFace(value.badge) }
+    ? { key: canonicalKeyOf(value.origin, value.token), badge: toBadgeFace(value.badge) }
     : null;
 }
