@@ -123,6 +123,11 @@ const CONTENT_BUNDLES = {
     regex: '(^|/)top-frame(/|$)',
     message: "lib/content/top-frame is the frame relay's bundle: the annotator and lib/content/shared do not import it.",
   },
+  cardPresenter: {
+    regex: '(^|/)card-presenter(/|$)',
+    message:
+      'lib/content/card-presenter is a bundle of its own, loaded into a frame when first needed: the other bundles reach it through lib/content/shared/card-contract.ts, not by importing it.',
+  },
 };
 
 /** @param {string[]} files @param {Array<{group?: string[], regex?: string, message: string, allowTypeImports?: boolean}>} patterns */
@@ -174,9 +179,22 @@ export const BOUNDARIES = [
     ],
   ),
   // One rule per bundle (ESLint keeps only the last matching options of a rule, so each lists all of its own).
-  boundary(['lib/content/annotator/**', 'entrypoints/annotator.ts'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.topFrame]),
-  boundary(['lib/content/top-frame/**', 'entrypoints/frame-relay.ts'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.annotator]),
-  boundary(['lib/content/shared/**'], [...CONTENT_SCRIPT, CONTENT_BUNDLES.annotator, CONTENT_BUNDLES.topFrame]),
+  boundary(
+    ['lib/content/annotator/**', 'entrypoints/annotator.ts'],
+    [...CONTENT_SCRIPT, CONTENT_BUNDLES.topFrame, CONTENT_BUNDLES.cardPresenter],
+  ),
+  boundary(
+    ['lib/content/top-frame/**', 'entrypoints/frame-relay.ts'],
+    [...CONTENT_SCRIPT, CONTENT_BUNDLES.annotator, CONTENT_BUNDLES.cardPresenter],
+  ),
+  boundary(
+    ['lib/content/card-presenter/**', 'entrypoints/card-presenter.ts'],
+    [...CONTENT_SCRIPT, CONTENT_BUNDLES.annotator, CONTENT_BUNDLES.topFrame],
+  ),
+  boundary(
+    ['lib/content/shared/**'],
+    [...CONTENT_SCRIPT, CONTENT_BUNDLES.annotator, CONTENT_BUNDLES.topFrame, CONTENT_BUNDLES.cardPresenter],
+  ),
   boundary(['lib/content/*.ts'], CONTENT_SCRIPT),
   boundary(
     ['lib/protocol/**'],

@@ -67,10 +67,10 @@ export default defineConfig({
     // and the frame relay. Every subframe of a matched site, `about:blank`/`srcdoc` ones of a matched
     // page included, runs the sentinel in the page's own world, which costs no isolated world; the
     // background finds the frames that hold a share link and starts the annotator there alone.
-    content_scripts: PAGE_SCRIPTS.map(({ js, allFrames, world }) => ({
+    content_scripts: PAGE_SCRIPTS.map(({ js, allFrames, world, runAt }) => ({
       matches: ANNOTATOR_MATCHES,
       js: [js],
-      run_at: 'document_idle' as const,
+      run_at: runAt,
       ...(allFrames ? { all_frames: true } : {}),
       match_about_blank: true,
       match_origin_as_fallback: true,

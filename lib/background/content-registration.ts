@@ -43,11 +43,11 @@ function desiredScripts(matches: string[]): RegisteredScript[] {
   const common = {
     matches,
     excludeMatches: [...ANNOTATOR_MATCHES],
-    runAt: 'document_idle',
   } satisfies Partial<RegisteredScript>;
-  return PAGE_SCRIPTS.map(({ name, js, allFrames, world }) => ({
+  return PAGE_SCRIPTS.map(({ name, js, allFrames, world, runAt }) => ({
     id: registrationId(name),
     ...common,
+    runAt,
     js: [js],
     allFrames,
     matchOriginAsFallback: true,
@@ -63,6 +63,7 @@ function sameScript(current: RegisteredScript, desired: RegisteredScript): boole
     sameList(current.matches, desired.matches) &&
     sameList(current.excludeMatches, desired.excludeMatches) &&
     sameList(current.js, desired.js) &&
+    current.runAt === desired.runAt &&
     (current.allFrames ?? false) === desired.allFrames &&
     (current.matchOriginAsFallback ?? false) === desired.matchOriginAsFallback &&
     (current.world ?? 'ISOLATED') === (desired.world ?? 'ISOLATED')

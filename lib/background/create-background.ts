@@ -1,6 +1,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { WxtBrowser } from 'wxt/browser';
 import { badgeTextFor } from '../core/i18n/badge';
+import { changesPageSettings } from '../core/storage-keys';
 import { resolveLanguage } from '../core/i18n/language';
 import { getLinkRecognizer } from '../core/links';
 import { createSettingsStore, createWatchSettingsStore, getLanguagePreference, hasServicePermission } from '../extension';
@@ -8,11 +9,12 @@ import { cardMessenger, pagesMessenger, watchPageLinks, type ContentProtocolMap 
 import { createBadgeFrames, withBadgeUpdates } from './badge-frames';
 import { createCardRoutes, type PushToFrame } from './cards/card-routes';
 import { startContentRegistration } from './content-registration';
-import { startAnnotatorInFrame } from './frame-start';
+import { startAnnotatorInFrame, startCardPresenterInFrame } from './frame-start';
 import { createHoverAllowance } from './hover-allowance';
 import { createLinkFrames } from './link-frames';
 import { createLinkFramesLocator, scriptingReports } from './link-frames-locator';
 import { registerMessageHandlers } from './messages';
+import { createPageSettingsCopy } from './page-settings-copy';
 import { createSnapshotService } from './snapshot-service';
 import type { FetchLike } from './snapshot-service/http';
 import { startWatchlist } from './watchlist/start';
@@ -49,10 +51,17 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   };
   const uiLanguage = () => browser.i18n.getUILanguage();
   const settings = createSettingsStore();
+  // The content scripts' settings, where an annotator starting with the page reads them; rewritten
+  // whenever what they are merged from changes, and once the policy is read.
+  const pageSettingsCopy = createPageSettingsCopy(() => settings.getPageSettings(), browser.storage.local);
+  void pageSettingsCopy.refresh();
+  listen(browser.storage.onChanged, (changes: object, area: string) => {
+    if (changesPageSettings(changes, area)) void pageSettingsCopy.refresh();
+  });
   // Start the slow first read of the administrator policy now, not on the first hover. The onStartup
   // listener makes the browser start this worker when it starts, so the read is done before the
   // first mail page asks for settings (it took ~2.6 s in Chromium).
-  const warmPolicy = () => void settings.getEffectiveSettings();
+  const warmPolicy = () => void settings.getEffectiveSettings().then(() => pageSettingsCopy.refresh());
   warmPolicy();
   listen(browser.runtime.onStartup, warmPolicy);
   const contentMessenger = defineExtensionMessaging<ContentProtocolMap>();
@@ -116,6 +125,7 @@ export function createBackground(browser: BackgroundBrowser, options: Background
         badgeFrames,
         linkFrames,
         linkFramesLocator,
+        loadCardPresenter: (frame) => startCardPresenterInFrame(browser.scripting, frame),
         watchlist,
         getWatchSettings: () => watchSettings.get(),
         // Not `new URL(…).origin`: outside a browser (tests) a chrome-extension: URL has the origin "null".

@@ -1,5 +1,5 @@
 import type { ScriptPublicPath } from 'wxt/utils/inject-script';
-import { ANNOTATOR_SCRIPT } from '../extension/content-scripts';
+import { ANNOTATOR_SCRIPT, CARD_PRESENTER_SCRIPT } from '../extension/content-scripts';
 
 /** One document of a tab: its frame, and (Chrome) the document itself. */
 export interface FrameOfTab {
@@ -23,6 +23,14 @@ export interface ScriptInjector {
  */
 export async function startAnnotatorInFrame(scripting: ScriptInjector, frame: FrameOfTab): Promise<void> {
   await scripting.executeScript({ target: targetOf(frame), files: [`/${ANNOTATOR_SCRIPT}`] });
+}
+
+/**
+ * Runs the card presenter in the document whose annotator asked for it (the first time a reader's
+ * pointer came to one of its links): only what every page needs is in the annotator.
+ */
+export async function startCardPresenterInFrame(scripting: ScriptInjector, frame: FrameOfTab): Promise<void> {
+  await scripting.executeScript({ target: targetOf(frame), files: [`/${CARD_PRESENTER_SCRIPT}`] });
 }
 
 /** The injection target of one document (by its id where the browser gives one, else its frame). */

@@ -8,6 +8,7 @@ import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from 
 import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
 import { TOP_FRAME, type CardRoutes } from './cards/card-routes';
 import type { BadgeFrames } from './badge-frames';
+import type { FrameOfTab } from './frame-start';
 import type { LinkFrames } from './link-frames';
 import type { LinkFramesLocator } from './link-frames-locator';
 import {
@@ -38,6 +39,8 @@ export interface MessageHandlerDeps {
   linkFrames: LinkFrames;
   /** Finds the frames of a tab whose sentinel saw a share link, and starts the annotator there. */
   linkFramesLocator: LinkFramesLocator;
+  /** Runs the card presenter's script in one document (lib/background/frame-start.ts). */
+  loadCardPresenter(frame: FrameOfTab): Promise<void>;
   watchlist: Watchlist;
   getWatchSettings(): Promise<WatchSettings>;
   /** `browser.runtime.getURL('')` without the trailing slash. */
@@ -96,6 +99,11 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       async checkCard(input, sender) {
         if (sender.frameId !== TOP_FRAME) throw new ForbiddenSenderError('"checkCard" may only be sent from a top frame.');
         await deps.cards.check(tabOf(sender), input);
+        return { ok: true };
+      },
+      async loadCardPresenter(_input, sender) {
+        const frame = frameOf(sender);
+        await deps.loadCardPresenter(sender.documentId === undefined ? frame : { ...frame, documentId: sender.documentId });
         return { ok: true };
       },
       async locateLinkFrames(_input, sender) {

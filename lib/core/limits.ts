@@ -13,6 +13,9 @@ export const MAX_PEEK_BATCH = 500;
 /** Longest badge string the background sends a content script (the catalogs' are far shorter). */
 export const MAX_BADGE_STRING = 1000;
 
+/** Longest badge stylesheet the background sends a content script (lib/core/badge-look.ts `badgeStylesheet`, about 3 KB). */
+export const MAX_BADGE_STYLE = 8000;
+
 /** Longest text a badge's chip shows ("100/100"; the chip has room for little more). */
 export const MAX_BADGE_FACE_TEXT = 8;
 

@@ -9,7 +9,14 @@ export const USER_SETTINGS_KEY = 'settings';
 /** The last administrator policy read (lib/extension/settings.ts `createManagedPolicyReader`). */
 export const LAST_POLICY_STORAGE_KEY = 'lastManagedPolicy';
 
-/** Whether a `storage.onChanged` event may change what a content script recognises (services, hover delay). */
+/**
+ * The content scripts' settings (services to recognise, hover delay), merged by the background and
+ * kept here whenever they change: an annotator starting with the page reads them without waking the
+ * service worker, so its badges take their room before the page is first painted.
+ */
+export const PAGE_SETTINGS_COPY_KEY = 'pageSettingsCopy';
+
+/** Whether a `storage.onChanged` event changes what the content scripts' settings are merged from. */
 export function changesPageSettings(changes: object, area: string): boolean {
   return area === 'local' && (USER_SETTINGS_KEY in changes || LAST_POLICY_STORAGE_KEY in changes);
 }

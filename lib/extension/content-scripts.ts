@@ -2,6 +2,12 @@
 export const ANNOTATOR_SCRIPT = 'annotator.js';
 
 /**
+ * The card presenter (an unlisted script WXT builds at the root): the background runs it in a frame
+ * the first time the annotator there needs a card (lib/content/card-presenter).
+ */
+export const CARD_PRESENTER_SCRIPT = 'card-presenter.js';
+
+/**
  * The frame relay (an unlisted script WXT builds at the root): beside the annotator in the top frame,
  * it passes the sentinels' signals to the background (lib/content/top-frame/frame-relay.ts).
  */
@@ -22,12 +28,15 @@ export const FRAME_SENTINEL_SCRIPT = 'frame-sentinel.js';
  * the page of 20,000 anchors (docs/design-changes.md).
  */
 export const PAGE_SCRIPTS = [
-  /** The top frame: the annotator (subframes get it from the background, where a share link is). */
-  { name: 'annotator', js: ANNOTATOR_SCRIPT, allFrames: false, world: 'ISOLATED' },
+  /**
+   * The top frame: the annotator (subframes get it from the background, where a share link is). It
+   * starts with the page: each badge's room is taken as its link is parsed, before the first paint.
+   */
+  { name: 'annotator', js: ANNOTATOR_SCRIPT, allFrames: false, world: 'ISOLATED', runAt: 'document_start' },
   /** The top frame: the relay of the sentinels' signals. */
-  { name: 'frame-relay', js: FRAME_RELAY_SCRIPT, allFrames: false, world: 'ISOLATED' },
+  { name: 'frame-relay', js: FRAME_RELAY_SCRIPT, allFrames: false, world: 'ISOLATED', runAt: 'document_idle' },
   /** Every frame, in the page's own world (the top frame's exits at once). */
-  { name: 'frame-sentinel', js: FRAME_SENTINEL_SCRIPT, allFrames: true, world: 'MAIN' },
+  { name: 'frame-sentinel', js: FRAME_SENTINEL_SCRIPT, allFrames: true, world: 'MAIN', runAt: 'document_idle' },
 ] as const;
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_BADGE_STRING, MAX_PEEK_BATCH } from '../core/limits';
+import { MAX_BADGE_STRING, MAX_BADGE_STYLE, MAX_PEEK_BATCH } from '../core/limits';
 import { badgeFaceSchema, snapshotRequestSchema } from '../core/schemas/results';
 import { serviceConfigSchema } from '../core/schemas/service';
 import { hoverDelayMsSchema } from '../core/schemas/settings';
@@ -75,12 +75,16 @@ export const contentProtocol = {
       settled: z.boolean(),
     }),
   },
-  /** The badge strings and locale of the reader's language (the content script bundles no catalog). */
+  /**
+   * The badge strings and locale of the reader's language, and the badge's stylesheet (the content
+   * script bundles no catalog and no palette: lib/core/badge-look.ts `badgeStylesheet`).
+   */
   getBadgeText: {
     input: noInput,
     output: z.object({
       locale: z.string().min(2).max(35),
       strings: z.record(z.string().max(100), z.string().max(MAX_BADGE_STRING)),
+      style: z.string().max(MAX_BADGE_STYLE),
     }),
   },
   /**
@@ -109,6 +113,11 @@ export const contentProtocol = {
    * Nothing is fetched.
    */
   warmCard: { input: noInput, output: ok },
+  /**
+   * Load the card presenter into the asking frame (lib/content/card-presenter, a script of its own):
+   * the annotator asks the first time a reader's pointer comes to one of its links. Answered once it ran.
+   */
+  loadCardPresenter: { input: noInput, output: ok },
   /**
    * From the top frame, while it draws a subframe's card: is that frame still there? Nothing tells a
    * document that a frame below it went (and a page can keep the frame's window from the top frame).
@@ -141,6 +150,11 @@ export const contentPushProtocol = {
   },
   /** To the top frame: load a card page ahead, hidden, unless one waits already (lib/content/top-frame/card-view.ts). */
   warmCard: { input: noInput, output: ok },
+  /**
+   * Load the card presenter into the asking frame (lib/content/card-presenter, a script of its own):
+   * the annotator asks the first time a reader's pointer comes to one of its links. Answered once it ran.
+   */
+  loadCardPresenter: { input: noInput, output: ok },
   /**
    * To every frame whose badges show the link (they peeked it, `peekBadges`): it was fetched again,
    * from a card, the popup, the side panel or the watchlist; its badges show this now.

@@ -106,6 +106,8 @@ async function cardFrame(page: Page, timeoutMs = 5000): Promise<Frame> {
 async function hoverOnce(page: Page, frame: Frame, id: string, which: CardCase, timeoutMs = 5000): Promise<CardSample> {
   const box = await frame.locator(`#${id}`).boundingBox();
   if (!box) throw new Error(`#${id} is not on screen`);
+  // From just left of the link onto it: a rest counts only once the pointer itself moved onto the link.
+  await page.mouse.move(box.x - 8, box.y + box.height / 2);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   const card = await cardFrame(page, timeoutMs).catch((error: unknown) => {
     throw new Error(`${which} #${id}: ${String(error)}`);

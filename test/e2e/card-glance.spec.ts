@@ -7,6 +7,7 @@ import { expectBadgesGlance, expectCardGlance, expectFirstGlance } from './suppo
 import { startMisbehavingService, type MisbehavingService } from './support/misbehaving-service';
 import { advanceClock, createDeal, createDeals, startTestServer, type Deal, type TestServer } from './support/server';
 import { DealFlowPage } from './support/web-page';
+import { restOn } from './support/pointer';
 
 /**
  * The hover card in every state an investor can meet (issue #27, point 1), at 1280 and 360 px wide,
@@ -117,7 +118,7 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
           for (const width of WIDTHS) {
             await page.setViewportSize({ width, height: HEIGHT });
             if (open === 'click') await badge.click();
-            else await link.hover();
+            else await restOn(link);
             await expectCardGlance(page, deals.card, [link, badge], `card-${state}-${language}-${colorScheme}-${width}`);
             await close();
           }
@@ -152,7 +153,7 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
         await startFreshMinute(serviceWorker);
         for (let index = 0; index < HOVER_ALLOWANCE; index += 1) {
           const { link, badge } = at(`filler-${index}`);
-          await link.hover();
+          await restOn(link);
           await expect(badge).toHaveAttribute('data-state', 'ready');
           await close();
         }

@@ -4,6 +4,7 @@ import { configureTestService, startFreshMinute } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { startTestServer } from './support/server';
 import { AnnotatedPage } from './support/web-page';
+import { restOn } from './support/pointer';
 
 /** Runs `use` on `/demo` of a seeded server (`npm start`'s) that the extension is set up for, then stops the server. */
 async function withDemoPage(
@@ -43,7 +44,7 @@ test('the demo page: links in the thread, the table, a framed mail body and a we
     );
     await expect(page.locator('a[data-demo-state="lookalike"] + compliance-lens-badge')).toHaveCount(0);
     // Resting on the framed link opens its card in the page, with the disclaimer.
-    await page.frameLocator('iframe.mail-frame').locator('a[data-demo-form="frame"]').hover();
+    await restOn(page.frameLocator('iframe.mail-frame').locator('a[data-demo-form="frame"]'));
     await expect((await demo.card.opened()).disclaimer).toBeVisible();
     await demo.card.expectRevealed();
     await page.locator('iframe.mail-frame').scrollIntoViewIfNeeded();

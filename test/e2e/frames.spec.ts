@@ -8,6 +8,7 @@ import { expect, test } from './support/fixtures';
 import { PopupPage } from './support/popup';
 import { createDeals, type Deal } from './support/server';
 import { AnnotatedPage } from './support/web-page';
+import { restOn } from './support/pointer';
 
 /**
  * Links where mail clients and CRMs keep them: in a srcdoc frame, an about:blank frame the page writes
@@ -117,7 +118,7 @@ test('hover in a frame: one card, in the top document next to the link (nested, 
   await expect(badgeIn(srcdoc, 'in-srcdoc')).toHaveAttribute('data-state', 'idle');
 
   // srcdoc frame
-  await srcdoc.locator('#in-srcdoc').hover();
+  await restOn(srcdoc.locator('#in-srcdoc'));
   await expect((await mail.card.opened()).companyName).toHaveText('Sahel Pay');
   await expect(mail.card.host).toHaveCount(1); // in the top document
   await expectCardNextTo(mail, badgeIn(srcdoc, 'in-srcdoc'));
@@ -127,7 +128,7 @@ test('hover in a frame: one card, in the top document next to the link (nested, 
 
   // Two levels down.
   const nested = page.frameLocator('#same').frameLocator('#nested');
-  await nested.locator('#in-nested').hover();
+  await restOn(nested.locator('#in-nested'));
   await expect((await mail.card.opened()).companyName).toHaveText('Zed Pay');
   await expectCardNextTo(mail, badgeIn(nested, 'in-nested'));
   await mail.closeCardByLeaving();
@@ -135,19 +136,19 @@ test('hover in a frame: one card, in the top document next to the link (nested, 
   // A frame in a scrolled box, then the box scrolled while the card is open: the card follows.
   await page.locator('#scroller').evaluate((box) => (box.scrollTop = 150));
   const scrolled = page.frameLocator('#scrolled');
-  await scrolled.locator('#in-scrolled').hover();
+  await restOn(scrolled.locator('#in-scrolled'));
   await expect((await mail.card.opened()).companyName).toHaveText('Scrolled Co');
   await expectCardNextTo(mail, badgeIn(scrolled, 'in-scrolled'));
   await page.mouse.move(900, 100); // off the link, within the close delay: scroll the box under it
   await page.locator('#scroller').evaluate((box) => (box.scrollTop = 120));
-  await scrolled.locator('#in-scrolled').hover();
+  await restOn(scrolled.locator('#in-scrolled'));
   await expectCardNextTo(mail, badgeIn(scrolled, 'in-scrolled'));
   await mail.closeCardByLeaving();
 
   // A moved and scaled frame. Chromium's own visibility check does not vouch for a scaled frame, so
   // the card offers Load instead of fetching (docs/security.md): a click on it is the visible gesture.
   const scaled = page.frameLocator('#transformed');
-  await scaled.locator('#in-transformed').hover();
+  await restOn(scaled.locator('#in-transformed'));
   const scaledCard = await mail.card.frame();
   await scaledCard.getByRole('button', { name: 'Load snapshot' }).click();
   await expect((await mail.card.opened()).companyName).toHaveText('Scaled Co');
@@ -158,7 +159,7 @@ test('hover in a frame: one card, in the top document next to the link (nested, 
   // The same link in the top page and in a frame: fetched once, the other hover is served from the
   // cache; the top page's badge of it shows the snapshot as soon as the frame's fetch is done.
   await expect(badgeIn(page, 'top')).toHaveAttribute('data-state', 'idle');
-  await srcdoc.locator('#dup').hover();
+  await restOn(srcdoc.locator('#dup'));
   await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
   await expect(badgeIn(page, 'top')).toHaveAttribute('data-state', 'ready');
   await mail.closeCardByLeaving();
@@ -168,7 +169,7 @@ test('hover in a frame: one card, in the top document next to the link (nested, 
 
   // A frame of another origin, 60 px tall: the top frame draws its card, next to the link, uncut.
   const matchedCross = page.frameLocator('#matched-cross');
-  await matchedCross.locator('#in-cross').hover();
+  await restOn(matchedCross.locator('#in-cross'));
   await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
   await expect(mail.card.host).toHaveCount(1);
   await expectCardNextTo(mail, badgeIn(matchedCross, 'in-cross'));
@@ -189,7 +190,7 @@ test('one card per tab: a card opened from another frame replaces the first', as
   await page.keyboard.press('Tab'); // to its badge
   await page.keyboard.press('Enter');
   await expect((await mail.card.opened()).companyName).toHaveText('Abuja Remit Ltd');
-  await page.frameLocator('#srcdoc').locator('#in-srcdoc').hover();
+  await restOn(page.frameLocator('#srcdoc').locator('#in-srcdoc'));
   // The first card's frame may go while it is read: that read counts as "not yet".
   await expect
     .poll(async () => (await mail.card.opened()).companyName.textContent({ timeout: 1_000 }).catch(() => null))
@@ -248,7 +249,7 @@ test('browser zoom: a card for a link in a frame still sits next to it', async (
     if (tab?.id !== undefined) await chrome.tabs.setZoom(tab.id, 1.5);
   }, `${PAGES_ORIGIN}/frames.html`);
   await expect.poll(() => page.evaluate(() => window.devicePixelRatio)).toBeGreaterThan(1.4);
-  await srcdoc.locator('#in-srcdoc').hover();
+  await restOn(srcdoc.locator('#in-srcdoc'));
   await expect((await mail.card.opened()).companyName).toHaveText('Sahel Pay');
   await expectCardNextTo(mail, badgeIn(srcdoc, 'in-srcdoc'));
 });
@@ -424,7 +425,7 @@ test('sandboxed mail bodies: frames without scripts (same-origin or not) are bad
   // Resting the pointer on a link in a frame without scripts that keeps its parent's origin: the card
   // opens in the page, next to the link, and costs one view.
   await page.mouse.move(700, 500);
-  await page.frameLocator('#same-origin').locator('#share').hover();
+  await restOn(page.frameLocator('#same-origin').locator('#share'));
   await expect((await mail.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
   await expect(mail.card.host).toHaveCount(1);
   await expectCardNextTo(mail, badgeIn(page.frameLocator('#same-origin'), 'share'));
@@ -476,7 +477,7 @@ test("a frame cut off from its parent's origin: the top frame draws its card nex
     ['scripted', frames.scripted, deals.scripted],
   ] as const) {
     await page.mouse.move(1000, 700);
-    await frame.locator('#share').hover();
+    await restOn(frame.locator('#share'));
     const card = await mail.card.opened();
     await expect(card.companyName).toHaveText(deal.name);
     await expect(card.disclaimer).toBeVisible();
@@ -588,7 +589,7 @@ test('a sandboxed body inside a frame of another origin: the card opens in the t
   const { page } = mail;
   const sealed = page.frameLocator('#reader').frameLocator('#sealed');
   await expect(badgeIn(sealed, 'share')).toHaveAttribute('data-state', 'idle');
-  await sealed.locator('#share').hover();
+  await restOn(sealed.locator('#share'));
   await expect((await mail.card.opened()).companyName).toHaveText('Sahel Pay');
   await expect(mail.card.host).toHaveCount(1);
   await mail.card.expectRevealed();
@@ -625,7 +626,7 @@ test("a page that copies and floods the anchor messages of a frame's card: the c
     const hex = () => Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
     setInterval(() => window.postMessage({ source: 'compliance-lens-card-anchor', key: hex() }, '*'), 1);
   });
-  await frames.opaque.locator('#share').hover();
+  await restOn(frames.opaque.locator('#share'));
   await expect((await mail.card.opened()).companyName).toHaveText(deals.opaque.name);
   await expectCardNextTo(mail, badgeIn(frames.opaque, 'share'));
   expect(await deals.opaque.views()).toBe(1);
@@ -653,7 +654,7 @@ test('a frame of another site (an ad) that floods anchor keys cannot push a card
     document.body.append(ad);
   }, `${UNCONFIGURED_ORIGIN}/ad.html`);
   await expect(page.frameLocator('iframe[src$="/ad.html"]').locator('p')).toHaveText('Ad');
-  await frames.opaque.locator('#share').hover();
+  await restOn(frames.opaque.locator('#share'));
   await expect((await mail.card.opened()).companyName).toHaveText(deals.opaque.name);
   await expectCardNextTo(mail, badgeIn(frames.opaque, 'share'));
   expect(await deals.opaque.views()).toBe(1);

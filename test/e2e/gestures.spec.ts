@@ -4,6 +4,7 @@ import { waitLongerThanHoverDelay } from '../support/timing';
 import { PAGES_ORIGIN, servePages } from './pages/serve';
 import { expect, test } from './support/fixtures';
 import { AnnotatedPage } from './support/web-page';
+import { restOn } from './support/pointer';
 
 /**
  * No fetch of a snapshot unless a person made a gesture they could see, on a link they could see
@@ -199,7 +200,7 @@ test('an invisible frame under the pointer with a link the page keeps changing c
 
   await page.mouse.move(5, 5);
   await hostile.card.expectClosed();
-  await page.frameLocator('#mail').locator('#share').hover();
+  await restOn(page.frameLocator('#mail').locator('#share'));
   await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
   expect(await deal.views()).toBe(1);
   expect(fetched).toHaveLength(1);
@@ -352,7 +353,7 @@ test('no window message the page can hear carries the extension’s id, during l
   await hostile.restOn('share');
   await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
   await hostile.closeCardByLeaving();
-  await frame.locator('#in-frame').hover();
+  await restOn(frame.locator('#in-frame'));
   await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
   const heard: { origin: string; data: string }[] = [];
   for (const each of page.frames()) {

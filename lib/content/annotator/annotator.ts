@@ -1,5 +1,6 @@
 import { MAX_PAGE_LINK_TEXT } from '../../core/limits';
 import { createBadge, type BadgeCallbacks } from './badge';
+import { createBadgeFitter } from './badge-fit';
 import { describeBadge, type BadgeText } from './badge-view';
 import { createInteraction, type Interaction } from './interaction';
 import { createLinkScanner, type LinkScanner } from './link-scanner';
@@ -61,8 +62,21 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
   };
   const watchVisibility = options.watchVisibility === undefined ? intersectionWatcher(options.document) : options.watchVisibility;
   const visibility = watchVisibility?.((anchor) => scanner.drawBadgeOf(anchor)) ?? null;
-  const scanner: LinkScanner = createLinkScanner(config, states, visibility, {
-    newBadge: (doc) => makeBadge(doc, badgeCallbacks, (view) => describeBadge(view, text)),
+  const fitter = (options.fitBadges === undefined ? createBadgeFitter : options.fitBadges)?.(
+    options.document,
+    config.scheduler,
+    signal,
+  ) ?? {
+    fit: () => undefined,
+  };
+  const scanner: LinkScanner = createLinkScanner(config, states, visibility, fitter, {
+    newBadge: (doc) =>
+      makeBadge(
+        doc,
+        badgeCallbacks,
+        (view) => describeBadge(view, text),
+        () => text.style,
+      ),
     onDropped: (annotation) => interaction.forget(annotation),
     onLinksChanged: () => linkListeners.forEach((listener) => listener()),
     onNavigated: () => rescan(),
@@ -105,7 +119,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       return [...found.values()];
     },
     setText(next) {
+      const styled = text.style !== '';
       text = next;
+      // The stylesheet came: the badges asked for meanwhile are drawn now.
+      if (!styled) scanner.drawWaiting();
       // The badges' own words at once; what the background worded (loaded links) asked for again.
       const worded = new Set<LinkState>();
       for (const annotation of scanner.live) {

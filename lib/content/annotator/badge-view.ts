@@ -21,10 +21,11 @@ export const LOADING_VIEW: BadgeView = { state: 'loading' };
 export type BadgeDescription = Pick<BadgeFace, 'text' | 'tone' | 'dashed' | 'mark' | 'label'>;
 
 /**
- * The badge strings of the reader's language, and its locale. The content script does not bundle the
- * catalogs: the background sends the chosen language's slice (`getBadgeText`).
+ * The badge strings of the reader's language, its locale, and the badge's stylesheet. The content
+ * script bundles neither the catalogs nor the palette: the background sends the chosen language's
+ * slice and the stylesheet (`getBadgeText`). No badge is drawn before its stylesheet is known.
  */
-export type BadgeText = BadgeWords;
+export type BadgeText = BadgeWords & { readonly style: string };
 
 /** The chip of a link nothing is known of yet (the product's initials), dashed until it is loaded. */
 const NOT_LOADED = { text: 'CL', tone: 'neutral', mark: false } as const;

@@ -1,90 +1,103 @@
-import { BADGE_HEIGHT, BADGE_WIDTH } from '../../core/badge-look';
-import { BADGE_CHIP_CSS } from './badge-chip-css';
+import { BADGE_COMPACT_WIDTH, BADGE_GAP, BADGE_HEIGHT, BADGE_WIDTH } from '../../core/badge-look';
 import { IDLE_VIEW, type BadgeDescription, type BadgeView } from './badge-view';
 
 export const BADGE_TAG = 'compliance-lens-badge';
 
-/** Space between a link and its badge. */
-const BADGE_GAP = 4;
+/**
+ * How a badge stands beside its link (chosen by badge-fit.ts once the page is laid out, before it is
+ * painted; docs/design-changes.md "The badge takes its own room"):
+ * - `full`: the 56 px chip in the line after its link, taking its own room (the text after it moves
+ *   aside before the page is first painted, so nothing covers a word and nothing visibly moves);
+ * - `compact`: the 26 px chip, where the full one has no room (a narrow or clipped cell, a line the
+ *   full chip alone would wrap);
+ * - `out`: the compact chip out of the flow, over the visible end of its own link (it covers only its
+ *   own link's last letters), where even the compact one has no room (a clipped cell, a row of fixed
+ *   height), where the link is a block, positioned, or a cell of a grid or a column of flex items;
+ * - `none`: its link is not shown, so neither is it.
+ */
+export type BadgeForm = 'full' | 'compact' | 'out' | 'none';
 
 /**
- * Isolated from page CSS (`all: initial` on the host, everything else inside a closed shadow root).
- * The badge takes no room in the page (docs/design-changes.md, "Badges take no room"): its margins
- * cancel its box both ways, so its line is neither taller nor longer, nothing after it moves and
- * nothing wraps; it is drawn over what follows the link (positioned, so above the page's own text).
- * A link that holds a block (`<a><div>…`, a block image) would leave the badge a line of its own,
- * as tall as the text around it: there the badge floats with no margin box instead, at the start
- * of the line below the link; where the parent lays out items (flex, grid), it stands out of the flow
- * (`data-place`, `badgePlacement`). One size in every state (lib/core/badge-look.ts).
+ * The host's own inline style, `!important` throughout: an inline important declaration outranks
+ * every rule of the page, and `all: initial` resets whatever a page rule could use to hide or fade the
+ * badge (opacity, filter, mask, clip-path, blend mode, transform, transitions, pointer events). Its
+ * vertical margins cancel its height, so it never makes its line taller. `x`, `y`: where `out` stands
+ * from where the flow would put it.
  */
-const BADGE_CSS = `
-:host{all:initial!important;display:inline-block!important;vertical-align:middle!important;position:relative!important;width:${BADGE_WIDTH}px!important;height:${BADGE_HEIGHT}px!important;margin:-${BADGE_HEIGHT / 2}px -${BADGE_WIDTH + BADGE_GAP}px -${BADGE_HEIGHT / 2}px ${BADGE_GAP}px!important;visibility:inherit!important}
-:host([data-link-hidden]){visibility:hidden!important}
-:host([data-place=block]){display:block!important;float:left!important;margin:0 -${BADGE_WIDTH}px -${BADGE_HEIGHT}px 0!important}
-:host([data-place=out]){position:absolute!important;margin:var(--cl-badge-y,0) 0 0 var(--cl-badge-x,0)!important}
-${BADGE_CHIP_CSS}
-.b:hover{filter:brightness(.96)}
-.b:focus{outline:none}
-.s{display:none;width:7px;height:7px;border-radius:50%;border:1.5px solid currentColor;border-right-color:transparent;animation:r .8s linear infinite}
-:host([data-state=loading]) .s{display:inline-block}
-@keyframes r{to{transform:rotate(360deg)}}
-@media (prefers-reduced-motion:reduce){.s{animation:none;border-right-color:currentColor;opacity:.5}}`;
-
-/**
- * Moves a badge standing out of the flow (at its container's start) to the end of its link, measured
- * once when it is drawn (custom properties: the host's `all: initial` leaves them alone).
- */
-function placeAfter(host: HTMLElement, link: Element): void {
-  const from = host.getBoundingClientRect();
-  const to = link.getBoundingClientRect();
-  host.style.setProperty('--cl-badge-x', `${to.right - from.left + BADGE_GAP}px`);
-  host.style.setProperty('--cl-badge-y', `${to.top + (to.height - BADGE_HEIGHT) / 2 - from.top}px`);
+export function hostStyle(form: BadgeForm, x = 0, y = 0): string {
+  const out = form === 'out';
+  return (
+    form === 'none'
+      ? 'all:initial;display:none'
+      : `all:initial;display:inline-block;position:${out ? 'absolute' : 'relative'};vertical-align:middle;visibility:inherit;width:${form === 'full' ? BADGE_WIDTH : BADGE_COMPACT_WIDTH}px;height:${BADGE_HEIGHT}px;margin:${out ? `${y}px 0 0 ${x}px` : `-${BADGE_HEIGHT / 2}px 0 -${BADGE_HEIGHT / 2}px ${BADGE_GAP}px`}`
+  ).replace(/;|$/g, '!important;');
 }
 
-/**
- * Where a badge can stand without moving anything: in the line after its link (`inline`); floated
- * below a link that holds a block or is one (`block`: in the line it would be a line of its own); out
- * of the flow where the link's parent lays out its children as items (flex, grid), which would give
- * the badge a cell or a gap of its own (`out`: moved to the link's end when drawn).
- */
-function badgePlacement(link: Element | null): 'inline' | 'block' | 'out' {
-  const view = link?.ownerDocument.defaultView;
-  if (!link || !view) return 'inline';
-  const display = (element: Element) => view.getComputedStyle(element).display;
-  if (link.parentElement && /flex|grid/.test(display(link.parentElement))) return 'out';
-  const isBlock = (element: Element) => !/^(inline|contents|none)/.test(display(element));
-  return isBlock(link) || (link.lastElementChild !== null && isBlock(link.lastElementChild)) ? 'block' : 'inline';
-}
+/** The attributes this script sets on a host; any other a page adds (`inert`, `popover`, …) is taken away. */
+const OWN_ATTRIBUTES = /^(style|data-(state|error-code|withdrawn|compact|scheme))$/;
 
-const templates = new WeakMap<Document, { host: HTMLElement; shadow: DocumentFragment }>();
+const templates = new WeakMap<Document, { host: HTMLElement; shadow: DocumentFragment; guard: MutationObserver }>();
+/** The host's style in each form and place, made once. */
+const styles = new Map<string, string>();
+const styleFor = (form: BadgeForm, x = 0, y = 0): string => {
+  const key = `${form}${x},${y}`;
+  let style = styles.get(key);
+  if (style === undefined) styles.set(key, (style = hostStyle(form, x, y)));
+  return style;
+};
 
-/** The prepared host (hidden, idle) and shadow tree of a document, cloned for each badge. */
-function badgeTemplate(doc: Document): { host: HTMLElement; shadow: DocumentFragment } {
+/** The prepared host (idle, full size) and shadow tree of a document, cloned for each badge. */
+function badgeTemplate(doc: Document): { host: HTMLElement; shadow: DocumentFragment; guard: MutationObserver } {
   let template = templates.get(doc);
   if (!template) {
     const host = doc.createElement(BADGE_TAG);
-    // Undrawn, the host takes no box at all: inserting hundreds of them costs the page no layout.
-    host.hidden = true;
+    host.setAttribute('style', styleFor('full'));
     host.setAttribute('data-state', 'idle');
     const shadow = doc.createDocumentFragment();
     const style = doc.createElement('style');
-    style.textContent = BADGE_CSS;
     const button = doc.createElement('span');
     button.className = 'b';
     button.setAttribute('role', 'button');
     button.tabIndex = 0;
-    const spinner = doc.createElement('span');
-    spinner.className = 's';
-    spinner.setAttribute('aria-hidden', 'true');
-    const text = doc.createElement('span');
-    text.className = 't';
-    text.setAttribute('aria-hidden', 'true');
-    button.append(spinner, text);
+    // Spinner, mark, score (or the state's mark) and the score's scale.
+    for (const part of 'smtu') {
+      const span = doc.createElement('span');
+      span.className = part;
+      span.setAttribute('aria-hidden', 'true');
+      button.append(span);
+    }
     shadow.append(style, button);
-    template = { host, shadow };
+    template = { host, shadow, guard: new MutationObserver(restoreHosts) };
     templates.set(doc, template);
   }
   return template;
+}
+
+/**
+ * What each host's `style` attribute must read, as written (compared as text: no style is read back):
+ * a page that rewrites it, through the attribute or the CSSOM, or adds an attribute, gets it put back.
+ */
+const expectedStyles = new WeakMap<Node, string>();
+
+function restoreHosts(records: MutationRecord[]): void {
+  for (const { target, attributeName } of records) {
+    const expected = expectedStyles.get(target);
+    if (expected === undefined || !(target instanceof Element) || attributeName === null) continue;
+    if (attributeName === 'style') {
+      if (target.getAttribute('style') !== expected) target.setAttribute('style', expected);
+    } else if (!OWN_ATTRIBUTES.test(attributeName)) {
+      target.removeAttribute(attributeName);
+    }
+  }
+}
+
+/** Light or dark, from the text colour the page sets where the link is: light text means a dark ground. */
+function pageScheme(element: Element | null): 'light' | 'dark' {
+  const view = element?.ownerDocument.defaultView;
+  const rgb = element && view ? /(\d+)\D+(\d+)\D+(\d+)/.exec(view.getComputedStyle(element).color) : null;
+  if (!rgb) return 'light';
+  const [, r = 0, g = 0, b = 0] = rgb.map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140 ? 'dark' : 'light';
 }
 
 /**
@@ -104,12 +117,17 @@ export interface Badge {
   /** Paints the current state again (the reader's language changed). */
   repaint(): void;
   /**
-   * Draws the badge (shadow root, styles, button), once. Until then the host is `hidden` and carries
-   * only its state attributes: a page with hundreds of share links pays for the few on screen, and
-   * the rest are drawn as they come near the viewport or get keyboard focus.
+   * Draws the badge (shadow root, styles, button), once, when its stylesheet has come. Until then the
+   * host is an empty box of its final size (its room is taken from the start) and carries only its
+   * state attributes: a page with hundreds of share links pays for the few on screen, and the rest
+   * are drawn as they come near the viewport or get keyboard focus.
    */
   draw(): void;
   readonly drawn: boolean;
+  /** How it stands beside its link now. */
+  readonly form: BadgeForm;
+  /** Stands another way (badge-fit.ts decides which); its size then never changes with its state. */
+  setForm(form: BadgeForm, x?: number, y?: number): void;
   /** Draws the badge if needed, then focuses its button. */
   focus(): void;
   remove(): void;
@@ -144,18 +162,23 @@ function onButtonKeyDown(this: ShadowBadge, event: KeyboardEvent): void {
  */
 class ShadowBadge implements Badge {
   readonly host: HTMLElement;
-  private parts: { readonly button: HTMLElement; readonly text: HTMLElement } | null = null;
+  form: BadgeForm = 'full';
+  private parts: { readonly button: HTMLElement; readonly text: HTMLElement; readonly scale: HTMLElement } | null = null;
   private view: BadgeView = IDLE_VIEW;
 
   constructor(
     doc: Document,
     readonly callbacks: BadgeCallbacks,
     private readonly describe: DescribeBadge,
+    private readonly stylesheet: () => string,
   ) {
-    // Hidden and idle, in one native call.
-    const host = badgeTemplate(doc).host.cloneNode(false);
+    const template = badgeTemplate(doc);
+    // Idle and full size, in one native call.
+    const host = template.host.cloneNode(false);
     if (!(host instanceof HTMLElement)) throw new Error('badge template is not an element');
     this.host = host;
+    expectedStyles.set(host, template.host.getAttribute('style') ?? '');
+    template.guard.observe(host, { attributes: true });
   }
 
   get drawn(): boolean {
@@ -163,44 +186,57 @@ class ShadowBadge implements Badge {
   }
 
   get button(): HTMLElement {
-    return this.ensureDrawn().button;
+    const parts = this.ensureDrawn();
+    if (!parts) throw new Error('badge drawn before its stylesheet came');
+    return parts.button;
   }
 
   draw(): void {
     this.ensureDrawn();
   }
 
-  private ensureDrawn(): { readonly button: HTMLElement; readonly text: HTMLElement } {
-    if (this.parts) return this.parts;
+  setForm(form: BadgeForm, x = 0, y = 0): void {
+    this.form = form;
+    const style = styleFor(form, x, y);
+    expectedStyles.set(this.host, style);
+    this.host.setAttribute('style', style);
+    this.host.toggleAttribute('data-compact', form === 'compact' || form === 'out');
+  }
+
+  private ensureDrawn(): { readonly button: HTMLElement; readonly text: HTMLElement; readonly scale: HTMLElement } | null {
+    const css = this.stylesheet();
+    if (this.parts || !css) return this.parts;
     const shadow = this.host.attachShadow({ mode: 'closed' });
-    const link = this.host.previousElementSibling;
-    const placement = badgePlacement(link);
-    if (placement !== 'inline') this.host.setAttribute('data-place', placement);
-    this.host.hidden = false;
+    this.host.setAttribute('data-scheme', pageScheme(this.host.parentElement));
     // Cloning one prepared tree is cheaper than building each badge.
     shadow.append(badgeTemplate(this.host.ownerDocument).shadow.cloneNode(true));
-    // Measured once its own styles apply (they take it out of the flow).
-    if (placement === 'out' && link) placeAfter(this.host, link);
+    const style = shadow.firstChild;
+    if (style) style.textContent = css;
     const button = shadow.lastElementChild;
-    const text = button?.lastElementChild;
-    if (!(button instanceof HTMLElement) || !(text instanceof HTMLElement)) throw new Error('badge template is incomplete');
+    const text = button?.children[2];
+    const scale = button?.lastElementChild;
+    if (!(button instanceof HTMLElement) || !(text instanceof HTMLElement) || !(scale instanceof HTMLElement))
+      throw new Error('badge template is incomplete');
     button.addEventListener('click', onButtonClick.bind(this));
     button.addEventListener('keydown', onButtonKeyDown.bind(this));
-    this.parts = { button, text };
+    this.parts = { button, text, scale };
     this.paint();
     return this.parts;
   }
 
   private paint(): void {
     if (!this.parts) return;
-    const { button, text } = this.parts;
+    const { button, text, scale } = this.parts;
     const description = this.describe(this.view);
     button.setAttribute('aria-label', description.label);
     button.setAttribute('aria-busy', String(this.view.state === 'loading'));
     button.dataset.tone = description.tone;
     button.toggleAttribute('data-dashed', description.dashed);
     button.toggleAttribute('data-mark', description.mark);
-    text.textContent = description.text;
+    // A score and its scale apart (`76` `/100`): the compact chip shows the score alone.
+    const [score = '', rest] = description.text.split('/');
+    text.textContent = score;
+    scale.textContent = rest === undefined ? '' : `/${rest}`;
   }
 
   render(view: BadgeView): void {
@@ -218,7 +254,7 @@ class ShadowBadge implements Badge {
   }
 
   focus(): void {
-    this.ensureDrawn().button.focus();
+    this.ensureDrawn()?.button.focus();
   }
 
   remove(): void {
@@ -226,6 +262,7 @@ class ShadowBadge implements Badge {
   }
 }
 
-export function createBadge(doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge): Badge {
-  return new ShadowBadge(doc, callbacks, describe);
+/** `stylesheet`: the badge's stylesheet as the background sent it (empty until then: nothing is drawn). */
+export function createBadge(doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge, stylesheet: () => string): Badge {
+  return new ShadowBadge(doc, callbacks, describe, stylesheet);
 }

@@ -1,17 +1,9 @@
-import type { CardAnchor, ContentProtocolMap, ContentSettings, FrameRect } from '../../protocol/content';
-import type { ActivationSource, CardEventKind } from '../../protocol/guarded/card';
-import {
-  toBadgeFace,
-  toBadgeText,
-  toBadgeChange,
-  toCardEvent,
-  toCloseCard,
-  toContentSettings,
-  toOpenCardAnswer,
-} from '../../protocol/guarded/content-answers';
-import { contentMessenger } from '../shared/messaging';
-import type { BadgeResult, BadgeText } from './badge-view';
-import type { BadgeSnapshotClient, SnapshotRequest } from './types';
+import type { ContentProtocolMap, ContentSettings } from '../../protocol/content';
+import { toBadgeFace, toBadgeText, toBadgeChange, toContentSettings } from '../../protocol/guarded/content-answers';
+import { PAGE_SETTINGS_COPY_KEY } from '../../core/storage-keys';
+import { contentMessenger, extensionApi } from '../shared/messaging';
+import type { BadgeText } from './badge-view';
+import type { BadgeSnapshotClient } from './types';
 
 /**
  * The annotator's side of lib/protocol/content.ts. The background answers it with badge summaries
@@ -41,12 +33,24 @@ export type { ContentSettings };
 
 const unexpectedAnswer = (message: string) => new Error(`${message}: unexpected answer`);
 
+/** The settings the background keeps for content scripts in storage.local (null: none yet, or malformed). */
+export async function readSettingsCopy(): Promise<ContentSettings | null> {
+  try {
+    return toContentSettings((await extensionApi().storage.local.get(PAGE_SETTINGS_COPY_KEY))[PAGE_SETTINGS_COPY_KEY]);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The settings the content script needs (services to recognise, hover delay). At once by default;
- * with `waitForPolicy`, once the background has read the administrator policy (seconds just after
- * browser start).
+ * The settings the content script needs (services to recognise, hover delay). At once by default:
+ * from the background's copy in storage.local (a few milliseconds, the worker may sleep), else from
+ * the background; with `waitForPolicy`, once the background has read the administrator policy
+ * (seconds just after browser start).
  */
 export async function fetchContentSettings(options: { waitForPolicy?: boolean } = {}): Promise<ContentSettings> {
+  const copy = options.waitForPolicy ? null : await readSettingsCopy();
+  if (copy) return copy;
   const settings = toContentSettings(
     await messenger.send('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined),
   );
@@ -72,51 +76,5 @@ export function withUsableLocale(text: BadgeText): BadgeText {
   }
 }
 
-/** What the card asks the background for (lib/background/cards/card-routes.ts owns the card's life). */
-export interface CardClient {
-  /**
-   * Opens this tab's card for `request` next to `anchor` (the card page named `nonce` claims it);
-   * answers, once the snapshot is known, whether the card is drawn and what the badge shows (null: nothing).
-   */
-  open(
-    card: SnapshotRequest & { nonce: string; intent: ActivationSource; seen: boolean; anchor: CardAnchor },
-  ): Promise<{ shown: boolean; badge: BadgeResult | null }>;
-  /** The card's badge moved to `rect`. */
-  move(nonce: string, rect: FrameRect): Promise<unknown>;
-  close(nonce: string): Promise<unknown>;
-  /** Has the top frame load a card page ahead (nothing is fetched). */
-  warm(): Promise<unknown>;
-  /**
-   * Calls `onClose` when the background closes a card of this frame (another frame's card replaced
-   * it) and `onEvent` with what the card did, until `signal` aborts.
-   */
-  listen(
-    handlers: {
-      onClose(nonce: string): void;
-      onEvent(nonce: string, event: CardEventKind): void;
-    },
-    signal: AbortSignal,
-  ): void;
-}
-
-export const cardClient: CardClient = {
-  open: async (card) => toOpenCardAnswer(await messenger.send('openCard', card)),
-  move: (nonce, rect) => messenger.send('moveCard', { nonce, rect }),
-  close: (nonce) => messenger.send('closeCard', { nonce }),
-  warm: () => messenger.send('warmCard'),
-  listen(handlers, signal) {
-    const stops = [
-      messenger.answer('closeCard', (data) => {
-        const nonce = toCloseCard(data);
-        if (nonce) handlers.onClose(nonce);
-        return { ok: true };
-      }),
-      messenger.answer('cardEvent', (data) => {
-        const event = toCardEvent(data);
-        if (event) handlers.onEvent(event.nonce, event.event);
-        return { ok: true };
-      }),
-    ];
-    signal.addEventListener('abort', () => stops.forEach((stop) => stop()), { once: true });
-  },
-};
+/** Has the background load the card presenter into this frame (lib/content/card-presenter), once per frame. */
+export const loadCardPresenter = (): Promise<unknown> => messenger.send('loadCardPresenter');

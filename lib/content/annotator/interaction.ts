@@ -1,4 +1,4 @@
-import { browserSees, faded, shows, type Point } from '../shared/seen';
+import { badgeSeen, faded, paintsText, shows, veiled, type Point } from '../shared/seen';
 import type { Annotation } from './link-states';
 import type { LinkScanner } from './link-scanner';
 import type { LinkStates } from './link-states';
@@ -20,6 +20,24 @@ function canRestOn(target: Element): boolean {
   const largest = Math.max((innerWidth * innerHeight) / 4, 40_000);
   for (const box of target.getClientRects()) if (box.width * box.height > largest) return false;
   return true;
+}
+
+/**
+ * A rest counts only once the pointer itself moved onto a link or its badge: content moved under a
+ * still pointer (a transition, an animation, a scroll, an insertion) brings pointer events too, with
+ * the pointer where it was. Compared in screen coordinates, which a frame moving under the pointer
+ * does not change; the first move a document sees has no place to compare with, so its own movement
+ * (`movementX`/`Y`, which the browser counts from the pointer's last place) decides.
+ */
+function pointerTracker(): (event: PointerEvent) => boolean {
+  let x = NaN;
+  let y = NaN;
+  return (event) => {
+    const moved = Number.isNaN(x) ? event.movementX !== 0 || event.movementY !== 0 : x !== event.screenX || y !== event.screenY;
+    x = event.screenX;
+    y = event.screenY;
+    return moved;
+  };
 }
 
 /** Where an event really happened: inside an open shadow root, not at its host, where the document sees it. */
@@ -52,6 +70,9 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   let hovered: Annotation | null = null;
   /** Whether the pointer rests on the badge of `hovered` (else on its link): moving between them starts a new rest. */
   let hoveredBadge = false;
+  /** A link or badge the pointer is over, not yet counted: its rest starts when the pointer moves on it. */
+  let arrived: { annotation: Annotation; onBadge: boolean } | null = null;
+  const movedPointer = pointerTracker();
   /** Counts activations: one still judging what is seen gives way to a later one, or to a reset. */
   let activations = 0;
   let cancelIntentTimer: (() => void) | null = null;
@@ -92,14 +113,17 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     cancelIntent();
     cancelClose();
     const { badge } = annotation;
+    const drawn = badge.drawn;
     badge.draw(); // the card is placed by the link and its badge
     const on = target ?? badge.host;
     const box = on.getBoundingClientRect();
     const point = at ?? { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
-    // A gesture counts only on what a person can see (docs/security.md section 10); a badge hides with
-    // its link (link-scanner.ts). Else the card opens with Load and nothing is fetched.
-    // The browser judges a box: a link that wraps has others' text in its box, so its badge is judged instead.
-    const seen = shows(on, point) && (await browserSees(on.getClientRects().length > 1 ? badge.host : on));
+    // A gesture counts only on the extension's own mark, seen (docs/security.md section 10): the badge
+    // drawn before the gesture, whole and unveiled; a rest on the link also needs the link to show
+    // where the pointer is, its text painted. Else the card opens with Load and nothing is fetched.
+    const onLink = on !== badge.host;
+    const linkShows = !onLink || (shows(on, point) && paintsText(on) && !veiled(on, annotation.anchor.parentElement));
+    const seen = drawn && linkShows && (await badgeSeen(badge.host));
     if (activation !== activations || !isLive(annotation)) return;
     cardFor = annotation;
     cardSticky = source !== 'hover';
@@ -123,6 +147,7 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     cancelIntentTimer?.();
     cancelIntentTimer = null;
     hovered = null;
+    arrived = null;
   }
 
   function cancelClose(): void {
@@ -154,14 +179,7 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
       const onBadge = target === annotation.badge.host;
       if (hovered === annotation && hoveredBadge === onBadge) return;
       cancelIntent();
-      hovered = annotation;
-      hoveredBadge = onBadge;
-      const at = { x: event.clientX, y: event.clientY };
-      getCard().warm();
-      cancelIntentTimer = scheduler.timeout(() => {
-        cancelIntentTimer = null;
-        if (target instanceof Element && canRestOn(target)) void activate(annotation, 'hover', target, at);
-      }, hoverDelayMs);
+      arrived = { annotation, onBadge };
       return;
     }
     if (card?.isOpen && target instanceof Node && card.contains(target)) {
@@ -170,6 +188,24 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
       return;
     }
     pointerLeftEverything();
+  }
+
+  /** The pointer moved: a link or badge it arrived on starts its rest, if the pointer itself moved there. */
+  function onPointerMove(event: PointerEvent): void {
+    const moved = movedPointer(event);
+    if (!arrived || !moved) return;
+    const target = targetOf(event);
+    const { annotation, onBadge } = arrived;
+    if (annotationAt(target) !== annotation || (target === annotation.badge.host) !== onBadge) return;
+    arrived = null;
+    hovered = annotation;
+    hoveredBadge = onBadge;
+    const at = { x: event.clientX, y: event.clientY };
+    getCard().warm();
+    cancelIntentTimer = scheduler.timeout(() => {
+      cancelIntentTimer = null;
+      if (target instanceof Element && canRestOn(target)) void activate(annotation, 'hover', target, at);
+    }, hoverDelayMs);
   }
 
   function onPointerOut(event: PointerEvent): void {
@@ -206,6 +242,7 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
       if (isUserEvent(event)) handler(event);
     };
   doc.addEventListener('pointerover', fromUser(onPointerOver), capture);
+  doc.addEventListener('pointermove', fromUser(onPointerMove), capture);
   doc.addEventListener('pointerout', fromUser(onPointerOut), capture);
   doc.addEventListener('pointerdown', fromUser(onPointerDown), capture);
   doc.addEventListener('keydown', fromUser(onKeyDown), { capture: true, signal });

@@ -3,6 +3,7 @@
  * state (which anchor is annotated, which badge is ours), and each needs the others' view of it.
  */
 import { BADGE_TAG, type Badge } from './badge';
+import type { BadgeFitter } from './badge-fit';
 import { ANCHOR_SELECTOR, anchorsDeep, forEachShadowRoot, isAnchor, isElement } from '../../dom';
 import type { Annotation, LinkStates } from './link-states';
 import type { AnchorRecognizer, AnnotatableLink, EngineConfig } from './types';
@@ -24,11 +25,13 @@ export interface ScannerHooks {
 
 const OBSERVED = { childList: true, subtree: true, attributes: true, attributeFilter: ['href', 'data-saferedirecturl'] };
 const MAX_REPAIRS = 5;
-/** What can hide a link itself (its ancestors' visibility, display and content-visibility hide its badge too). */
+/** What can hide a link itself or change how it is laid out (its badge is fitted again). */
 const LINK_STYLE = { attributeFilter: ['style', 'class', 'hidden'] }; // `attributes` follows from the filter
-
-/** The link itself is not shown (its own visibility or display, or an ancestor's). */
-const linkHidden = (anchor: Element) => !anchor.checkVisibility({ visibilityProperty: true });
+/**
+ * Work done in the mutation callback itself, before the page is painted: a badge's room is taken in
+ * the frame in which its link first appears. What a huge insertion leaves over goes on in idle slices.
+ */
+const IN_CALLBACK_BUDGET_MS = 40;
 /** Badges must never be written into something the user is editing (they would be sent). */
 const EDITABLE_SELECTOR = '[contenteditable]:not([contenteditable="false"])';
 
@@ -40,8 +43,10 @@ export interface LinkScanner {
   readonly pendingWork: number;
   /** The live annotation an event target belongs to (the link, something inside it, or its badge host). */
   annotationAt: (target: EventTarget | null) => Annotation | null;
-  /** Draws the badge of an annotated anchor (it came near the viewport or got focus). */
+  /** Draws the badge of an annotated anchor (it came near the viewport or got focus), once its stylesheet is known. */
   drawBadgeOf: (anchor: Element) => void;
+  /** Draws the badges asked for before the stylesheet came. */
+  drawWaiting: () => void;
   /** Looks at every link again: new services, or a new base URL after navigation. */
   rescan: (recognizer?: AnchorRecognizer) => void;
 }
@@ -57,6 +62,7 @@ export function createLinkScanner(
   states: LinkStates,
   /** Badges are drawn when their link comes near the viewport; null: drawn at once. */
   visibility: VisibilityWatcher | null,
+  fitter: BadgeFitter,
   hooks: ScannerHooks,
 ): LinkScanner {
   let recognizer = initialRecognizer;
@@ -78,14 +84,15 @@ export function createLinkScanner(
   let anchorQueue: Element[] = [];
   let anchorIndex = 0;
   let cancelFlush: (() => void) | null = null;
+  /** Badges asked to be drawn before their stylesheet came. */
+  const undrawn = new Set<Annotation>();
   /** Open shadow roots found so far (each observed once). */
   const roots = new WeakSet<ShadowRoot>();
-  /** A drawn badge follows its link: hidden when the link is (checked when drawn and when the link's style changes). */
-  const follow = ({ anchor, badge }: Annotation) => badge.host.toggleAttribute('data-link-hidden', linkHidden(anchor));
+  // A link restyled (hidden, shown, made a block) has its badge fitted again before the next paint.
   const linkStyles = new MutationObserver((records) => {
     for (const { target } of records) {
       const annotation = isElement(target) ? annotations.get(target) : undefined;
-      if (annotation) follow(annotation);
+      if (annotation && live.has(annotation)) fitter.fit(annotation);
     }
   });
 
@@ -99,10 +106,11 @@ export function createLinkScanner(
     cancelFlush = scheduler.batch(flush);
   }
 
-  function flush(): void {
+  function flush(budgetMs = sliceBudgetMs): void {
+    cancelFlush?.();
     cancelFlush = null;
     if (signal.aborted) return;
-    const deadline = scheduler.now() + sliceBudgetMs;
+    const deadline = scheduler.now() + budgetMs;
     if (pendingRemoved.length > 0) handleRemoved(pendingRemoved.splice(0));
     if (pendingRoots.size > 0) {
       const roots = [...pendingRoots];
@@ -123,7 +131,8 @@ export function createLinkScanner(
     }
     if (linksDirty) {
       linksDirty = false;
-      hooks.onLinksChanged();
+      // After this task's DOM work (the first look runs while the annotator is being made, before anyone listens).
+      queueMicrotask(() => signal.aborted || hooks.onLinksChanged());
     }
   }
 
@@ -198,9 +207,10 @@ export function createLinkScanner(
     linksDirty = true;
     states.attach(annotation, state);
     anchor.after(badge.host);
+    fitter.fit(annotation);
     linkStyles.observe(anchor, LINK_STYLE);
     if (visibility) visibility.observe(anchor);
-    else badge.draw();
+    else scanner.drawBadgeOf(anchor);
   }
 
   function ensureBadgePlaced(annotation: Annotation): void {
@@ -211,6 +221,7 @@ export function createLinkScanner(
 
   function drop(annotation: Annotation): void {
     visibility?.unobserve(annotation.anchor);
+    undrawn.delete(annotation);
     annotation.badge.remove();
     annotations.delete(annotation.anchor);
     live.delete(annotation);
@@ -278,11 +289,9 @@ export function createLinkScanner(
         }
       }
     }
-    if (changed) scheduleFlush();
+    if (changed) flush(IN_CALLBACK_BUDGET_MS);
   });
   observer.observe(doc, OBSERVED);
-  pendingRoots.add(doc);
-  scheduleFlush();
 
   signal.addEventListener(
     'abort',
@@ -299,7 +308,7 @@ export function createLinkScanner(
     { once: true },
   );
 
-  return {
+  const scanner: LinkScanner = {
     live,
     get pendingWork() {
       return pendingRoots.size + pendingRemoved.length + (anchorQueue.length - anchorIndex);
@@ -316,8 +325,14 @@ export function createLinkScanner(
       const annotation = annotations.get(anchor);
       if (annotation && live.has(annotation)) {
         annotation.badge.draw();
-        follow(annotation);
+        if (annotation.badge.drawn) fitter.fit(annotation);
+        else undrawn.add(annotation);
       }
+    },
+    drawWaiting() {
+      const waiting = [...undrawn];
+      undrawn.clear();
+      for (const { anchor } of waiting) scanner.drawBadgeOf(anchor);
     },
     rescan(next) {
       if (signal.aborted) return;
@@ -332,4 +347,8 @@ export function createLinkScanner(
       scheduleFlush();
     },
   };
+  // The page as parsed so far, at once: each badge's room before the next paint.
+  pendingRoots.add(doc);
+  flush(IN_CALLBACK_BUDGET_MS);
+  return scanner;
 }

@@ -1,12 +1,13 @@
 import { browser } from 'wxt/browser';
 import { LANGUAGE_ITEM_KEY } from '../../core/i18n/language';
-import { changesPageSettings } from '../../core/storage-keys';
+import { PAGE_SETTINGS_COPY_KEY } from '../../core/storage-keys';
 import { createLinkRecognizer } from '../../core/links/recognize';
 import type { Lifetime } from '../shared/lifetime';
 import { createAnnotator, type Annotator } from './annotator';
-import { createCard } from './card';
+import { createLazyCard } from './card';
 import type { BadgeText } from './badge-view';
-import { cardClient, fetchBadgeText, fetchContentSettings, messagingSnapshotClient, type ContentSettings } from './client';
+import { toContentSettings } from '../../protocol/guarded/content-answers';
+import { fetchBadgeText, fetchContentSettings, loadCardPresenter, messagingSnapshotClient, type ContentSettings } from './client';
 import type { BadgeSnapshotClient, Scheduler } from './types';
 
 export interface StartAnnotatorDeps {
@@ -31,6 +32,10 @@ function lifetimeScheduler(lifetime: Lifetime): Scheduler {
       const id = requestIdleCallback(() => lifetime.isAlive() && callback(), { timeout: BATCH_TIMEOUT_MS });
       return () => cancelIdleCallback(id);
     },
+    frame(callback) {
+      const id = requestAnimationFrame(() => lifetime.isAlive() && callback());
+      return () => cancelAnimationFrame(id);
+    },
     timeout(callback, ms) {
       const timer = setTimeout(() => lifetime.isAlive() && callback(), ms);
       return () => clearTimeout(timer);
@@ -39,15 +44,21 @@ function lifetimeScheduler(lifetime: Lifetime): Scheduler {
   };
 }
 
+/** Before the background sent the badge's words and stylesheet (a few milliseconds): room taken, nothing drawn. */
+const NO_WORDS: BadgeText = { locale: 'en', strings: {}, style: '' };
+
 /**
  * Wires the engine to the extension: settings and snapshots through the background, the card
- * iframe, settings changes, and teardown when the script's lifetime ends.
+ * iframe, settings changes, and teardown when the script's lifetime ends. It starts with the page
+ * (`document_start`) and annotates as soon as it has the services, without waiting for the words:
+ * every badge then takes its room before the page is first painted.
  * Reusable by a popup-triggered "scan this page" (inject the content script, then call this).
  */
 export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
   const getSettings = deps.getSettings ?? fetchContentSettings;
   const getBadgeText = deps.getBadgeText ?? fetchBadgeText;
-  const [settings, text] = await Promise.all([getSettings(), getBadgeText()]);
+  const words = getBadgeText();
+  const settings = await getSettings();
   if (!lifetime.isAlive()) return null;
   let applied = settings;
 
@@ -57,11 +68,17 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
     signal,
     recognizer: createLinkRecognizer(settings.services),
     client: deps.client ?? messagingSnapshotClient,
-    createCard: (events) => createCard({ client: cardClient, window, signal }, events),
+    createCard: (events) => createLazyCard({ load: loadCardPresenter, window, signal }, events),
     scheduler: lifetimeScheduler(lifetime),
     hoverDelayMs: settings.hoverDelayMs,
-    text,
+    text: NO_WORDS,
   });
+  words.then(
+    (text) => {
+      if (lifetime.isAlive()) annotator.setText(text);
+    },
+    () => undefined,
+  );
 
   /** New services or hover delay: every link is looked at again (only if something changed). */
   const apply = (next: ContentSettings) => {
@@ -88,7 +105,11 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
         () => undefined,
       );
     }
-    if (changesPageSettings(changes, area)) void getSettings().then(apply, () => undefined);
+    const copy =
+      PAGE_SETTINGS_COPY_KEY in changes
+        ? toContentSettings(Reflect.get(Object(changes[PAGE_SETTINGS_COPY_KEY]), 'newValue'))
+        : null;
+    if (copy) apply(copy);
   };
   browser.storage.onChanged.addListener(onStorageChanged);
   signal.addEventListener('abort', () => browser.storage.onChanged.removeListener(onStorageChanged), { once: true });

@@ -1,7 +1,8 @@
 import type { ActivationSource } from '../../protocol/guarded/card';
-import type { Point } from '../shared/seen';
+import type { CardCloseReason, CardCloseRequest, CardEvents, CardPresenter, SnapshotRequest } from '../shared/card-contract';
 import type { Badge, BadgeCallbacks, DescribeBadge } from './badge';
 import type { BadgeResult, BadgeText } from './badge-view';
+import type { createBadgeFitter } from './badge-fit';
 import type { VisibilityWatcherFactory } from './visibility';
 
 /**
@@ -32,10 +33,7 @@ export interface AnchorRecognizer {
   candidateSelector?(baseURI: string): string | null;
 }
 
-export interface SnapshotRequest {
-  origin: string;
-  token: string;
-}
+export type { CardCloseReason, CardCloseRequest, CardEvents, CardPresenter, SnapshotRequest };
 
 export interface BadgeSnapshotClient {
   /** Cache only: never a fetch, so never a view. One answer per request, null = nothing cached. */
@@ -49,55 +47,14 @@ export interface BadgeSnapshotClient {
 
 export type { ActivationSource };
 
-export type CardCloseReason = 'escape' | 'button' | 'pointer-left' | 'outside' | 'replaced' | 'navigation' | 'stopped';
-
-/** Why the card itself asks to close: its own button or Escape, a press outside it, another frame's card. */
-export type CardCloseRequest = Extract<CardCloseReason, 'escape' | 'button' | 'outside' | 'replaced'>;
-
-export interface CardPresenter {
-  /**
-   * Shows the card for `request` next to `anchors` (the link and its badge: the card never covers
-   * them); one card at a time. Answers, once
-   * the background knows it, what the link's badge shows (null: nothing, neither fetched nor cached);
-   * null at once when the card already shows this link (nothing is asked).
-   */
-  open(
-    request: SnapshotRequest,
-    anchors: readonly Element[],
-    options: {
-      focus: boolean;
-      intent: ActivationSource;
-      /** The gesture was on something a person could see in this document (lib/content/shared/seen.ts). */
-      seen: boolean;
-      /** Where: the pointer, or the badge's centre for a click or a key, in this document's viewport. */
-      at: Point;
-    },
-  ): Promise<BadgeResult | null> | null;
-  close(reason: CardCloseReason): void;
-  /** A card may be asked for soon (the pointer rests, a badge has focus): the top frame loads a card page ahead. */
-  warm(): void;
-  readonly isOpen: boolean;
-  /** True for the card's own elements (so the pointer moving onto the card keeps it open). */
-  contains(node: Node): boolean;
-  /** Whether keyboard focus is inside the card. */
-  hasFocus(): boolean;
-  /** Re-positions (after scrolling or resizing, which the presenter watches itself). */
-  reposition(): void;
-}
-
-/** Callbacks a card implementation reports to the engine (requests from the card page). */
-export interface CardEvents {
-  onCloseRequested(reason: CardCloseRequest): void;
-  /** The card page reports the pointer entering or leaving it. */
-  onCardHover(inside: boolean): void;
-}
-
 export interface Scheduler {
   /**
    * Runs `callback` soon, as a task of its own in an idle period, never inside a frame: a slice of
    * DOM work then never shares a task with the page's own layout and paint. Returns a canceller.
    */
   batch(callback: () => void): () => void;
+  /** Runs `callback` in the next animation frame, after the DOM work of this task and before the page is painted. Returns a canceller. */
+  frame(callback: () => void): () => void;
   /** Returns a canceller. */
   timeout(callback: () => void, ms: number): () => void;
   /** Monotonic milliseconds, for the per-slice work budget. */
@@ -121,13 +78,18 @@ export interface AnnotatorOptions {
   /** Badge strings in the reader's language. */
   text: BadgeText;
   /** Injected by tests to reach into the closed shadow roots. */
-  createBadge?: (doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge) => Badge;
+  createBadge?: (doc: Document, callbacks: BadgeCallbacks, describe: DescribeBadge, stylesheet: () => string) => Badge;
   /**
    * Reports links coming near the viewport, so their badges are drawn then (see `Badge.draw`).
    * Default: an IntersectionObserver with half a viewport of margin; where there is none (tests),
    * every badge is drawn at once.
    */
   watchVisibility?: VisibilityWatcherFactory | null;
+  /**
+   * Fits each badge to the page as laid out (badge-fit.ts). Default: on; null where nothing is laid
+   * out (unit tests in happy-dom): badges keep their full form.
+   */
+  fitBadges?: typeof createBadgeFitter | null;
   /**
    * Whether a page event is a real user gesture. Default `event.isTrusted`: page scripts can dispatch
    * pointer and key events, and a forged hover must neither cost a view nor drain the request budget
@@ -137,4 +99,4 @@ export interface AnnotatorOptions {
 }
 
 /** The options every unit of the engine reads, with their defaults filled in. */
-export type EngineConfig = Required<Omit<AnnotatorOptions, 'text' | 'createBadge' | 'watchVisibility'>>;
+export type EngineConfig = Required<Omit<AnnotatorOptions, 'text' | 'createBadge' | 'watchVisibility' | 'fitBadges'>>;

@@ -1,3 +1,4 @@
+import { BADGE_COMPACT_WIDTH, BADGE_HEIGHT } from '../../core/badge-look';
 import { queryDeep } from '../../dom';
 import { toAncestorViewport, type FrameLike } from './frame-geometry';
 
@@ -49,16 +50,9 @@ export function faded(element: Element): boolean {
   return !(opacity >= 0.5); // at least half opaque
 }
 
-/**
- * Whether a person can see `element` at `at` (its document's viewport): in the viewport, not hidden,
- * at least half opaque with its ancestors (shadow hosts included), the topmost element there in its
- * document and in each shadow root on the way, and not under the top layer. A cover that lets the
- * pointer through (`pointer-events: none`) is not seen by the hit test: the browser's own check
- * (`browserSees`) catches it where there is one.
- */
-export function shows(element: Element, { x, y }: Point): boolean {
+/** Whether `element` is the topmost element at the point in its document and in each shadow root on the way. */
+function topmostAt(element: Element, { x, y }: Point): boolean {
   // Off the viewport nothing is hit (elementFromPoint answers null).
-  if (faded(element)) return false;
   for (let node: Element | null = element; node;) {
     const root = node.getRootNode();
     const hit = hitTestable(root) ? root.elementFromPoint(x, y) : null;
@@ -66,7 +60,73 @@ export function shows(element: Element, { x, y }: Point): boolean {
     if (!hit || !node.contains(hit)) return false;
     node = hostOf(node);
   }
-  return !underTopLayer(element);
+  return true;
+}
+
+/**
+ * Whether a person can see `element` at `at` (its document's viewport): in the viewport, not hidden,
+ * at least half opaque with its ancestors (shadow hosts included), the topmost element there in its
+ * document and in each shadow root on the way, and not under the top layer. A cover that lets the
+ * pointer through (`pointer-events: none`) is not seen by the hit test: the browser's own check
+ * (`browserSees`) catches it where there is one.
+ */
+export function shows(element: Element, at: Point): boolean {
+  return !faded(element) && topmostAt(element, at) && !underTopLayer(element);
+}
+
+/**
+ * Whether something from `from` up to (not including) `to` (the root when null), shadow hosts
+ * included, may hide what it holds in a way no hit test sees: a mask, a filter, opacity below 1, a
+ * blend mode. Nothing of an ordinary page's text does.
+ */
+export function veiled(from: Element | null, to: Element | null = null): boolean {
+  const view = from?.ownerDocument.defaultView;
+  for (let node = from; node && node !== to; node = parentOf(node)) {
+    const style = view?.getComputedStyle(node);
+    if (
+      !style ||
+      style.maskImage !== 'none' ||
+      style.filter !== 'none' ||
+      Number(style.opacity) < 1 ||
+      style.mixBlendMode !== 'normal'
+    )
+      return true;
+  }
+  return false;
+}
+
+/** Whether an element paints its text: not in a transparent or nearly transparent colour (nor fill). */
+export function paintsText(element: Element): boolean {
+  const style = element.ownerDocument.defaultView?.getComputedStyle(element);
+  if (!style) return false;
+  const alpha = (color: string) => Number(/rgba\(.*,\s*([\d.]+)\)/.exec(color)?.[1] ?? (color === 'transparent' ? 0 : 1));
+  return alpha(style.color) >= 0.35 && alpha(style.webkitTextFillColor || style.color) >= 0.35;
+}
+
+/** Where a badge is hit tested: its centre and near each corner. */
+const BADGE_POINTS = [
+  [0.5, 0.5],
+  [0.2, 0.25],
+  [0.8, 0.25],
+  [0.2, 0.75],
+  [0.8, 0.75],
+] as const;
+
+/**
+ * Whether the extension's own mark, a badge's host, is seen (docs/security.md section 10): drawn at
+ * no less than half its size (no transform or zoom shrinks it away), shown (display, visibility,
+ * opacity, content-visibility), nothing above it veiling it, the topmost element at its centre and
+ * near each corner, not under the top layer, and, where the browser can tell (Chromium's
+ * IntersectionObserver v2), painted whole with nothing over it. The host's own style is the
+ * extension's (inline, `!important`, put back if the page rewrites it).
+ */
+export async function badgeSeen(host: Element): Promise<boolean> {
+  const { left, top, width, height } = host.getBoundingClientRect();
+  if (width < BADGE_COMPACT_WIDTH / 2 || height < BADGE_HEIGHT / 2) return false;
+  if (!host.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) return false;
+  if (veiled(parentOf(host)) || underTopLayer(host)) return false;
+  for (const [x, y] of BADGE_POINTS) if (!topmostAt(host, { x: left + width * x, y: top + height * y })) return false;
+  return browserSees(host);
 }
 
 /** A point of a frame's viewport in its parent's viewport. */

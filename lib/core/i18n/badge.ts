@@ -1,3 +1,4 @@
+import { badgeStylesheet } from '../badge-look';
 import { badgeEn } from './en/badge';
 import { badgeFr } from './fr/badge';
 import { localeFor, resolveLanguage, type LanguagePreference } from './language';
@@ -9,11 +10,17 @@ import type { Catalogs } from './translator';
  */
 export const badgeCatalogs: Catalogs<typeof badgeEn> = { en: badgeEn, fr: badgeFr };
 
-/** The badge strings and formatting locale for a language preference (the background answers `getBadgeText`). */
+/** The badge's stylesheet, the same in every language (built once). */
+const BADGE_STYLESHEET = badgeStylesheet();
+
+/**
+ * The badge strings and formatting locale for a language preference, with the badge's stylesheet
+ * (the background answers `getBadgeText`: the content script carries neither catalog nor palette).
+ */
 export function badgeTextFor(
   preference: LanguagePreference,
   uiLanguage: string | undefined,
-): { locale: string; strings: Readonly<Record<string, string>> } {
+): { locale: string; strings: Readonly<Record<string, string>>; style: string } {
   const language = resolveLanguage(preference, uiLanguage);
-  return { locale: localeFor(language, uiLanguage), strings: badgeCatalogs[language] };
+  return { locale: localeFor(language, uiLanguage), strings: badgeCatalogs[language], style: BADGE_STYLESHEET };
 }

@@ -1,5 +1,5 @@
 import { isEpochMs, isErrorCode, isFiniteNumber, isRecord, isString, isStringArray, isTone } from '../../core/guards';
-import { HOVER_DELAY_MS, MAX_BADGE_FACE_TEXT, MAX_BADGE_STRING } from '../../core/limits';
+import { HOVER_DELAY_MS, MAX_BADGE_FACE_TEXT, MAX_BADGE_STRING, MAX_BADGE_STYLE } from '../../core/limits';
 import type { BadgeFace } from '../../core/badge-face';
 import { canonicalKeyOf } from '../../core/links/templates';
 import type { ServiceConfig } from '../../core/services';
@@ -96,12 +96,13 @@ export function toContentSettings(value: unknown): ContentSettings | null {
 
 /** `getBadgeText`'s answer: string values only (anything else is dropped, and its key shows); null when malformed. */
 export function toBadgeText(value: unknown): BadgeTextPayload | null {
-  if (!isRecord(value) || !isString(value.locale) || !isRecord(value.strings)) return null;
+  if (!isRecord(value) || !isString(value.locale) || !isRecord(value.strings) || !isString(value.style, MAX_BADGE_STYLE))
+    return null;
   const strings: Record<string, string> = {};
   for (const [key, text] of Object.entries(value.strings)) {
     if (isString(text) && text.length <= MAX_BADGE_STRING) strings[key] = text;
   }
-  return { locale: value.locale, strings };
+  return { locale: value.locale, strings, style: value.style };
 }
 
 /** `showCard` (to the top frame), checked. */

@@ -2,6 +2,7 @@ import { expect, type BrowserContext, type Locator, type Page } from '@playwrigh
 import { DEALS_ORIGIN, mailPageValues, PAGES_ORIGIN, serveDealPage, servePages, type DealLink } from '../pages/serve';
 import { HoverCard } from './hover-card';
 import type { ShareLink } from './server';
+import { restOn } from './pointer';
 
 export interface PageOptions {
   viewport?: { width: number; height: number };
@@ -46,7 +47,7 @@ export class AnnotatedPage {
 
   /** Moves the pointer onto the link and leaves it there: hover intent once the hover delay is over. */
   async restOn(id: string): Promise<void> {
-    await this.link(id).hover();
+    await restOn(this.link(id));
   }
 
   /** Crosses the link on the way somewhere else, without resting on it. */
@@ -112,7 +113,7 @@ export class DealFlowPage extends AnnotatedPage {
 
   /** Loads the link at `index` the way an investor would (rest on it: one view) and moves away. */
   async warmCache(index: number): Promise<void> {
-    await this.links.nth(index).hover();
+    await restOn(this.links.nth(index));
     await expect(this.badges.nth(index)).toHaveAttribute('data-state', 'ready');
     await this.page.mouse.move(0, 0);
   }

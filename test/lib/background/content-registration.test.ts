@@ -82,9 +82,11 @@ describe('syncContentScripts', () => {
       excludeMatches: ANNOTATOR_MATCHES,
       runAt: 'document_idle',
     };
+    // The annotator starts with the page: its badges take their room before the first paint.
     expect(registered.get(ENABLED_SITES_SCRIPT_ID)).toEqual({
       id: ENABLED_SITES_SCRIPT_ID,
       ...common,
+      runAt: 'document_start',
       js: [ANNOTATOR_SCRIPT],
       allFrames: false,
       matchOriginAsFallback: true,

@@ -44,6 +44,7 @@ const contentScriptSender = {
 function setup(language: 'en' | 'fr' = 'fr') {
   const harness = createHarness();
   const tabsLocated: number[] = [];
+  const presentersLoaded: unknown[] = [];
   const deps = {
     service: harness.service,
     getSettings: () => createSettingsStore().getEffectiveSettings(),
@@ -60,11 +61,19 @@ function setup(language: 'en' | 'fr' = 'fr') {
     badgeFrames: createBadgeFrames(fakeBrowser.storage.session),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: async (tabId: number) => void tabsLocated.push(tabId), forget: () => undefined },
+    loadCardPresenter: async (frame: unknown) => void presentersLoaded.push(frame),
     watchlist: unusedWatchlist(),
     getWatchSettings: async () => DEFAULT_WATCH_SETTINGS,
     extensionOrigin: EXTENSION_ORIGIN,
   };
-  return { ...harness, deps, tabsLocated, content: createContentHandlers(deps), pages: createPagesHandlers(deps) };
+  return {
+    ...harness,
+    deps,
+    tabsLocated,
+    presentersLoaded,
+    content: createContentHandlers(deps),
+    pages: createPagesHandlers(deps),
+  };
 }
 
 beforeEach(() => {
@@ -203,6 +212,19 @@ describe('senders', () => {
     await expect(content.locateLinkFrames(undefined, popupSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
     await expect(content.locateLinkFrames({ tabId: 9 }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
     expect(tabsLocated).toEqual([7, 7]);
+  });
+
+  it("loadCardPresenter runs the presenter in the sender's own document, for a content script only", async () => {
+    const { content, presentersLoaded } = setup();
+    await expect(content.loadCardPresenter(undefined, contentScriptSender)).resolves.toEqual({ ok: true });
+    await content.loadCardPresenter(undefined, { ...contentScriptSender, frameId: 4, documentId: 'D'.repeat(32) });
+    expect(presentersLoaded).toEqual([
+      { tabId: 7, frameId: 0 },
+      { tabId: 7, frameId: 4, documentId: 'D'.repeat(32) },
+    ]);
+    await expect(content.loadCardPresenter(undefined, popupSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(content.loadCardPresenter({ tabId: 9 }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
+    expect(presentersLoaded).toHaveLength(2);
   });
 
   it('listCached and clearCache are for extension pages only', async () => {

@@ -162,6 +162,7 @@ function handlers(options: Options = {}) {
     badgeFrames: createBadgeFrames(area),
     linkFrames: createLinkFrames(area),
     linkFramesLocator: { locate: unused, forget: () => undefined },
+    loadCardPresenter: () => Promise.reject(new Error('unused')),
     watchlist: unusedWatchlist(),
     getWatchSettings: unused,
     extensionOrigin,

@@ -28,6 +28,7 @@ beforeEach(async () => {
     badgeFrames: createBadgeFrames(fakeBrowser.storage.session),
     linkFrames: createLinkFrames(fakeBrowser.storage.session),
     linkFramesLocator: { locate: () => Promise.reject(new Error('unused')), forget: () => undefined },
+    loadCardPresenter: () => Promise.reject(new Error('unused')),
     watchlist: h.watchlist,
     getWatchSettings: async () => h.settings,
     extensionOrigin: EXTENSION_ORIGIN,

@@ -6,9 +6,10 @@ describe('the badge strings the annotator takes', () => {
   it('keeps the locale Intl accepts, and falls back to English for one it refuses', () => {
     const sent = badgeTextFor('fr', 'fr-SN');
     expect(withUsableLocale(sent)).toEqual(sent);
-    expect(withUsableLocale({ locale: 'not a locale!', strings: { 'badge.hint': 'Enter' } })).toEqual({
+    expect(withUsableLocale({ locale: 'not a locale!', strings: { 'badge.hint': 'Enter' }, style: '.b{}' })).toEqual({
       locale: 'en',
       strings: { 'badge.hint': 'Enter' },
+      style: '.b{}',
     });
   });
 });

@@ -9,7 +9,8 @@ import type { VisibilityWatcher, VisibilityWatcherFactory } from '@/lib/content/
 import { badgeFace } from '@/lib/core/badge-face';
 import { fixtureToken } from '@/test/fixtures/snapshot';
 import { EN_TEXT, FR_TEXT } from './badge-text';
-import { badges, READY, SERVICE, shareUrl, startHarness, type Harness } from './helpers';
+import { hostStyle } from '@/lib/content/annotator/badge';
+import { badges, pointTo, READY, SERVICE, shareUrl, startHarness, type Harness } from './helpers';
 
 /** Stands in for the IntersectionObserver: the test says which links came into view. */
 class ManualVisibility implements VisibilityWatcher {
@@ -67,14 +68,27 @@ describe('badges are drawn on demand', () => {
     expect(watcher.observed.size).toBe(5);
   });
 
-  it('an undrawn host takes no box (hidden), so inserting it costs the page no layout; drawing shows it', () => {
+  it('an undrawn host already has its full size (its room is taken when its link is found); drawing changes only its face', () => {
     const { h, watcher } = start();
     const host = badgeAfter('l1');
-    expect(host.hidden).toBe(true);
+    const undrawn = host.getAttribute('style');
+    expect(undrawn).toBe(hostStyle('full'));
+    expect(h.badgeOf(host).drawn).toBe(false);
     watcher.show(anchorOf('l1'));
     expect(h.badgeOf(host).drawn).toBe(true);
-    expect(host.hasAttribute('hidden')).toBe(false);
-    expect(badgeAfter('l0').hidden).toBe(true);
+    expect(host.getAttribute('style')).toBe(undrawn);
+    expect(h.badgeOf(badgeAfter('l0')).drawn).toBe(false);
+  });
+
+  it('badges asked to be drawn before the stylesheet came are drawn when it comes', async () => {
+    document.body.innerHTML = `<p><a id="l0" href="${shareUrl(0)}">link</a></p>`;
+    harness = startHarness({ watchVisibility, text: { ...EN_TEXT, style: '' } });
+    harness.scheduler.runAllFrames();
+    await harness.settle();
+    visibility!.show(anchorOf('l0'));
+    expect(harness.badgeOf(badgeAfter('l0')).drawn).toBe(false);
+    harness.annotator.setText(EN_TEXT);
+    expect(harness.badgeOf(badgeAfter('l0')).drawn).toBe(true);
   });
 
   it('draws the badge with the state the host already carries', async () => {
@@ -111,7 +125,7 @@ describe('badges are drawn on demand', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const { h } = start();
-      anchorOf('l2').dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+      pointTo(anchorOf('l2'));
       vi.advanceTimersByTime(400);
       await h.settle();
       expect(h.openCard).toHaveBeenCalledTimes(1);

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { shareUrl, startHarness, type Harness } from './helpers';
+import { pointTo, shareUrl, startHarness, type Harness } from './helpers';
 
 /**
  * Page scripts can dispatch pointer and key events on links and badges. By default the engine only
@@ -32,11 +32,11 @@ const anchor = () => {
 };
 
 describe('forged (untrusted) page events', () => {
-  it('a dispatched pointerover on the link or its badge never starts hover intent', async () => {
+  it('a dispatched pointerover and pointermove on the link or its badge never start hover intent', async () => {
     const badgeHost = anchor().nextElementSibling;
     expect(badgeHost?.localName).toBe('compliance-lens-badge');
     for (const target of [anchor(), badgeHost]) {
-      target?.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+      if (target) pointTo(target);
       vi.advanceTimersByTime(2_000);
     }
     await h.settle();
@@ -65,7 +65,7 @@ describe('forged (untrusted) page events', () => {
     h = startHarness({ isUserEvent: () => true });
     h.scheduler.runAllFrames();
     await h.settle();
-    anchor().dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+    pointTo(anchor());
     vi.advanceTimersByTime(400);
     await h.settle();
     expect(h.openCard).toHaveBeenCalledTimes(1);

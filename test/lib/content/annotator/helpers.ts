@@ -18,6 +18,19 @@ export const SERVICE: ServiceConfig = {
   sharePathTemplates: ['/share/{token}'],
 };
 
+let pointerX = 0;
+/**
+ * The pointer moves onto `target`: `pointerover`, then a `pointermove` whose screen coordinates
+ * changed (a rest counts only once the pointer itself moved onto a link or its badge).
+ */
+export function pointTo(target: Element, relatedTarget: Element | null = null): void {
+  target.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true, relatedTarget }));
+  pointerX += 3;
+  target.dispatchEvent(
+    new PointerEvent('pointermove', { bubbles: true, composed: true, screenX: pointerX, screenY: 40, movementX: 3 }),
+  );
+}
+
 export const shareUrl = (index: number) => `${SERVICE.origin}/share/${fixtureToken(index)}`;
 export const apiUrl = (index: number) => `${SERVICE.origin}/api/v1/compliance-status/${fixtureToken(index)}`;
 
@@ -180,6 +193,8 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
     isUserEvent: () => true,
     // Badges drawn at once, unless a test brings its own watcher (drawing.test.ts).
     watchVisibility: null,
+    // Nothing is laid out in happy-dom: badge-fit.test.ts gives the fitter boxes of its own.
+    fitBadges: null,
     createBadge: (...args) => {
       const badge = createBadge(...args);
       created.set(badge.host, badge);

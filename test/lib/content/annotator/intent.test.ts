@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureToken } from '@/test/fixtures/snapshot';
 import type { BadgeResult } from '@/lib/content/annotator/badge-view';
-import { badges, face, SERVICE, shareUrl, startHarness, type Harness } from './helpers';
+import { badges, face, pointTo, SERVICE, shareUrl, startHarness, type Harness } from './helpers';
 
 let h: Harness;
 
@@ -18,8 +18,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const over = (target: Element, relatedTarget: Element | null = null) =>
-  target.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, relatedTarget }));
+const over = pointTo;
 const byId = (id: string) => document.getElementById(id)!;
 const badgeOf = (id: string) => h.badgeOf(byId(id).nextElementSibling!);
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureToken } from '@/test/fixtures/snapshot';
-import { shareUrl, startHarness, type Harness } from './helpers';
+import { pointTo, shareUrl, startHarness, type Harness } from './helpers';
 
 let h: Harness | null = null;
 const start = (...args: Parameters<typeof startHarness>) => (h = startHarness(...args));
@@ -111,7 +111,7 @@ describe('open shadow roots', () => {
     const harness = start({ hoverDelayMs: 400 });
     harness.scheduler.runAllFrames();
     await harness.settle();
-    root.getElementById('inner')?.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+    pointTo(root.getElementById('inner')!);
     vi.advanceTimersByTime(400);
     await harness.settle();
     expect(harness.openCard).toHaveBeenCalledWith({ origin: 'https://comply.example', token: fixtureToken(9) });

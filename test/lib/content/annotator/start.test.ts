@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import type { ContentSettings } from '@/lib/content/annotator/client';
+import { fetchContentSettings, type ContentSettings } from '@/lib/content/annotator/client';
+import { PAGE_SETTINGS_COPY_KEY } from '@/lib/core/storage-keys';
 import { startAnnotator } from '@/lib/content/annotator/start';
 import type { BadgeSnapshotClient } from '@/lib/content/annotator/types';
 import type { Lifetime } from '@/lib/content/shared/lifetime';
@@ -64,22 +65,36 @@ describe('startAnnotator settings', () => {
     expect(getSettings).toHaveBeenCalledTimes(1);
   });
 
-  it('a new policy copy or new user settings in storage make it look again; other keys do not', async () => {
+  it('a new copy of the page settings in storage makes it look again, with those settings; other keys do not', async () => {
     const getSettings = vi.fn(async () => settings([SERVICE], true));
     await startAnnotator(lifetime, { getSettings, getBadgeText: async () => EN_TEXT, client });
     await vi.waitFor(() => expect(badgedIds()).toEqual(['a']));
     expect(getSettings).toHaveBeenCalledTimes(1);
 
-    await fakeBrowser.storage.local.set({ unrelated: 1 });
-    expect(getSettings).toHaveBeenCalledTimes(1);
+    await fakeBrowser.storage.local.set({ unrelated: 1, settings: { version: 2 }, lastManagedPolicy: {} });
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: 'not settings' });
+    expect(badgedIds()).toEqual(['a']);
 
-    getSettings.mockResolvedValue(settings([SERVICE, OTHER], true));
-    await fakeBrowser.storage.local.set({ lastManagedPolicy: { services: [] } });
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: settings([SERVICE, OTHER], true) });
     await vi.waitFor(() => expect(badgedIds()).toEqual(['a', 'b']));
-    expect(getSettings).toHaveBeenCalledTimes(2);
-
-    getSettings.mockResolvedValue(settings([OTHER], true));
-    await fakeBrowser.storage.local.set({ settings: { version: 2 } });
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: settings([OTHER], true) });
     await vi.waitFor(() => expect(badgedIds()).toEqual(['b']));
+    // The copy carries the settings: the background is not asked.
+    expect(getSettings).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes its settings from the copy in storage when there is one, without asking the background', async () => {
+    vi.stubGlobal('chrome', fakeBrowser);
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: settings([OTHER], true) });
+    expect(await fetchContentSettings()).toEqual(settings([OTHER], true));
+    // A copy that is not one: the background is asked (here, where none answers, that fails).
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: { services: 'nope' } });
+    await expect(fetchContentSettings()).rejects.toThrow();
+  });
+
+  it('annotates (takes every badge’s room) before the badge words and stylesheet come', async () => {
+    const getBadgeText = () => new Promise<typeof EN_TEXT>(() => undefined);
+    await startAnnotator(lifetime, { getSettings: async () => settings([SERVICE], true), getBadgeText, client });
+    expect(badgedIds()).toEqual(['a']);
   });
 });

@@ -1,3 +1,4 @@
+import { MAX_BADGE_STYLE } from '@/lib/core/limits';
 import fc from 'fast-check';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -169,11 +170,21 @@ describe('content-script guards agree with zod (properties)', () => {
     });
     expect(settings?.services.map((service) => service.id)).toEqual(['a']);
     expect(toContentSettings({ services: 'x' })).toBeNull();
-    expect(toBadgeText({ locale: 'fr', strings: { 'badge.brand': 'CL', 'badge.hint': 42, long: 'x'.repeat(5000) } })).toEqual({
+    expect(
+      toBadgeText({ locale: 'fr', strings: { 'badge.brand': 'CL', 'badge.hint': 42, long: 'x'.repeat(5000) }, style: '.b{}' }),
+    ).toEqual({
       locale: 'fr',
       strings: { 'badge.brand': 'CL' },
+      style: '.b{}',
     });
     expect(toBadgeText({ strings: {} })).toBeNull();
+    // The stylesheet is required, and bounded like the schema bounds it.
+    expect(toBadgeText({ locale: 'fr', strings: {} })).toBeNull();
+    expect(toBadgeText({ locale: 'fr', strings: {}, style: 'x'.repeat(MAX_BADGE_STYLE + 1) })).toBeNull();
+    expect(
+      contentProtocol.getBadgeText.output.safeParse({ locale: 'fr', strings: {}, style: 'x'.repeat(MAX_BADGE_STYLE + 1) })
+        .success,
+    ).toBe(false);
     expect(contentProtocol.getBadgeText.output.safeParse({ strings: {} }).success).toBe(false);
   });
 

@@ -1,16 +1,16 @@
 // @vitest-environment happy-dom
 /**
- * The annotator's side of its card (lib/content/annotator/card.ts): what it asks the background for
+ * The annotator's side of its card, the card presenter (lib/content/card-presenter/card.ts): what it asks the background for
  * (where the badge is, in which viewport, with which key), what it does with the answers and pushes.
  * The top frame's host draws the card; test/e2e/frames.spec.ts checks the whole path in Chromium.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCard } from '@/lib/content/annotator/card';
-import type { CardClient } from '@/lib/content/annotator/client';
-import type { CardEvents } from '@/lib/content/annotator/types';
+import { createCard } from '@/lib/content/card-presenter/card';
+import type { CardClient } from '@/lib/content/card-presenter/client';
+import type { CardEvents } from '@/lib/content/shared/card-contract';
 import { CARD_ANCHOR_SOURCE } from '@/lib/protocol/guarded/card-anchor';
 import { CARD_TAG } from '@/lib/protocol/guarded/card';
-import { READY } from './helpers';
+import { READY } from '../annotator/helpers';
 
 const request = { origin: 'https://comply.example', token: 'T'.repeat(43) };
 

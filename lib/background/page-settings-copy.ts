@@ -1,0 +1,47 @@
+import type { PageSettings } from '../core/schemas/settings';
+import { PAGE_SETTINGS_COPY_KEY } from '../core/storage-keys';
+
+/** The part of `storage.local` the copy needs (injected: tests pass a fake). */
+export interface CopyArea {
+  get(key: string): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+}
+
+export interface PageSettingsCopy {
+  /** Writes the settings again if they differ from the copy; one write at a time. */
+  refresh(): Promise<void>;
+}
+
+/**
+ * Keeps the content scripts' settings (services to recognise, hover delay, whether the policy was
+ * read) in `storage.local` under PAGE_SETTINGS_COPY_KEY: an annotator that starts with the page reads
+ * them there in a few milliseconds, without waking this worker, and takes its badges' room before the
+ * page is first painted. Only what recognition needs is copied. The background still checks every
+ * request on its own settings (DESIGN decision 3).
+ */
+export function createPageSettingsCopy(getPageSettings: () => Promise<PageSettings>, area: CopyArea): PageSettingsCopy {
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    refresh() {
+      chain = chain
+        .then(async () => {
+          const { services, hoverDelayMs, settled } = await getPageSettings();
+          const next = {
+            services: services.map(({ id, name, origin, apiPathTemplate, sharePathTemplates }) => ({
+              id,
+              name,
+              origin,
+              apiPathTemplate,
+              sharePathTemplates,
+            })),
+            hoverDelayMs,
+            settled,
+          };
+          const current: unknown = (await area.get(PAGE_SETTINGS_COPY_KEY))[PAGE_SETTINGS_COPY_KEY];
+          if (JSON.stringify(current) !== JSON.stringify(next)) await area.set({ [PAGE_SETTINGS_COPY_KEY]: next });
+        })
+        .catch((error: unknown) => console.warn('[Compliance Lens] page settings not copied:', error));
+      return chain;
+    },
+  };
+}
