@@ -1,9 +1,10 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
-import { PAGES_ORIGIN, servePages } from './pages/serve';
+import { PAGES_ORIGIN } from './pages/serve';
 import { expect, test } from './support/fixtures';
-import { AnnotatedPage } from './support/web-page';
+import { openHostilePage, pageToken, recordSnapshotRequests } from './support/hostile';
+import type { AnnotatedPage } from './support/web-page';
 import { restOn } from './support/pointer';
 
 /**
@@ -17,26 +18,7 @@ import { restOn } from './support/pointer';
 
 test.use({ withTestService: true });
 
-/** Snapshot requests the extension's service worker sends to `origin`. */
-function recordSnapshotRequests(context: BrowserContext, origin: string): string[] {
-  const fetched: string[] = [];
-  context.on('request', (request) => {
-    if (request.serviceWorker() && request.url().startsWith(`${origin}/api/v1/compliance-status/`)) fetched.push(request.url());
-  });
-  return fetched;
-}
-
-/** A page-chosen share link (a well-formed token the page made up: `n` makes it new). */
-const pageToken = (origin: string, n: number) => `${origin}/share/${'P'.repeat(37)}${String(n).padStart(6, '0')}`;
-
-async function openPage(context: BrowserContext, shareUrl: string): Promise<AnnotatedPage> {
-  await servePages(context, {
-    SHARE_URL: escapeHtml(shareUrl),
-    SECOND_URL: 'https://example.org/a',
-    THIRD_URL: 'https://example.org/b',
-  });
-  return AnnotatedPage.open(context, `${PAGES_ORIGIN}/hostile.html`, { viewport: { width: 1000, height: 800 } });
-}
+const openPage = (context: BrowserContext, shareUrl: string): Promise<AnnotatedPage> => openHostilePage(context, shareUrl);
 
 /** The centre of an element's box in the page's viewport. */
 async function centreOf(page: Page, selector: string): Promise<{ x: number; y: number }> {

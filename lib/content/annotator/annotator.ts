@@ -40,6 +40,7 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     sliceBudgetMs: options.sliceBudgetMs ?? 8,
     now: options.now ?? (() => Date.now()),
     isUserEvent: options.isUserEvent ?? ((event) => event.isTrusted),
+    rendered: options.rendered ?? (() => false),
   };
   const makeBadge = options.createBadge ?? createBadge;
   let text = options.text;

@@ -14,11 +14,21 @@ import type { Scheduler } from './types';
 export interface Fitted {
   readonly anchor: Element;
   readonly badge: Badge;
+  /**
+   * Its link was painted before the badge came (the page was painted before the annotator had its
+   * settings, or a painted link became a share link): in view, taking room now would move what the
+   * reader already sees, so its first form is over its own link's end. Cleared once it is placed.
+   */
+  late: boolean;
 }
 
 export interface BadgeFitter {
-  /** Fits `item` before the next paint (a new badge; its link was restyled). */
-  fit(item: Fitted): void;
+  /**
+   * Fits `item` before the next paint: a new badge, or its link restyled (`again`); without `again`,
+   * only one never fitted (in a hidden subtree when it came), so a form chosen once is not changed
+   * under the reader's eyes.
+   */
+  fit(item: Fitted, again?: boolean): void;
 }
 
 interface Box {
@@ -97,6 +107,15 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
     return !/flex/.test(display) && (isBlock(own.display) || (last !== null && isBlock(style(last).display))) ? 'out' : 'full';
   }
 
+  /** Whether a link's last line is wider than the compact chip: a chip over its end covers none of the page's other words. */
+  const wideEnough = (anchor: Element) => (anchor.getClientRects()[anchor.getClientRects().length - 1]?.width ?? 0) > BADGE_COMPACT_WIDTH + 2 * INSET;
+
+  /** Whether any of an element's box is in the viewport. */
+  function inView(element: Element): boolean {
+    const { top, bottom, left, right } = element.getBoundingClientRect();
+    return bottom > 0 && right > 0 && top < (view?.innerHeight ?? 0) && left < (view?.innerWidth ?? 0);
+  }
+
   /** The end of the link's last line that a reader can see (inside what clips it). */
   function linkEnd({ anchor, badge }: Fitted): Box | null {
     const lines = anchor.getClientRects();
@@ -106,7 +125,23 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
     return { left: last.left, right: Math.min(last.right, clip.right), top: last.top, bottom: last.bottom };
   }
 
-  /** Whether the chip shows whole where it is: inside its block and what clips it, and on its link's last line. */
+  /**
+   * Whether words or boxes follow the chip on the line it wrapped onto: then the line was there anyway,
+   * and the chip only starts it; alone, it would make its block a line taller.
+   */
+  function accompanied(host: Element, block: Element | null, middle: number): boolean {
+    if (!block) return false;
+    const after = doc.createRange();
+    after.setStartAfter(host);
+    after.setEnd(block, block.childNodes.length);
+    for (const box of after.getClientRects()) if (box.width > 0 && box.top <= middle && box.bottom >= middle) return true;
+    return false;
+  }
+
+  /**
+   * Whether the chip shows whole where it is: inside its block and what clips it, and on its link's
+   * last line (the compact chip may start the next line, where words follow it there).
+   */
   function fits(item: Fitted): boolean {
     const { badge } = item;
     const box = badge.host.getBoundingClientRect();
@@ -117,20 +152,21 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
     const inside = box.left >= room.left - 0.5 && box.right <= room.right + 0.5 && middle >= room.top && middle <= room.bottom;
     if (!inside) return false;
     const end = linkEnd(item);
-    return end === null || middle <= end.bottom;
+    return end === null || middle <= end.bottom || (badge.form === 'compact' && accompanied(badge.host, block, middle));
   }
 
   /**
    * Where an out-of-flow chip goes from where it stands: over the visible end of its link, on its last
    * line (near the bottom of a tall block).
    */
-  function offsets(item: Fitted): [number, number] {
+  function offsets(item: Fitted): [number, number, string] {
     const end = linkEnd(item);
     const from = item.badge.host.getBoundingClientRect();
-    if (!end) return [0, 0];
+    const { zIndex } = style(item.anchor);
+    if (!end) return [0, 0, zIndex];
     const height = end.bottom - end.top;
     const top = height > 2 * BADGE_HEIGHT ? end.bottom - BADGE_HEIGHT - INSET : end.top + (height - BADGE_HEIGHT) / 2;
-    return [Math.round(end.right - BADGE_COMPACT_WIDTH - INSET - from.left), Math.round(top - from.top)];
+    return [Math.round(end.right - BADGE_COMPACT_WIDTH - INSET - from.left), Math.round(top - from.top), zIndex];
   }
 
   const newPass = () => {
@@ -153,7 +189,9 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
       // Neither laid out: a hidden subtree, fitted when it is drawn (near the viewport).
       if (!linkShown && badge.host.getClientRects().length === 0) continue;
       fitted.add(item);
-      const form = linkShown ? naturalForm(item) : 'none';
+      // Late (its link painted without it): over its own link's end, where that covers no other word.
+      const form = !linkShown ? 'none' : item.late && inView(anchor) && wideEnough(anchor) ? 'out' : naturalForm(item);
+      item.late = false;
       if (form !== badge.form || form === 'out') badge.setForm(form);
       if (form !== 'none') shown.push(item);
     }
@@ -165,14 +203,14 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
       else if (!fits(item)) compacts.push(item);
     }
     const placed = outs.map((item) => [item, offsets(item)] as const);
-    for (const [{ badge }, [x, y]] of placed) badge.setForm('out', x, y);
+    for (const [{ badge }, [x, y, z]] of placed) badge.setForm('out', x, y, z);
     for (const { badge } of compacts) badge.setForm('compact');
     newPass();
     const moved = compacts.filter((item) => !fits(item));
     for (const { badge } of moved) badge.setForm('out');
     newPass();
     const replaced = moved.map((item) => [item, offsets(item)] as const);
-    for (const [{ badge }, [x, y]] of replaced) badge.setForm('out', x, y);
+    for (const [{ badge }, [x, y, z]] of replaced) badge.setForm('out', x, y, z);
   }
 
   function onFrame(): void {
@@ -200,7 +238,8 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
   signal.addEventListener('abort', () => cancelFrame?.(), { once: true });
 
   return {
-    fit(item) {
+    fit(item, again = true) {
+      if (!again && fitted.has(item)) return;
       pending.add(item);
       schedule();
     },

@@ -22,16 +22,20 @@ export type BadgeForm = 'full' | 'compact' | 'out' | 'none';
  * every rule of the page, and `all: initial` resets whatever a page rule could use to hide or fade the
  * badge (opacity, filter, mask, clip-path, blend mode, transform, transitions, pointer events). Its
  * vertical margins cancel its height, so it never makes its line taller. `x`, `y`: where `out` stands
- * from where the flow would put it.
+ * from where the flow would put it; `z`: its link's stacking level, so that the chip over the link's
+ * end is painted above the link (the next sibling at the same level) and below what the page puts above.
  */
-export function hostStyle(form: BadgeForm, x = 0, y = 0): string {
+export function hostStyle(form: BadgeForm, x = 0, y = 0, z = 'auto'): string {
   const out = form === 'out';
   return (
     form === 'none'
       ? 'all:initial;display:none'
-      : `all:initial;display:inline-block;position:${out ? 'absolute' : 'relative'};vertical-align:middle;visibility:inherit;width:${form === 'full' ? BADGE_WIDTH : BADGE_COMPACT_WIDTH}px;height:${BADGE_HEIGHT}px;margin:${out ? `${y}px 0 0 ${x}px` : `-${BADGE_HEIGHT / 2}px 0 -${BADGE_HEIGHT / 2}px ${BADGE_GAP}px`}`
+      : `all:initial;display:inline-block;position:${out ? 'absolute' : 'relative'};z-index:${z};vertical-align:middle;visibility:inherit;width:${form === 'full' ? BADGE_WIDTH : BADGE_COMPACT_WIDTH}px;height:${BADGE_HEIGHT}px;margin:${out ? `${y}px 0 0 ${x}px` : `-${BADGE_HEIGHT / 2}px 0 -${BADGE_HEIGHT / 2}px ${BADGE_GAP}px`}`
   ).replace(/;|$/g, '!important;');
 }
+
+/** What a badge that cannot be what it should says (never, short of a broken build or a test asking too soon). */
+const BROKEN = 'badge not drawn';
 
 /** The attributes this script sets on a host; any other a page adds (`inert`, `popover`, …) is taken away. */
 const OWN_ATTRIBUTES = /^(style|data-(state|error-code|withdrawn|compact|scheme))$/;
@@ -39,10 +43,10 @@ const OWN_ATTRIBUTES = /^(style|data-(state|error-code|withdrawn|compact|scheme)
 const templates = new WeakMap<Document, { host: HTMLElement; shadow: DocumentFragment; guard: MutationObserver }>();
 /** The host's style in each form and place, made once. */
 const styles = new Map<string, string>();
-const styleFor = (form: BadgeForm, x = 0, y = 0): string => {
-  const key = `${form}${x},${y}`;
+const styleFor = (form: BadgeForm, x = 0, y = 0, z = 'auto'): string => {
+  const key = `${form}${x},${y},${z}`;
   let style = styles.get(key);
-  if (style === undefined) styles.set(key, (style = hostStyle(form, x, y)));
+  if (style === undefined) styles.set(key, (style = hostStyle(form, x, y, z)));
   return style;
 };
 
@@ -97,7 +101,8 @@ function pageScheme(element: Element | null): 'light' | 'dark' {
   const rgb = element && view ? /(\d+)\D+(\d+)\D+(\d+)/.exec(view.getComputedStyle(element).color) : null;
   if (!rgb) return 'light';
   const [, r = 0, g = 0, b = 0] = rgb.map(Number);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140 ? 'dark' : 'light';
+  // Luminance, roughly (Rec. 709 weights in tenths).
+  return 2 * r + 7 * g + b > 1400 ? 'dark' : 'light';
 }
 
 /**
@@ -127,7 +132,7 @@ export interface Badge {
   /** How it stands beside its link now. */
   readonly form: BadgeForm;
   /** Stands another way (badge-fit.ts decides which); its size then never changes with its state. */
-  setForm(form: BadgeForm, x?: number, y?: number): void;
+  setForm(form: BadgeForm, x?: number, y?: number, z?: string): void;
   /** Draws the badge if needed, then focuses its button. */
   focus(): void;
   remove(): void;
@@ -175,7 +180,7 @@ class ShadowBadge implements Badge {
     const template = badgeTemplate(doc);
     // Idle and full size, in one native call.
     const host = template.host.cloneNode(false);
-    if (!(host instanceof HTMLElement)) throw new Error('badge template is not an element');
+    if (!(host instanceof HTMLElement)) throw new Error(BROKEN);
     this.host = host;
     expectedStyles.set(host, template.host.getAttribute('style') ?? '');
     template.guard.observe(host, { attributes: true });
@@ -187,7 +192,7 @@ class ShadowBadge implements Badge {
 
   get button(): HTMLElement {
     const parts = this.ensureDrawn();
-    if (!parts) throw new Error('badge drawn before its stylesheet came');
+    if (!parts) throw new Error(BROKEN);
     return parts.button;
   }
 
@@ -195,9 +200,9 @@ class ShadowBadge implements Badge {
     this.ensureDrawn();
   }
 
-  setForm(form: BadgeForm, x = 0, y = 0): void {
+  setForm(form: BadgeForm, x = 0, y = 0, z = 'auto'): void {
     this.form = form;
-    const style = styleFor(form, x, y);
+    const style = styleFor(form, x, y, z);
     expectedStyles.set(this.host, style);
     this.host.setAttribute('style', style);
     this.host.toggleAttribute('data-compact', form === 'compact' || form === 'out');
@@ -216,7 +221,7 @@ class ShadowBadge implements Badge {
     const text = button?.children[2];
     const scale = button?.lastElementChild;
     if (!(button instanceof HTMLElement) || !(text instanceof HTMLElement) || !(scale instanceof HTMLElement))
-      throw new Error('badge template is incomplete');
+      throw new Error(BROKEN);
     button.addEventListener('click', onButtonClick.bind(this));
     button.addEventListener('keydown', onButtonKeyDown.bind(this));
     this.parts = { button, text, scale };

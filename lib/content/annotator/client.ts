@@ -62,18 +62,7 @@ export async function fetchContentSettings(options: { waitForPolicy?: boolean } 
 export async function fetchBadgeText(): Promise<BadgeText> {
   const text = toBadgeText(await messenger.send('getBadgeText'));
   if (!text) throw unexpectedAnswer('getBadgeText');
-  return withUsableLocale(text);
-}
-
-/** The strings with their locale, or English's if Intl refuses it (it would break every date on the badges). */
-export function withUsableLocale(text: BadgeText): BadgeText {
-  try {
-    // Checked without building a formatter: a page's first `new Intl.DateTimeFormat` loads locale data (22-50 ms measured here).
-    Intl.getCanonicalLocales(text.locale);
-    return text;
-  } catch {
-    return { ...text, locale: 'en' };
-  }
+  return text;
 }
 
 /** Has the background load the card presenter into this frame (lib/content/card-presenter), once per frame. */

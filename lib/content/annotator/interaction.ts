@@ -118,12 +118,17 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     const on = target ?? badge.host;
     const box = on.getBoundingClientRect();
     const point = at ?? { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
-    // A gesture counts only on the extension's own mark, seen (docs/security.md section 10): the badge
-    // drawn before the gesture, whole and unveiled; a rest on the link also needs the link to show
-    // where the pointer is, its text painted. Else the card opens with Load and nothing is fetched.
+    // A gesture counts only on the extension's own mark, seen, beside a link a person can see
+    // (docs/security.md section 10): the badge drawn before the gesture, whole and unveiled; the link's
+    // text painted, nothing of its own veiling it; a rest on the link also needs the link to show where
+    // the pointer is. Else the card opens with Load and nothing is fetched.
+    const { anchor } = annotation;
     const onLink = on !== badge.host;
-    const linkShows = !onLink || (shows(on, point) && paintsText(on) && !veiled(on, annotation.anchor.parentElement));
-    const seen = drawn && linkShows && (await badgeSeen(badge.host));
+    const linkSeen =
+      (!anchor.textContent?.trim() || paintsText(anchor)) &&
+      !veiled(onLink ? on : anchor, anchor.parentElement) &&
+      (!onLink || (shows(on, point) && paintsText(on)));
+    const seen = drawn && linkSeen && (await badgeSeen(badge.host));
     if (activation !== activations || !isLive(annotation)) return;
     cardFor = annotation;
     cardSticky = source !== 'hover';

@@ -58,7 +58,7 @@ export interface LinkScanner {
  * found when the subtree is, so a root filled later is seen (closed roots are out of reach).
  */
 export function createLinkScanner(
-  { document: doc, scheduler, sliceBudgetMs, recognizer: initialRecognizer, signal }: EngineConfig,
+  { document: doc, scheduler, sliceBudgetMs, recognizer: initialRecognizer, signal, rendered }: EngineConfig,
   states: LinkStates,
   /** Badges are drawn when their link comes near the viewport; null: drawn at once. */
   visibility: VisibilityWatcher | null,
@@ -80,6 +80,10 @@ export function createLinkScanner(
   /** Set while a slice changes the link list; listeners hear once per slice, not once per link. */
   let linksDirty = false;
   const pendingRoots = new Set<Node>();
+  /** Nodes the page added since its last look (not painted yet), and the anchors found in them. */
+  const addedNodes = new WeakSet<Node>();
+  const addedAnchors = new WeakSet<Element>();
+
   const pendingRemoved: Node[] = [];
   let anchorQueue: Element[] = [];
   let anchorIndex = 0;
@@ -138,7 +142,9 @@ export function createLinkScanner(
 
   function expandRoot(root: Node): void {
     if (!root.isConnected || badgeOwners.has(root)) return;
+    const added = addedNodes.has(root);
     if (isAnchor(root)) {
+      if (added) addedAnchors.add(root);
       anchorQueue.push(root);
       return;
     }
@@ -156,6 +162,7 @@ export function createLinkScanner(
       if (element.localName === BADGE_TAG) {
         if (!badgeOwners.has(element)) element.remove();
       } else {
+        if (added) addedAnchors.add(element);
         anchorQueue.push(element);
       }
     }
@@ -200,7 +207,7 @@ export function createLinkScanner(
   function annotate(anchor: HTMLAnchorElement, link: AnnotatableLink): void {
     const state = states.of(link);
     const badge = hooks.newBadge(doc);
-    const annotation: Annotation = { anchor, link, state, repairs: 0, badge };
+    const annotation: Annotation = { anchor, link, state, repairs: 0, badge, late: rendered() && !addedAnchors.has(anchor) };
     annotations.set(anchor, annotation);
     badgeOwners.set(badge.host, annotation);
     live.add(annotation);
@@ -274,6 +281,7 @@ export function createLinkScanner(
       for (let index = 0; index < added.length; index += 1) {
         const node = added[index];
         if (node !== undefined && node.nodeType === 1 && !badgeOwners.has(node)) {
+          addedNodes.add(node);
           pendingRoots.add(node);
           changed = true;
         }
@@ -325,7 +333,7 @@ export function createLinkScanner(
       const annotation = annotations.get(anchor);
       if (annotation && live.has(annotation)) {
         annotation.badge.draw();
-        if (annotation.badge.drawn) fitter.fit(annotation);
+        if (annotation.badge.drawn) fitter.fit(annotation, false);
         else undrawn.add(annotation);
       }
     },

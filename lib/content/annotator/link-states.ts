@@ -10,6 +10,8 @@ export interface Annotation {
   state: LinkState;
   /** Times the badge was put back after the page moved or removed it (bounded: no tug of war). */
   repairs: number;
+  /** Its link was already painted when it was found (badge-fit.ts: no room is taken in view then). */
+  late: boolean;
 }
 
 /** What is known of one (origin, token), shared by every badge of that link on the page. */

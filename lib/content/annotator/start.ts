@@ -58,6 +58,9 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
   const getSettings = deps.getSettings ?? fetchContentSettings;
   const getBadgeText = deps.getBadgeText ?? fetchBadgeText;
   const words = getBadgeText();
+  // A frame before the settings come: the links parsed by then were painted without their badges.
+  let rendered = false;
+  requestAnimationFrame(() => (rendered = true));
   const settings = await getSettings();
   if (!lifetime.isAlive()) return null;
   let applied = settings;
@@ -72,6 +75,7 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
     scheduler: lifetimeScheduler(lifetime),
     hoverDelayMs: settings.hoverDelayMs,
     text: NO_WORDS,
+    rendered: () => rendered,
   });
   words.then(
     (text) => {

@@ -73,6 +73,12 @@ export interface AnnotatorOptions {
   hoverDelayMs: number;
   /** Work per batch before yielding, so no task grows long on huge pages. */
   sliceBudgetMs?: number;
+  /**
+   * Whether the browser has rendered the document since the script started (a frame came before the
+   * settings did): links found then were painted without their badges, which must not move them now.
+   * Default: never (tests).
+   */
+  rendered?: () => boolean;
   /** Wall clock for badge texts ("retry in 2 min"). */
   now?: () => number;
   /** Badge strings in the reader's language. */

@@ -28,7 +28,7 @@ export async function servePages(context: BrowserContext, values: Record<string,
     } catch {
       return route.fulfill({ status: 404, body: 'not found' });
     }
-    const body = html.replace(/\{\{([A-Z_]+)\}\}/g, (match, key: string) => values[key] ?? match);
+    const body = html.replace(/\{\{([A-Z0-9_]+)\}\}/g, (match, key: string) => values[key] ?? match);
     return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
   });
 }

@@ -4,8 +4,8 @@
  */
 export const badgeEn = {
   'badge.hint': 'Press Enter for details.',
-  'badge.idle.label': 'Compliance snapshot — hover or press Enter to load (counts as a view)',
-  'badge.loading.label': 'Compliance snapshot — loading',
+  'badge.idle.label': 'Compliance Lens: compliance snapshot not loaded — hover or press Enter to load it (counts as a view)',
+  'badge.loading.label': 'Compliance Lens: compliance snapshot — loading',
   'badge.ready.label': 'Compliance snapshot: readiness {score}/100, {readiness}; {band}. {hint}',
   'badge.readiness.critical': 'Critical',
   'badge.readiness.inProgress': 'In Progress',

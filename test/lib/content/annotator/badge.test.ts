@@ -17,7 +17,7 @@ describe('what the annotator paints', () => {
       tone: 'neutral',
       dashed: true,
       mark: false,
-      label: 'Compliance snapshot — hover or press Enter to load (counts as a view)',
+      label: 'Compliance Lens: compliance snapshot not loaded — hover or press Enter to load it (counts as a view)',
     });
     expect(describeEn({ state: 'loading' })).toMatchObject({
       text: 'CL',

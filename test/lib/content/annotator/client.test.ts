@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { withUsableLocale } from '@/lib/content/annotator/client';
+import fc from 'fast-check';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
 
-describe('the badge strings the annotator takes', () => {
-  it('keeps the locale Intl accepts, and falls back to English for one it refuses', () => {
-    const sent = badgeTextFor('fr', 'fr-SN');
-    expect(withUsableLocale(sent)).toEqual(sent);
-    expect(withUsableLocale({ locale: 'not a locale!', strings: { 'badge.hint': 'Enter' }, style: '.b{}' })).toEqual({
-      locale: 'en',
-      strings: { 'badge.hint': 'Enter' },
-      style: '.b{}',
-    });
+describe('the badge strings the background sends the annotator', () => {
+  it('always carry a locale Intl accepts, whatever the browser says its language is (the annotator formats with it as it is)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('en', 'fr', 'auto'), fc.option(fc.string({ maxLength: 20 }), { nil: undefined }), (preference, ui) => {
+        const { locale } = badgeTextFor(preference, ui);
+        expect(() => new Intl.NumberFormat(locale)).not.toThrow();
+        expect(Intl.getCanonicalLocales(locale)).toEqual([locale]);
+      }),
+    );
+    expect(badgeTextFor('fr', 'fr-SN').locale).toBe('fr-SN');
   });
 });

@@ -150,11 +150,11 @@ describe('badges are drawn on demand', () => {
     const { h, watcher } = start();
     watcher.show(anchorOf('l0'));
     const drawnLabel = () => h.badgeOf(badgeAfter('l0')).button.getAttribute('aria-label');
-    expect(drawnLabel()).toMatch(/^Compliance snapshot/);
+    expect(drawnLabel()).toMatch(/^Compliance Lens: compliance snapshot not loaded/);
     h.annotator.setText(FR_TEXT);
-    expect(drawnLabel()).toMatch(/^Instantané de conformité/);
+    expect(drawnLabel()).toMatch(/^Compliance Lens : instantané de conformité non chargé/);
     watcher.show(anchorOf('l1'));
-    expect(h.badgeOf(badgeAfter('l1')).button.getAttribute('aria-label')).toMatch(/^Instantané de conformité/);
+    expect(h.badgeOf(badgeAfter('l1')).button.getAttribute('aria-label')).toMatch(/^Compliance Lens : instantané de conformité non chargé/);
   });
 
   it('a new language has the background word the loaded badges again (their faces come from it)', async () => {
