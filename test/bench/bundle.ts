@@ -2,7 +2,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT, FRAME_SENTINEL_SCRIPT } from '../../lib/extension/content-scripts';
+import {
+  ANNOTATOR_SCRIPT,
+  CARD_PRESENTER_SCRIPT,
+  FRAME_RELAY_SCRIPT,
+  FRAME_SENTINEL_SCRIPT,
+} from '../../lib/extension/content-scripts';
 
 /**
  * DESIGN "Budgets" (gzip level 9): the annotator is at most 15 KB and keeps at least 1 KB of that
@@ -12,6 +17,8 @@ import { ANNOTATOR_SCRIPT, FRAME_RELAY_SCRIPT, FRAME_SENTINEL_SCRIPT } from '../
 export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
 export const ANNOTATOR_HEADROOM_BYTES = 1024;
 export const FRAME_RELAY_BUDGET_BYTES = 6 * 1024;
+/** The card presenter, loaded into a frame the first time a pointer comes to a link there (issue #32). */
+export const CARD_PRESENTER_BUDGET_BYTES = 4 * 1024;
 
 export interface BundleSizes {
   /** The annotator: the top frame of every matched page, and each frame that holds a share link. */
@@ -20,6 +27,8 @@ export interface BundleSizes {
   frameRelayGzipBytes: number | null;
   /** The page-world script of every subframe. */
   frameSentinelGzipBytes: number | null;
+  /** The card presenter, in a frame where a pointer came to a link. */
+  cardPresenterGzipBytes: number | null;
   extensionBytes: number;
   extensionGzipBytes: number;
 }
@@ -40,6 +49,7 @@ export function measureBundle(outputDir: string): BundleSizes {
     annotatorGzipBytes: gzipIfPresent(ANNOTATOR_SCRIPT),
     frameRelayGzipBytes: gzipIfPresent(FRAME_RELAY_SCRIPT),
     frameSentinelGzipBytes: gzipIfPresent(FRAME_SENTINEL_SCRIPT),
+    cardPresenterGzipBytes: gzipIfPresent(CARD_PRESENTER_SCRIPT),
     extensionBytes: files.reduce((sum, file) => sum + statSync(file).size, 0),
     extensionGzipBytes: files.reduce((sum, file) => sum + gzip(file), 0),
   };

@@ -297,12 +297,16 @@ test('badges speak the language chosen in the options, and follow a change witho
   const mail = await MailPage.open(context, 'gmail-thread', deal.link, serviceOrigin);
   const { page } = mail;
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', 'idle');
-  await expect.poll(() => badgeNames(page)).toContain('Compliance Lens: compliance snapshot not loaded — hover or press Enter to load it (counts as a view)');
+  await expect
+    .poll(() => badgeNames(page))
+    .toContain('Compliance Lens: compliance snapshot not loaded — hover or press Enter to load it (counts as a view)');
   try {
     await serviceWorker.evaluate(() => chrome.storage.local.set({ language: 'fr' }));
     await expect
       .poll(() => badgeNames(page))
-      .toContain('Compliance Lens : instantané de conformité non chargé — survolez ou appuyez sur Entrée pour le charger (compte comme une consultation)');
+      .toContain(
+        'Compliance Lens : instantané de conformité non chargé — survolez ou appuyez sur Entrée pour le charger (compte comme une consultation)',
+      );
     expect((await badgeNames(page)).some((name) => name.startsWith('Compliance snapshot'))).toBe(false);
   } finally {
     await serviceWorker.evaluate(() => chrome.storage.local.remove('language'));

@@ -92,8 +92,11 @@ for (const language of ['en', 'fr'] as const) {
         // Every badge is one of the chip's two sizes, whichever form it stands in.
         const sizes = await page
           .locator('compliance-lens-badge')
-          .evaluateAll((hosts) => hosts.map((host) => `${host.getBoundingClientRect().width}×${host.getBoundingClientRect().height}`));
-        for (const size of sizes) expect([`${BADGE_WIDTH}×${BADGE_HEIGHT}`, `${BADGE_COMPACT_WIDTH}×${BADGE_HEIGHT}`]).toContain(size);
+          .evaluateAll((hosts) =>
+            hosts.map((host) => `${host.getBoundingClientRect().width}×${host.getBoundingClientRect().height}`),
+          );
+        for (const size of sizes)
+          expect([`${BADGE_WIDTH}×${BADGE_HEIGHT}`, `${BADGE_COMPACT_WIDTH}×${BADGE_HEIGHT}`]).toContain(size);
         // The page follows its own scheme, and so do its chips (not the system's).
         await expect(page.locator(`compliance-lens-badge[data-scheme="${colorScheme}"]`)).toHaveCount(badges);
 

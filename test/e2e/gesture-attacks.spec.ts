@@ -109,17 +109,20 @@ test('a still pointer: links slid under it by a transition, inserted under it, o
     await waitLongerThanHoverDelay();
   }
   // Scrolled under the still pointer: a tall page, a link at the pointer's height below the fold.
-  await page.evaluate((href) => {
-    document.getElementById('slider')?.remove();
-    const spacer = document.createElement('div');
-    spacer.style.height = '1200px';
-    const anchor = document.createElement('a');
-    anchor.id = 'scrolled';
-    anchor.href = href;
-    anchor.textContent = 'Scrolled offer';
-    anchor.style.cssText = 'display:block;width:600px;font:24px system-ui';
-    document.body.append(spacer, anchor);
-  }, pageToken(serviceOrigin, 99));
+  await page.evaluate(
+    (href) => {
+      document.getElementById('slider')?.remove();
+      const spacer = document.createElement('div');
+      spacer.style.height = '1200px';
+      const anchor = document.createElement('a');
+      anchor.id = 'scrolled';
+      anchor.href = href;
+      anchor.textContent = 'Scrolled offer';
+      anchor.style.cssText = 'display:block;width:600px;font:24px system-ui';
+      document.body.append(spacer, anchor);
+    },
+    pageToken(serviceOrigin, 99),
+  );
   await page.evaluate(() => {
     const anchor = document.getElementById('scrolled');
     if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - 410);
@@ -149,14 +152,17 @@ test('click-jacking the badge: transparent link text and a transparent mask on c
   const hostile = await openHostilePage(context, deal.link.shareUrl);
   const { page } = hostile;
   await addStyle(page, 'compliance-lens-badge{mask-image:linear-gradient(transparent,transparent)!important}');
-  await page.evaluate((href) => {
-    const anchor = document.createElement('a');
-    anchor.id = 'ghost';
-    anchor.href = href;
-    anchor.textContent = 'offer';
-    anchor.style.cssText = 'position:absolute;left:200px;top:400px;z-index:10;font:16px system-ui;color:transparent';
-    document.body.append(anchor);
-  }, pageToken(serviceOrigin, 0));
+  await page.evaluate(
+    (href) => {
+      const anchor = document.createElement('a');
+      anchor.id = 'ghost';
+      anchor.href = href;
+      anchor.textContent = 'offer';
+      anchor.style.cssText = 'position:absolute;left:200px;top:400px;z-index:10;font:16px system-ui;color:transparent';
+      document.body.append(anchor);
+    },
+    pageToken(serviceOrigin, 0),
+  );
   const badge = hostile.badgeAfter('ghost');
   await expect(badge).toHaveAttribute('data-state', 'idle');
   const box = await badge.boundingBox();

@@ -108,7 +108,8 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
   }
 
   /** Whether a link's last line is wider than the compact chip: a chip over its end covers none of the page's other words. */
-  const wideEnough = (anchor: Element) => (anchor.getClientRects()[anchor.getClientRects().length - 1]?.width ?? 0) > BADGE_COMPACT_WIDTH + 2 * INSET;
+  const wideEnough = (anchor: Element) =>
+    (anchor.getClientRects()[anchor.getClientRects().length - 1]?.width ?? 0) > BADGE_COMPACT_WIDTH + 2 * INSET;
 
   /** Whether any of an element's box is in the viewport. */
   function inView(element: Element): boolean {

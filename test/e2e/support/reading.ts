@@ -23,7 +23,8 @@ export interface CoveredCharacter {
 export function coveredCharacters(page: Page): Promise<CoveredCharacter[]> {
   return page.evaluate(() => {
     const overlap = (a: DOMRect, b: DOMRect) =>
-      Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+      Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+      Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
     const badges = [...document.querySelectorAll('compliance-lens-badge')].map((host) => ({
       box: host.getBoundingClientRect(),
       link: host.previousElementSibling,
@@ -44,7 +45,11 @@ export function coveredCharacters(page: Page): Promise<CoveredCharacter[]> {
           range.setEnd(node, index + 1);
           for (const glyph of range.getClientRects()) {
             if (overlap(glyph, box) >= 0.2 * glyph.width * glyph.height && glyph.width > 0) {
-              found.push({ link: link?.id ?? '?', character: text[index] ?? '', around: text.slice(Math.max(0, index - 12), index + 12) });
+              found.push({
+                link: link?.id ?? '?',
+                character: text[index] ?? '',
+                around: text.slice(Math.max(0, index - 12), index + 12),
+              });
             }
           }
         }

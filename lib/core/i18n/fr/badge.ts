@@ -2,7 +2,8 @@ import type { badgeEn } from '../en/badge';
 
 export const badgeFr: Record<keyof typeof badgeEn, string> = {
   'badge.hint': 'Appuyez sur Entrée pour les détails.',
-  'badge.idle.label': 'Compliance Lens : instantané de conformité non chargé — survolez ou appuyez sur Entrée pour le charger (compte comme une consultation)',
+  'badge.idle.label':
+    'Compliance Lens : instantané de conformité non chargé — survolez ou appuyez sur Entrée pour le charger (compte comme une consultation)',
   'badge.loading.label': 'Compliance Lens : instantané de conformité — chargement',
   'badge.ready.label': 'Instantané de conformité : préparation {score}/100, {readiness} ; {band}. {hint}',
   'badge.readiness.critical': 'Critique',

@@ -154,7 +154,9 @@ describe('badges are drawn on demand', () => {
     h.annotator.setText(FR_TEXT);
     expect(drawnLabel()).toMatch(/^Compliance Lens : instantané de conformité non chargé/);
     watcher.show(anchorOf('l1'));
-    expect(h.badgeOf(badgeAfter('l1')).button.getAttribute('aria-label')).toMatch(/^Compliance Lens : instantané de conformité non chargé/);
+    expect(h.badgeOf(badgeAfter('l1')).button.getAttribute('aria-label')).toMatch(
+      /^Compliance Lens : instantané de conformité non chargé/,
+    );
   });
 
   it('a new language has the background word the loaded badges again (their faces come from it)', async () => {
