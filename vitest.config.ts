@@ -12,6 +12,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/{scripts,lib,components,fixtures,repository,bench}/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // A few suites open a PGlite database in a hook: slow on a busy shared machine, not a failure.
+          hookTimeout: 60_000,
         },
       },
       {

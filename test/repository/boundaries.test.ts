@@ -245,5 +245,6 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
         .map((message) => `${path.relative(root, result.filePath)}: ${message.message}`),
     );
     expect(found).toEqual([]);
-  });
+    // ESLint over the whole tree takes seconds, more on a busy machine.
+  }, 120_000);
 });
