@@ -18,7 +18,7 @@ export const CONTENT_SCRIPT_BUDGET_BYTES = 15 * 1024;
 export const ANNOTATOR_HEADROOM_BYTES = 1024;
 export const FRAME_RELAY_BUDGET_BYTES = 6 * 1024;
 /** The card presenter, loaded into a frame the first time a pointer comes to a link there (issue #32). */
-export const CARD_PRESENTER_BUDGET_BYTES = 4 * 1024;
+export const CARD_PRESENTER_BUDGET_BYTES = 6 * 1024;
 
 export interface BundleSizes {
   /** The annotator: the top frame of every matched page, and each frame that holds a share link. */

@@ -15,11 +15,14 @@ export interface LazyCardDeps {
  * the card goes, its moves, what it did) is a script of its own, which the background loads into
  * this frame the first time the pointer comes to a link or a badge takes focus (`warm`), long before
  * the hover delay runs out. Every page pays only for finding links and taking their badges' room.
- * Until it is there, nothing is open; a gesture that comes first waits for it.
+ * A gesture that comes first waits for it, and counts as open meanwhile: leaving or Escape before the
+ * presenter arrives cancels it, so no card appears after the reader moved on.
  */
 export function createLazyCard(deps: LazyCardDeps, events: CardEvents): CardPresenter {
   let real: CardPresenter | null = null;
   let loading: Promise<CardPresenter | null> | null = null;
+  /** The open asked for while the presenter loads; cleared by close. */
+  let pending: object | null = null;
   const ready = (): Promise<CardPresenter | null> =>
     (loading ??= deps.load().then(
       () => {
@@ -31,11 +34,21 @@ export function createLazyCard(deps: LazyCardDeps, events: CardEvents): CardPres
     ));
   return {
     get isOpen() {
-      return real?.isOpen ?? false;
+      return pending !== null || (real?.isOpen ?? false);
     },
-    open: (request, anchors, options) =>
-      real ? real.open(request, anchors, options) : ready().then((card) => card?.open(request, anchors, options) ?? null),
-    close: (reason) => real?.close(reason),
+    open(request, anchors, options) {
+      if (real) return real.open(request, anchors, options);
+      const asked = (pending = {});
+      return ready().then((card) => {
+        if (pending !== asked) return null;
+        pending = null;
+        return card?.open(request, anchors, options) ?? null;
+      });
+    },
+    close(reason) {
+      pending = null;
+      real?.close(reason);
+    },
     warm: () => void ready().then((card) => card?.warm()),
     contains: (node) => real?.contains(node) ?? false,
     hasFocus: () => real?.hasFocus() ?? false,

@@ -1,4 +1,4 @@
-import { badgeSeen, faded, paintsText, shows, veiled, type Point } from '../shared/seen';
+import { faded, type Point } from '../shared/seen';
 import type { Annotation } from './link-states';
 import type { LinkScanner } from './link-scanner';
 import type { LinkStates } from './link-states';
@@ -73,8 +73,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   /** A link or badge the pointer is over, not yet counted: its rest starts when the pointer moves on it. */
   let arrived: { annotation: Annotation; onBadge: boolean } | null = null;
   const movedPointer = pointerTracker();
-  /** Counts activations: one still judging what is seen gives way to a later one, or to a reset. */
-  let activations = 0;
   let cancelIntentTimer: (() => void) | null = null;
   let cancelCloseTimer: (() => void) | null = null;
   let cardFor: Annotation | null = null;
@@ -109,34 +107,22 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
 
   async function activate(annotation: Annotation, source: ActivationSource, target?: Element, at?: Point): Promise<void> {
     if (!isLive(annotation)) return;
-    const activation = ++activations;
     cancelIntent();
     cancelClose();
-    const { badge } = annotation;
-    const drawn = badge.drawn;
+    const { badge, anchor } = annotation;
+    const drawnBefore = badge.drawn;
     badge.draw(); // the card is placed by the link and its badge
     const on = target ?? badge.host;
     const box = on.getBoundingClientRect();
     const point = at ?? { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
-    // A gesture counts only on the extension's own mark, seen, beside a link a person can see
-    // (docs/security.md section 10): the badge drawn before the gesture, whole and unveiled; the link's
-    // text painted, nothing of its own veiling it; a rest on the link also needs the link to show where
-    // the pointer is. Else the card opens with Load and nothing is fetched.
-    const { anchor } = annotation;
-    const onLink = on !== badge.host;
-    const linkSeen =
-      (!anchor.textContent?.trim() || paintsText(anchor)) &&
-      !veiled(onLink ? on : anchor, anchor.parentElement) &&
-      (!onLink || (shows(on, point) && paintsText(on)));
-    const seen = drawn && linkSeen && (await badgeSeen(badge.host));
-    if (activation !== activations || !isLive(annotation)) return;
     cardFor = annotation;
     cardSticky = source !== 'hover';
-    const result = getCard().open(annotation.state.request, [annotation.anchor, badge.host], {
+    // The presenter judges whether the gesture was seen (its script is loaded only for cards); not
+    // seen, the card opens with Load and nothing is fetched.
+    const result = getCard().open(annotation.state.request, [anchor, badge.host], {
       focus: source === 'keyboard',
       intent: source,
-      seen,
-      at: point,
+      gesture: { link: anchor, badge: badge.host, on, at: point, drawnBefore },
     });
     if (result) states.expect(annotation.state, result);
   }
@@ -257,7 +243,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
 
   function reset(reason: CardCloseReason, nextHoverDelayMs?: number): void {
     if (nextHoverDelayMs !== undefined) hoverDelayMs = nextHoverDelayMs;
-    activations += 1;
     cancelIntent();
     closeCard(reason);
   }

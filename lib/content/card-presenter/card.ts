@@ -3,7 +3,7 @@ import { CARD_TAG } from '../../protocol/guarded/card';
 import { postCardAnchor } from '../shared/card-anchor';
 import { watchViewports } from '../shared/viewports';
 import { sameOriginChainOf, toAncestorViewport } from '../shared/frame-geometry';
-import { seenThrough, type Point } from '../shared/seen';
+import { gestureSeen, seenThrough, type Gesture, type Point } from '../shared/seen';
 import { newNonce } from '../shared/nonce';
 import type { CardEvents, CardPresenter, SnapshotRequest } from '../shared/card-contract';
 import type { CardClient } from './client';
@@ -14,6 +14,8 @@ export interface CardDeps {
   window: Window;
   /** Aborted when the content script stops: the card and its listeners go. */
   signal: AbortSignal;
+  /** Whether a gesture was seen in this document (default: `gestureSeen`; tests that cannot lay out pass their own). */
+  judge?: (gesture: Gesture) => Promise<boolean>;
 }
 
 /** A card page loaded ahead waits in the top frame until a card takes it: asking again sooner is a wasted message. */
@@ -29,7 +31,7 @@ const isCardElement = (node: Node) => node.nodeType === 1 && (node as Element).l
  * away. This side says where the badge is and where it moves, and hears what the card did. The card
  * page claims its link with a one-time nonce: a copy of card.html that a page frames itself gets nothing.
  */
-export function createCard({ client, window: win, signal }: CardDeps, events: CardEvents): CardPresenter {
+export function createCard({ client, window: win, signal, judge = gestureSeen }: CardDeps, events: CardEvents): CardPresenter {
   const inSubframe = win !== win.top;
   let placement: { hops: number; frames: readonly HTMLElement[]; windows: readonly Window[] } | null = null;
   let current: { request: SnapshotRequest; nonce: string } | null = null;
@@ -112,22 +114,26 @@ export function createCard({ client, window: win, signal }: CardDeps, events: Ca
       viewports?.abort();
       viewports = new AbortController();
       watchViewports(placementOf().windows, () => presenter.reposition(), viewports.signal);
-      // Seen only through the frames on the way up that this frame reaches (the point carried through
-      // them); the top frame judges the rest. Not seen, the point no longer matters.
-      const at = options.seen ? seenThrough(options.at, placementOf().frames) : null;
-      return client
-        .open({ ...request, nonce, intent: options.intent, seen: at !== null, anchor: anchorOf(anchors, at ?? options.at) })
-        .then(
-          ({ shown, badge }) => {
-            // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
-            if (!shown && current === opened) events.onCloseRequested('replaced');
-            return badge;
-          },
-          () => {
-            if (current === opened) events.onCloseRequested('replaced');
-            return null;
-          },
-        );
+      const { gesture } = options;
+      return judge(gesture).then((seen) => {
+        if (current !== opened) return null; // another card or a close came first
+        // Seen only through the frames on the way up that this frame reaches (the point carried through
+        // them); the top frame judges the rest. Not seen, the point no longer matters.
+        const at = seen ? seenThrough(gesture.at, placementOf().frames) : null;
+        return client
+          .open({ ...request, nonce, intent: options.intent, seen: at !== null, anchor: anchorOf(anchors, at ?? gesture.at) })
+          .then(
+            ({ shown, badge }) => {
+              // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
+              if (!shown && current === opened) events.onCloseRequested('replaced');
+              return badge;
+            },
+            () => {
+              if (current === opened) events.onCloseRequested('replaced');
+              return null;
+            },
+          );
+      });
     },
     warm() {
       const now = performance.now();

@@ -1,6 +1,6 @@
 import type { ActivationSource } from '../../protocol/guarded/card';
 import type { BadgeFace } from '../../core/badge-face';
-import type { Point } from './seen';
+import type { Gesture } from './seen';
 
 /**
  * What the annotator and its card presenter (lib/content/card-presenter, a script of its own that the
@@ -35,10 +35,8 @@ export interface CardPresenter {
     options: {
       focus: boolean;
       intent: ActivationSource;
-      /** The gesture was on the extension's own mark, seen, in this document (lib/content/shared/seen.ts). */
-      seen: boolean;
-      /** Where: the pointer, or the badge's centre for a click or a key, in this document's viewport. */
-      at: Point;
+      /** What the gesture was on: the presenter judges whether it was seen (lib/content/shared/seen.ts). */
+      gesture: Gesture;
     },
   ): Promise<BadgeFace | null> | null;
   close(reason: CardCloseReason): void;

@@ -129,6 +129,35 @@ export async function badgeSeen(host: Element): Promise<boolean> {
   return browserSees(host);
 }
 
+/** What a gesture was on, for the judge (`gestureSeen`). */
+export interface Gesture {
+  /** The share link. */
+  link: Element;
+  /** The link's badge host: the extension's own mark. */
+  badge: Element;
+  /** Where the gesture was: the link (a rest) or the badge (a rest, a key, a click). */
+  on: Element;
+  /** Where the pointer was, or the badge's centre for a key or a click, in this document's viewport. */
+  at: Point;
+  /** The badge was drawn before the gesture: a mark that appears under a pointer was not aimed at. */
+  drawnBefore: boolean;
+}
+
+/**
+ * Whether a gesture counts (docs/security.md section 10): on the extension's own mark, seen, beside a
+ * link a person can see. The badge drawn before the gesture, whole and unveiled; the link's text
+ * painted, nothing of its own veiling it; a rest on the link also needs the link to show where the
+ * pointer is.
+ */
+export async function gestureSeen({ link, badge, on, at, drawnBefore }: Gesture): Promise<boolean> {
+  const onLink = on !== badge;
+  const linkSeen =
+    (!link.textContent?.trim() || paintsText(link)) &&
+    !veiled(onLink ? on : link, link.parentElement) &&
+    (!onLink || (shows(on, at) && paintsText(on)));
+  return drawnBefore && linkSeen && (await badgeSeen(badge));
+}
+
 /** A point of a frame's viewport in its parent's viewport. */
 const throughFrame = ({ x, y }: Point, frame: FrameLike): Point => {
   const { left, top } = toAncestorViewport({ left: x, top: y, right: x, bottom: y }, [frame]);

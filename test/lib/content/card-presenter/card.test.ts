@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCard } from '@/lib/content/card-presenter/card';
 import type { CardClient } from '@/lib/content/card-presenter/client';
 import type { CardEvents } from '@/lib/content/shared/card-contract';
+import type { Gesture, Point } from '@/lib/content/shared/seen';
 import { CARD_ANCHOR_SOURCE } from '@/lib/protocol/guarded/card-anchor';
 import { CARD_TAG } from '@/lib/protocol/guarded/card';
 import { READY } from '../annotator/helpers';
@@ -44,6 +45,16 @@ function placed(box: { left: number; top: number; width: number; height: number 
 /** Where the gesture was, in the asking document's viewport. */
 const POINT = { x: 20, y: 28 };
 
+/**
+ * A gesture at `at`, to be judged seen or not: happy-dom lays nothing out, so the judge here reads the
+ * verdict the test chose (the real judge, lib/content/shared/seen.ts, runs in the e2e tests).
+ */
+const gestureAt = (at: Point, seen: boolean): Gesture => {
+  const link = document.createElement('a');
+  return { link, badge: link, on: link, at, drawnBefore: seen };
+};
+const judge = (gesture: Gesture) => Promise.resolve(gesture.drawnBefore);
+
 let lifetime: AbortController;
 beforeEach(() => {
   lifetime = new AbortController();
@@ -55,9 +66,11 @@ describe("the top frame's own link", () => {
   it('asks for the card at the box around the link and its badge in the top viewport, without a key; follows its moves; closes with its nonce', async () => {
     const { client } = fakeClient();
     const events = fakeEvents();
-    const card = createCard({ client, window, signal: lifetime.signal }, events);
+    const card = createCard({ client, window, signal: lifetime.signal, judge }, events);
     const badge = placed({ left: 10, top: 20, width: 30, height: 16 });
-    await expect(card.open(request, [badge], { focus: false, intent: 'hover', seen: true, at: POINT })).resolves.toEqual(READY);
+    await expect(
+      card.open(request, [badge], { focus: false, intent: 'hover', gesture: gestureAt(POINT, true) }),
+    ).resolves.toEqual(READY);
     const [[asked]] = client.open.mock.calls as [[Parameters<CardClient['open']>[0]]];
     expect(asked).toMatchObject({
       ...request,
@@ -82,19 +95,35 @@ describe("the top frame's own link", () => {
     expect(card.isOpen).toBe(false);
   });
 
-  it('the same link again asks nothing, unless from the keyboard (the card takes focus then)', () => {
+  it('a card closed while its gesture is still judged asks nothing (the reader moved on)', async () => {
     const { client } = fakeClient();
-    const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
+    let verdict: (seen: boolean) => void = () => undefined;
+    const slowJudge = () => new Promise<boolean>((resolve) => (verdict = resolve));
+    const card = createCard({ client, window, signal: lifetime.signal, judge: slowJudge }, fakeEvents());
+    const opened = card.open(request, [placed({ left: 0, top: 0, width: 10, height: 10 })], {
+      focus: false,
+      intent: 'hover',
+      gesture: gestureAt(POINT, true),
+    });
+    card.close('pointer-left');
+    verdict(true);
+    await expect(opened).resolves.toBeNull();
+    expect(client.open).not.toHaveBeenCalled();
+  });
+
+  it('the same link again asks nothing, unless from the keyboard (the card takes focus then)', async () => {
+    const { client } = fakeClient();
+    const card = createCard({ client, window, signal: lifetime.signal, judge }, fakeEvents());
     const badge = placed({ left: 0, top: 0, width: 10, height: 10 });
-    void card.open(request, [badge], { focus: false, intent: 'hover', seen: true, at: POINT });
-    expect(card.open(request, [badge], { focus: false, intent: 'click', seen: true, at: POINT })).toBeNull();
+    await card.open(request, [badge], { focus: false, intent: 'hover', gesture: gestureAt(POINT, true) });
+    expect(card.open(request, [badge], { focus: false, intent: 'click', gesture: gestureAt(POINT, true) })).toBeNull();
     expect(client.open).toHaveBeenCalledTimes(1);
-    void card.open(request, [badge], { focus: true, intent: 'keyboard', seen: true, at: POINT });
+    await card.open(request, [badge], { focus: true, intent: 'keyboard', gesture: gestureAt(POINT, true) });
     expect(client.open).toHaveBeenCalledTimes(2);
   });
 
   it('the pointer and focus are on the card when they are on the element the host draws it in', () => {
-    const card = createCard({ client: fakeClient().client, window, signal: lifetime.signal }, fakeEvents());
+    const card = createCard({ client: fakeClient().client, window, signal: lifetime.signal, judge }, fakeEvents());
     const element = document.createElement(CARD_TAG);
     element.tabIndex = 0;
     document.body.append(element);
@@ -107,13 +136,12 @@ describe("the top frame's own link", () => {
   it('a card nothing draws (no host in the top frame) is closed; the badge still learns the snapshot', async () => {
     const { client } = fakeClient({ shown: false });
     const events = fakeEvents();
-    const card = createCard({ client, window, signal: lifetime.signal }, events);
+    const card = createCard({ client, window, signal: lifetime.signal, judge }, events);
     await expect(
       card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], {
         focus: false,
         intent: 'click',
-        seen: true,
-        at: POINT,
+        gesture: gestureAt(POINT, true),
       }),
     ).resolves.toEqual(READY);
     expect(events.onCloseRequested).toHaveBeenCalledWith('replaced');
@@ -121,9 +149,9 @@ describe("the top frame's own link", () => {
 
   it('a badge that left the page closes its card when it would be placed again', () => {
     const events = fakeEvents();
-    const card = createCard({ client: fakeClient().client, window, signal: lifetime.signal }, events);
+    const card = createCard({ client: fakeClient().client, window, signal: lifetime.signal, judge }, events);
     const badge = placed({ left: 0, top: 0, width: 1, height: 1 });
-    void card.open(request, [badge], { focus: false, intent: 'click', seen: true, at: POINT });
+    void card.open(request, [badge], { focus: false, intent: 'click', gesture: gestureAt(POINT, true) });
     badge.remove();
     card.reposition();
     expect(events.onCloseRequested).toHaveBeenCalledWith('replaced');
@@ -132,12 +160,11 @@ describe("the top frame's own link", () => {
   it('what the background says of this card reaches the engine; of another card, nothing', async () => {
     const { client, push } = fakeClient();
     const events = fakeEvents();
-    const card = createCard({ client, window, signal: lifetime.signal }, events);
+    const card = createCard({ client, window, signal: lifetime.signal, judge }, events);
     await card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], {
       focus: false,
       intent: 'hover',
-      seen: true,
-      at: POINT,
+      gesture: gestureAt(POINT, true),
     });
     const nonce = client.open.mock.calls[0]![0].nonce;
     push().onEvent('f'.repeat(32), 'outside');
@@ -156,7 +183,7 @@ describe("the top frame's own link", () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     try {
       const { client } = fakeClient();
-      const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
+      const card = createCard({ client, window, signal: lifetime.signal, judge }, fakeEvents());
       card.warm();
       card.warm();
       expect(client.warm).toHaveBeenCalledTimes(1);
@@ -170,12 +197,11 @@ describe("the top frame's own link", () => {
 
   it('when the script stops, an open card is closed', async () => {
     const { client } = fakeClient();
-    const card = createCard({ client, window, signal: lifetime.signal }, fakeEvents());
+    const card = createCard({ client, window, signal: lifetime.signal, judge }, fakeEvents());
     await card.open(request, [placed({ left: 0, top: 0, width: 1, height: 1 })], {
       focus: false,
       intent: 'click',
-      seen: true,
-      at: POINT,
+      gesture: gestureAt(POINT, true),
     });
     lifetime.abort();
     expect(client.close).toHaveBeenCalledTimes(1);
@@ -218,13 +244,12 @@ describe("a subframe's link", () => {
   it('posts a key to the top window and asks for the card by it, the box measured up to the frame the host finds', async () => {
     const { window: frameWindow, posted } = nestedFrame();
     const { client } = fakeClient();
-    const card = createCard({ client, window: frameWindow, signal: lifetime.signal }, fakeEvents());
+    const card = createCard({ client, window: frameWindow, signal: lifetime.signal, judge }, fakeEvents());
     // Not seen here: the frame elements of this fake are not in a document to judge them in.
     await card.open(request, [placed({ left: 10, top: 20, width: 30, height: 16 })], {
       focus: true,
       intent: 'keyboard',
-      seen: false,
-      at: POINT,
+      gesture: gestureAt(POINT, false),
     });
     const [[asked]] = client.open.mock.calls as [[Parameters<CardClient['open']>[0]]];
     expect(asked.seen).toBe(false);
