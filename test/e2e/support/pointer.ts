@@ -8,6 +8,9 @@ import type { Locator } from '@playwright/test';
  * from content moved under a still pointer. The middle of a wrapped link's box may be off the link.
  */
 export async function restOn(target: Locator, at?: { x: number; y: number }): Promise<void> {
+  // Into view first without Playwright's stability wait: a cross-origin frame off screen gets no
+  // animation frames in Chromium, so that wait would never end; then waited for as usual.
+  await target.evaluate((element) => element.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
   await target.scrollIntoViewIfNeeded();
   const box = await target.boundingBox();
   if (!box) throw new Error('restOn: the target is not laid out');

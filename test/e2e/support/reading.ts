@@ -76,11 +76,29 @@ export function clippedBadges(page: Page): Promise<string[]> {
 export async function recordLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const shifts: number[] = [];
-    Object.assign(window, { __layoutShifts: shifts });
+    const sources: string[] = [];
+    Object.assign(window, { __layoutShifts: shifts, __layoutShiftSources: sources });
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) shifts.push(Number(Reflect.get(entry, 'value')));
+      for (const entry of list.getEntries()) {
+        shifts.push(Number(Reflect.get(entry, 'value')));
+        const moved: unknown = Reflect.get(entry, 'sources');
+        for (const source of Array.isArray(moved) ? moved : []) {
+          const node: unknown = Reflect.get(source, 'node');
+          const text = node instanceof Node ? (node.textContent ?? '').trim().slice(0, 40) : '';
+          const { x, y } = Reflect.get(source, 'previousRect') as DOMRectReadOnly;
+          const now = Reflect.get(source, 'currentRect') as DOMRectReadOnly;
+          sources.push(
+            `"${text}" ${Math.round(x)},${Math.round(y)} → ${Math.round(now.x)},${Math.round(now.y)} at ${Math.round(entry.startTime)} ms`,
+          );
+        }
+      }
     }).observe({ type: 'layout-shift', buffered: true });
   });
+}
+
+/** What moved in the page's layout shifts: each source's text and where it went (for a failure's message). */
+export function layoutShiftSources(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...(Reflect.get(window, '__layoutShiftSources') as string[])]);
 }
 
 /** The sum of the page's layout shifts so far (what the Layout Instability API would report). */
