@@ -1,6 +1,6 @@
 /**
  * `npm run server -- [--port N] [--host H] [--allowed-host NAME]… [--memory | --data DIR] [--dev] [--seed [--reseed]]
- *   [--trust-proxy] [--operator-secret S]`, or `npm run server -- keys …` (server/keys-cli.ts).
+ *   [--trust-proxy] [--operator-secret S]`, or `npm run server -- keys …` (server/partners/keys-cli.ts).
  * Thin: parse flags, start, stop on SIGINT/SIGTERM.
  */
 import { mkdirSync } from 'node:fs';
@@ -8,9 +8,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { messageOf } from '../lib/core/thrown';
-import type { DatabaseTarget } from './db/open';
-import { allowedHostName } from './http/hosts';
-import { runKeysCommand } from './keys-cli';
+import type { DatabaseTarget } from './platform/db/open';
+import { allowedHostName } from './platform/http/hosts';
+import { runKeysCommand } from './partners/keys-cli';
 import { startServer } from './start';
 
 const USAGE =

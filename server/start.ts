@@ -4,18 +4,19 @@
  */
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_SERVICE_PROFILE_URL } from './app-types';
 import { createApp } from './app';
-import { systemClock, type Clock } from './clock';
-import type { Database } from './db/driver';
-import { openDatabase, type DatabaseTarget } from './db/open';
-import { allowedHostsFor } from './http/hosts';
-import { SPEC_RATE_LIMIT } from './rate-limit/middleware';
-import { MemoryRateLimitStore } from './rate-limit/memory-store';
-import { SqlRateLimitStore } from './rate-limit/sql-store';
-import type { ClockedStore } from './rate-limit/store';
-import { formatDemoKeys, formatDemoLinks, seedDemo, type DemoSeed } from './seed';
-import type { DemoLink } from './views/demo-page';
+import type { DemoLink } from './dev/demo-page';
+import { formatDemoKeys, formatDemoLinks, seedDemo, type DemoSeed } from './dev/seed';
+import { partnerChores } from './partners/chores';
+import { DEFAULT_SERVICE_PROFILE_URL } from './platform/app-env';
+import { systemClock, type Clock } from './platform/clock';
+import type { Database } from './platform/db/driver';
+import { openDatabase, type DatabaseTarget } from './platform/db/open';
+import { allowedHostsFor } from './platform/http/hosts';
+import { MemoryRateLimitStore } from './platform/rate-limit/memory-store';
+import { SPEC_RATE_LIMIT } from './platform/rate-limit/middleware';
+import { SqlRateLimitStore } from './platform/rate-limit/sql-store';
+import type { ClockedStore } from './platform/rate-limit/store';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 import { createHttpSender, type WebhookSender } from './webhooks/sender';
 import { checkEndpointUrl, type HostResolver } from './webhooks/url-policy';
@@ -70,10 +71,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const db = await openDatabase(options.database);
   let demoLinks: DemoLink[] | null = null;
   let demo: DemoSeed | null = null;
+  const sender = options.webhookSender ?? createHttpSender({ allowLoopback: options.dev });
   const dispatcher = new WebhookDispatcher({
     db,
     clock,
-    sender: options.webhookSender ?? createHttpSender({ allowLoopback: options.dev }),
+    sender,
+    chores: partnerChores(db),
     pollIntervalMs: options.webhookPollIntervalMs,
     logger: { error: (message, error) => console.error(message, error) },
   });
@@ -96,8 +99,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       publicBaseUrl: options.publicBaseUrl,
       serviceProfileUrl: options.serviceProfileUrl ?? DEFAULT_SERVICE_PROFILE_URL,
       operatorSecret: options.operatorSecret,
-      demoLinks: () => demoLinks,
     },
+    demo: { links: () => demoLinks },
   });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
@@ -114,6 +117,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if ('closeAllConnections' in server) server.closeAllConnections();
     });
     await dispatcher.stop();
+    // The sender this server made goes with it (its keep-alive sockets); an injected one is the caller's.
+    if (sender !== options.webhookSender) sender.close();
     await db.close();
   };
 

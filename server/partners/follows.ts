@@ -6,12 +6,12 @@
 import { z } from 'zod';
 import { isValidTokenShape } from '../../lib/core/token';
 import type { SnapshotSuccessEnvelope } from '../../lib/core/schemas/snapshot';
-import type { Database, Queryable } from '../db/driver';
-import { EXPIRED_MESSAGE, TOKEN_NOT_FOUND_MESSAGE, ApiError } from '../http/errors';
-import { endFollowQuietly, FOLLOW_COLUMNS, parseActiveFollow } from '../events/record';
-import { readLinkStates } from '../events/state';
-import { newId, sha256Hex } from '../tokens';
-import { requireOwnEndpoint } from './endpoints';
+import type { Database, Queryable } from '../platform/db/driver';
+import { EXPIRED_MESSAGE, TOKEN_NOT_FOUND_MESSAGE, ApiError } from '../platform/http/errors';
+import { endFollowQuietly, FOLLOW_COLUMNS, parseActiveFollow } from './events/record';
+import { readLinkStates } from './events/state';
+import { newId, sha256Hex } from '../platform/tokens';
+import { requireOwnEndpoint } from '../webhooks/endpoints';
 import {
   FOLLOW_END_REASONS,
   followEventSchema,

@@ -11,18 +11,25 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
-import type { Logger } from '../app-types';
-import type { Clock } from '../clock';
-import type { Database } from '../db/driver';
-import { recordExpiries } from '../events/record';
-import { packDigests } from './digest';
+import type { Logger } from '../platform/app-env';
+import type { Clock } from '../platform/clock';
+import type { Database } from '../platform/db/driver';
 import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, retryDelayMs } from './retry';
 import type { DeliveryOutcome, WebhookSender } from './sender';
+
+/** Work done before each delivery pass (the partners domain's: follows whose link expired, digests due). */
+export interface Chores {
+  /** Follows ended because their link expired; returns the events written. */
+  expire(now: Date): Promise<number>;
+  /** Held events packed into digests whose period ended; returns the digests queued. */
+  packDigests(now: Date): Promise<number>;
+}
 
 export interface DispatcherOptions {
   db: Database;
   clock: Clock;
   sender: WebhookSender;
+  chores?: Chores;
   logger?: Logger;
   /** Jitter source in [0, 1) (tests fix it). */
   random?: () => number;
@@ -67,6 +74,7 @@ export class WebhookDispatcher {
   private readonly db: Database;
   private readonly clock: Clock;
   private readonly sender: WebhookSender;
+  private readonly chores?: Chores;
   private readonly logger?: Logger;
   private readonly random: () => number;
   private readonly wallClock: () => Date;
@@ -84,6 +92,7 @@ export class WebhookDispatcher {
     this.db = options.db;
     this.clock = options.clock;
     this.sender = options.sender;
+    this.chores = options.chores;
     this.logger = options.logger;
     this.random = options.random ?? Math.random;
     this.wallClock = options.wallClock ?? (() => new Date());
@@ -138,8 +147,8 @@ export class WebhookDispatcher {
   async tick(): Promise<TickReport> {
     const report: TickReport = { expired: 0, digests: 0, delivered: 0, failed: 0 };
     const now = this.clock.now();
-    report.expired = (await this.db.transaction((tx) => recordExpiries(tx, now))).events;
-    report.digests = await packDigests(this.db, now);
+    report.expired = (await this.chores?.expire(now)) ?? 0;
+    report.digests = (await this.chores?.packDigests(now)) ?? 0;
     for (;;) {
       const claimed = await this.claim();
       if (claimed.messages.length === 0) break;

@@ -21,6 +21,8 @@ export type DeliveryOutcome = { ok: true; status: number } | { ok: false; status
 
 export interface WebhookSender {
   send(request: DeliveryRequest): Promise<DeliveryOutcome>;
+  /** Drops its kept-alive connections (the server is stopping). */
+  close(): void;
 }
 
 export interface HttpSenderOptions {
@@ -48,6 +50,10 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   return {
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
     send(request) {
       if (!URL.canParse(request.url)) return Promise.resolve(failure('not a URL'));
       const url = new URL(request.url);

@@ -7,12 +7,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { Database } from '../../../server/db/driver';
-import { manualClock, type Clock } from '../../../server/clock';
+import type { Database } from '../../../server/platform/db/driver';
+import { manualClock, type Clock } from '../../../server/platform/clock';
 import { WebhookDispatcher } from '../../../server/webhooks/dispatcher';
 import { createHttpSender, type WebhookSender } from '../../../server/webhooks/sender';
 import { checkEndpointUrl, type HostResolver } from '../../../server/webhooks/url-policy';
-import type { AppConfig } from '../../../server/app-types';
+import type { AppConfig } from '../../../server/platform/app-env';
+import { partnerChores } from '../../../server/partners/chores';
 import { makeApp, START, type TestApp } from './harness';
 
 export const OPERATOR_SECRET = 'operator-secret-for-tests';
@@ -40,6 +41,7 @@ export function makeV1App(
     db,
     clock,
     sender: options.sender ?? createHttpSender({ allowLoopback: dev }),
+    chores: partnerChores(db),
     random: () => 0.5,
     leaseMs: options.leaseMs,
   });
