@@ -20,7 +20,10 @@ export interface DeliveryRequest {
 export type DeliveryOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
 export interface WebhookSender {
-  send(request: DeliveryRequest): Promise<DeliveryOutcome>;
+  /** The longest one send can take (to connect, then to answer): a message's lease is sized from it. */
+  readonly timeoutMs: number;
+  /** Never throws; gives up when `signal` aborts (the dispatcher's deadline). */
+  send(request: DeliveryRequest, signal?: AbortSignal): Promise<DeliveryOutcome>;
   /** Drops its kept-alive connections (the server is stopping). */
   close(): void;
 }
@@ -32,6 +35,8 @@ export interface HttpSenderOptions {
   lookup?: LookupFunction;
   connectTimeoutMs?: number;
   responseTimeoutMs?: number;
+  /** Connections per receiving host and port (the dispatcher's send slots: no send waits for a socket). */
+  maxSockets?: number;
   /** Bytes of the receiver's answer read at most (the rest is dropped with the connection). */
   maxResponseBytes?: number;
 }
@@ -39,22 +44,28 @@ export interface HttpSenderOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+const DEFAULT_MAX_SOCKETS = 16;
 
 const failure = (error: string, status: number | null = null): DeliveryOutcome => ({ ok: false, status, error });
 
 export function createHttpSender(options: HttpSenderOptions): WebhookSender {
-  const filter = { allowIPAddressList: options.allowLoopback ? DEV_ALLOWED_RANGES : [], keepAlive: true, maxSockets: 16 };
+  const filter = {
+    allowIPAddressList: options.allowLoopback ? DEV_ALLOWED_RANGES : [],
+    keepAlive: true,
+    maxSockets: options.maxSockets ?? DEFAULT_MAX_SOCKETS,
+  };
   const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   return {
+    timeoutMs: connectTimeoutMs + responseTimeoutMs,
     close() {
       agents.http.destroy();
       agents.https.destroy();
     },
-    send(request) {
+    send(request, signal) {
       if (!URL.canParse(request.url)) return Promise.resolve(failure('not a URL'));
       const url = new URL(request.url);
       const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -70,6 +81,7 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
           settled = true;
           clearTimeout(connectTimer);
           clearTimeout(responseTimer);
+          signal?.removeEventListener('abort', abort);
           resolve(outcome);
         };
         const req = (isHttps ? https : http).request(url, {
@@ -78,6 +90,9 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
           headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
           ...(options.lookup ? { lookup: options.lookup } : {}),
         });
+        const abort = () => req.destroy(new Error('gave up: the delivery deadline passed'));
+        if (signal?.aborted) abort();
+        else signal?.addEventListener('abort', abort, { once: true });
         const connectTimer = setTimeout(() => {
           req.destroy(new Error(`connect timeout after ${connectTimeoutMs} ms`));
         }, connectTimeoutMs);

@@ -164,6 +164,26 @@ CREATE TABLE demo_seed (
 );
 `,
   },
+  {
+    // Issue #34: each attempt of a message as the partner sees it (when, the answer or the error, how
+    // long), and indexes for the claim, which takes each endpoint's oldest due messages and counts the
+    // sends still leased to it.
+    id: '003_webhook_attempts',
+    sql: `
+CREATE TABLE webhook_attempts (
+  id bigserial PRIMARY KEY,
+  message_id text NOT NULL REFERENCES webhook_messages (id) ON DELETE CASCADE,
+  attempted_at timestamptz NOT NULL,
+  status integer,
+  error text,
+  duration_ms integer NOT NULL,
+  delivered boolean NOT NULL
+);
+CREATE INDEX webhook_attempts_message ON webhook_attempts (message_id, id);
+CREATE INDEX webhook_messages_endpoint_due ON webhook_messages (endpoint_id, next_attempt_at, seq) WHERE status = 'pending';
+CREATE INDEX webhook_messages_leased ON webhook_messages (endpoint_id) WHERE status = 'pending' AND lease_token IS NOT NULL;
+`,
+  },
 ];
 
 const appliedRow = z.object({ id: z.string() });
