@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { GAP_SEVERITIES } from '../../lib/core/labels';
 import { timestampSchema } from '../../lib/core/schemas/snapshot';
 import { storableText } from '../platform/http/body';
-import { MESSAGE_STATUSES } from '../webhooks/schemas';
+import { deliveryStateSchema, MESSAGE_STATUSES } from '../webhooks/schemas';
 
 export const DEFAULT_PARTNER_QUOTA_PER_MINUTE = 120;
 export const MAX_PARTNER_QUOTA_PER_MINUTE = 100_000;
@@ -146,12 +146,14 @@ export const digestSchema = z.object({
 });
 
 export const partnerEventSchema = followEventSchema.extend({
-  delivery: z.object({
+  delivery: deliveryStateSchema.extend({
     mode: z.enum(['immediate', 'daily', 'weekly', 'none']),
+    /** The message that carries it (its own id, or its digest's); null when it has none (yet). */
     message_id: z.string().nullable(),
     status: z.enum([...MESSAGE_STATUSES, 'held', 'none']),
   }),
 });
+export type PartnerEventView = z.infer<typeof partnerEventSchema>;
 
 export const founderFollowSchema = z.object({
   id: z.string(),

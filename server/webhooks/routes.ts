@@ -1,7 +1,8 @@
 /**
  * A partner's webhook endpoints (`/api/v1/webhook-endpoints…`): register one (its URL checked by the
- * delivery policy, url-policy.ts), see its delivery state, delete, enable, replay. Behind the partner
- * key check, which the partners domain passes in.
+ * delivery policy, url-policy.ts), see its delivery state, delete, enable, replay; and each message with
+ * its attempts (`/api/v1/webhook-messages/{id}`). Behind the partner key check, which the partners
+ * domain passes in.
  */
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
@@ -20,7 +21,8 @@ import {
   listEndpoints,
   replayEndpoint,
 } from './endpoints';
-import { createdEndpointSchema, createEndpointBody, endpointSchema, replayBody } from './schemas';
+import { getMessage, MESSAGE_NOT_FOUND_MESSAGE } from './messages';
+import { createdEndpointSchema, createEndpointBody, endpointSchema, messageSchema, replayBody } from './schemas';
 import type { UrlCheck } from './url-policy';
 
 export interface WebhookRouteDeps extends RouteDeps {
@@ -145,5 +147,23 @@ export function webhookRoutes(app: ServerApp, deps: WebhookRouteDeps): void {
       deps.nudge();
       return c.json(ok(result), 200);
     },
+  );
+
+  serve(
+    app,
+    createRoute({
+      method: 'get',
+      path: '/api/v1/webhook-messages/{id}',
+      summary: 'One message by its webhook-id (an event’s evt_…, a digest’s dig_…): its state and every attempt',
+      description:
+        'Each attempt: when it was made (server clock), the receiver’s status or the error, how long it took. The next attempt’s time while it is pending.',
+      ...partner,
+      request: { params: idParams(MESSAGE_NOT_FOUND_MESSAGE) },
+      responses: {
+        200: keyed(success(z.object({ message: messageSchema })), 'The message'),
+        ...errors({ 404: ['NOT_FOUND'], ...KEYED_ERRORS }),
+      },
+    }),
+    async (c, input) => c.json(ok({ message: await getMessage(db, c.get('partner').id, input.params.id) }), 200),
   );
 }

@@ -33,3 +33,39 @@ export const endpointSchema = z.object({
 });
 export type EndpointView = z.infer<typeof endpointSchema>;
 export const createdEndpointSchema = endpointSchema.extend({ secret: z.string() });
+
+/** One attempt to deliver a message: when (server clock), what the receiver answered or what went wrong, how long it took. */
+export const attemptSchema = z.object({
+  attempted_at: timestampSchema,
+  /** The receiver's HTTP status; null when there was no answer (refused, timed out, unreachable). */
+  status: z.int().nullable(),
+  /** Why it failed ("answered 503", "connect timeout after 5000 ms"); null when delivered. */
+  error: z.string().nullable(),
+  duration_ms: z.int().min(0),
+  delivered: z.boolean(),
+});
+export type AttemptView = z.infer<typeof attemptSchema>;
+
+/** Where a message stands: its state, how many attempts so far, the last one, and when the next is due. */
+export const deliveryStateSchema = z.object({
+  status: z.enum(MESSAGE_STATUSES),
+  attempts: z.int().min(0),
+  last_attempt: attemptSchema.nullable(),
+  /** When it is tried next (server clock), while pending; null otherwise. */
+  next_attempt_at: timestampSchema.nullable(),
+});
+export type DeliveryState = z.infer<typeof deliveryStateSchema>;
+
+/** One message (an event's delivery, or a digest's) with every attempt, oldest first. */
+export const messageSchema = z.object({
+  /** Its `webhook-id`. */
+  id: z.string(),
+  type: z.string(),
+  endpoint_id: z.string(),
+  status: z.enum(MESSAGE_STATUSES),
+  created_at: timestampSchema,
+  next_attempt_at: timestampSchema.nullable(),
+  delivered_at: timestampSchema.nullable(),
+  attempts: z.array(attemptSchema),
+});
+export type MessageView = z.infer<typeof messageSchema>;
