@@ -10,7 +10,7 @@ import type { Database, Queryable } from '../platform/db/driver';
 import { ApiError } from '../platform/http/errors';
 import { newFounderKey, newId, newShareToken, sha256Hex } from '../platform/tokens';
 import { recordCompanyChange, recordLinkChange } from '../partners/events/record';
-import { EMPTY_PROFILE, profileOfRow, profileRowShape, type Profile } from '../snapshots/profile';
+import { EMPTY_PROFILE, otherRegulators, profileOfRow, profileRowShape, type Profile } from '../snapshots/profile';
 import {
   SUBSCRIPTION_TIERS,
   TIER_RANK,
@@ -56,10 +56,12 @@ function toView(row: OrganisationRow): OrganisationView {
   };
 }
 
-function checkProfile(profile: Profile): void {
+/** The profile as stored: checked across fields, each regulator listed once. */
+function storedProfile(profile: Profile): Profile {
   if (profile.checklist_complete > profile.checklist_total) {
     throw new ApiError(400, 'VALIDATION_ERROR', 'Invalid request body: `checklist_complete`: must not exceed `checklist_total`');
   }
+  return { ...profile, secondary_regulators: otherRegulators(profile.primary_regulator, profile.secondary_regulators) };
 }
 
 async function readOrganisation(q: Queryable, orgId: string, lock = false): Promise<OrganisationRow> {
@@ -91,8 +93,7 @@ export async function createOrganisation(
   options: { isDemo?: boolean; founderKey?: string } = {},
 ): Promise<{ organisation: OrganisationView; founderKey: string }> {
   const { name, subscription_tier, ...fields } = body;
-  const profile: Profile = { ...EMPTY_PROFILE, ...fields };
-  checkProfile(profile);
+  const profile = storedProfile({ ...EMPTY_PROFILE, ...fields });
   const id = newId('org');
   const founderKey = options.founderKey ?? newFounderKey();
   const organisation = await db.transaction(async (tx) => {
@@ -146,8 +147,7 @@ export async function updateOrganisation(
   const row = await db.transaction(async (tx) => {
     const current = await readOrganisation(tx, orgId, true);
     const { name = current.name, subscription_tier = current.subscription_tier, ...fields } = patch;
-    const profile: Profile = { ...profileOfRow(current), ...fields };
-    checkProfile(profile);
+    const profile = storedProfile({ ...profileOfRow(current), ...fields });
     // Every profile change is a recalculation: labels derive from the stored scores at read time.
     await tx.query(
       `UPDATE organisations SET name = $2, subscription_tier = $3, readiness_score = $4, fundraise_score = $5,

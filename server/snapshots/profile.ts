@@ -48,6 +48,15 @@ export const EMPTY_PROFILE: Profile = {
   gaps: [],
 };
 
+/**
+ * A regulator is listed once: the primary is not repeated among the secondary regulators, and no
+ * secondary twice (first mention kept). Making a secondary regulator the primary moves it, which is
+ * what a founder who sets it means (docs/api-decisions.md, "Regulators listed once").
+ */
+export function otherRegulators(primary: string | null, secondary: readonly string[]): string[] {
+  return [...new Set(secondary)].filter((code) => code !== primary);
+}
+
 /** The organisation profile columns (plus its gaps) as queries return them; shared by row schemas. */
 export const profileRowShape = {
   readiness_score: z.number(),
@@ -73,7 +82,8 @@ export function profileOfRow(row: ProfileRow): Profile {
     checklist_total: row.checklist_total,
     product_classification: row.product_classification,
     primary_regulator: row.primary_regulator,
-    secondary_regulators: row.secondary_regulators,
+    // Rows written before regulators were listed once may still repeat one.
+    secondary_regulators: otherRegulators(row.primary_regulator, row.secondary_regulators),
     arip_stage: row.arip_stage,
     gaps: row.gaps,
   });

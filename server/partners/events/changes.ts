@@ -15,6 +15,8 @@ import { describeChange } from '../../../lib/core/watchlist/describe';
 import { diffPoints } from '../../../lib/core/watchlist/diff';
 import { diffRegulators, type RegulatorChange, type RegulatorSet } from '../../../lib/core/watchlist/regulators';
 import type { WatchChange, WatchGap, WatchPoint } from '../../../lib/core/watchlist/types';
+import { regulatorName } from '../../../lib/core/vocabulary';
+import { otherRegulators } from '../../snapshots/profile';
 import type { EventChange, FollowRules, SnapshotEventType } from '../schemas';
 import type { FollowState } from './state';
 
@@ -56,15 +58,45 @@ function typeOf(change: Change): SnapshotEventType | null {
   }
 }
 
-const regulatorList = (set: RegulatorSet) => [set.primary ?? 'none', ...set.secondary].join(', ');
+/** A regulator set as stored now: the primary apart, each other regulator once (older baselines may repeat one). */
+const listedOnce = (set: RegulatorSet): RegulatorSet => ({
+  primary: set.primary,
+  secondary: otherRegulators(set.primary, set.secondary),
+});
 
-function describeRegulators(change: RegulatorChange, field: 'primary' | 'secondary'): string {
-  if (field === 'primary') return `Primary regulator: ${change.from.primary ?? 'none'} → ${change.to.primary ?? 'none'}`;
-  const parts = [
-    change.added.length > 0 ? `added ${change.added.join(', ')}` : null,
-    change.removed.length > 0 ? `removed ${change.removed.join(', ')}` : null,
-  ].filter((part) => part !== null);
-  return `Regulators (${regulatorList(change.from)} → ${regulatorList(change.to)})${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`;
+/**
+ * Regulators by name, as the card names them ("Central Bank of Nigeria"; the codes are in `before` and
+ * `after`), apart by " · " since names hold commas ("Securities and Exchange Commission, Nigeria").
+ */
+const regulatorNames = (codes: readonly (string | null)[]): string => {
+  const named = codes.flatMap((code) => (code === null ? [] : [regulatorName(english, code).name]));
+  return named.length === 0 ? 'none' : named.join(' · ');
+};
+
+const sameCodes = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((code) => b.includes(code));
+
+/** A regulator change as its fields: the primary when it moved, the others when their set changed. */
+function regulatorChanges(change: RegulatorChange): EventChange[] {
+  const from = listedOnce(change.from);
+  const to = listedOnce(change.to);
+  const changes: EventChange[] = [];
+  if (from.primary !== to.primary) {
+    changes.push({
+      field: 'licensing.primary_regulator',
+      before: from.primary,
+      after: to.primary,
+      summary: `Primary regulator: ${regulatorNames([from.primary])} → ${regulatorNames([to.primary])}`,
+    });
+  }
+  if (!sameCodes(from.secondary, to.secondary)) {
+    changes.push({
+      field: 'licensing.secondary_regulators',
+      before: [...from.secondary],
+      after: [...to.secondary],
+      summary: `Other regulators: ${regulatorNames(from.secondary)} → ${regulatorNames(to.secondary)}`,
+    });
+  }
+  return changes;
 }
 
 function gapOf(title: string, severity: GapSeverity): WatchGap {
@@ -104,26 +136,8 @@ function toEventChanges(change: Change, baseline: WatchPoint, now: number): Even
           summary,
         },
       ];
-    case 'regulators': {
-      const changes: EventChange[] = [];
-      if (change.from.primary !== change.to.primary) {
-        changes.push({
-          field: 'licensing.primary_regulator',
-          before: change.from.primary,
-          after: change.to.primary,
-          summary: describeRegulators(change, 'primary'),
-        });
-      }
-      if (change.added.length > 0 || change.removed.length > 0 || change.from.primary === change.to.primary) {
-        changes.push({
-          field: 'licensing.secondary_regulators',
-          before: [...change.from.secondary],
-          after: [...change.to.secondary],
-          summary: describeRegulators(change, 'secondary'),
-        });
-      }
-      return changes;
-    }
+    case 'regulators':
+      return regulatorChanges(change);
     case 'expiring':
     case 'ended':
       return [];
@@ -243,7 +257,7 @@ export function followChanges(
   now: Date,
 ): { events: PendingEvent[]; baseline: FollowState } {
   const watchChanges = realGapChanges(diffPoints(baseline.point, next.point), baseline, next);
-  const regulatorChange = diffRegulators(baseline.regulators, next.regulators);
+  const regulatorChange = diffRegulators(listedOnce(baseline.regulators), listedOnce(next.regulators));
   const all: Change[] = [...watchChanges, ...(regulatorChange ? [regulatorChange] : [])];
   const wanted = new Set<SnapshotEventType>(rules.types ?? EVENT_ORDER);
   const byType = new Map<SnapshotEventType, EventChange[]>();

@@ -10,7 +10,7 @@ import { pointFromReady, watchPointSchema } from '../../../lib/core/schemas/watc
 import type { WatchPoint } from '../../../lib/core/watchlist/types';
 import type { RegulatorSet } from '../../../lib/core/watchlist/regulators';
 import type { Queryable } from '../../platform/db/driver';
-import { profileRowShape } from '../../snapshots/profile';
+import { otherRegulators, profileRowShape } from '../../snapshots/profile';
 import { buildSnapshot, type SnapshotRow } from '../../snapshots/snapshot';
 import type { SnapshotSuccessEnvelope } from '../../../lib/core/schemas/snapshot';
 
@@ -103,7 +103,7 @@ export function stateOf(
     snapshot,
     state: {
       point,
-      regulators: { primary: row.primary_regulator, secondary: [...row.secondary_regulators] },
+      regulators: { primary: row.primary_regulator, secondary: otherRegulators(row.primary_regulator, row.secondary_regulators) },
       openGaps: row.gaps.map((gap) => gap.title.trim()),
     },
   };

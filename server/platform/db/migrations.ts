@@ -184,6 +184,17 @@ CREATE INDEX webhook_messages_endpoint_due ON webhook_messages (endpoint_id, nex
 CREATE INDEX webhook_messages_leased ON webhook_messages (endpoint_id) WHERE status = 'pending' AND lease_token IS NOT NULL;
 `,
   },
+  {
+    // Issue #34: a regulator is listed once. Rows saved before kept the primary among the secondary
+    // regulators, or one secondary twice; keep each code's first mention, the primary apart.
+    id: '004_regulators_listed_once',
+    sql: `
+UPDATE organisations o SET secondary_regulators = COALESCE((
+  SELECT jsonb_agg(s.code ORDER BY s.first)
+  FROM (SELECT t.code, min(t.ord) AS first FROM jsonb_array_elements_text(o.secondary_regulators) WITH ORDINALITY AS t(code, ord)
+        WHERE o.primary_regulator IS NULL OR t.code <> o.primary_regulator GROUP BY t.code) s), '[]'::jsonb)
+`,
+  },
 ];
 
 const appliedRow = z.object({ id: z.string() });

@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from '../support/harness';
 import type { Database } from '../../../server/platform/db/driver';
+import { MIGRATIONS } from '../../../server/platform/db/migrations';
 
 let db: Database;
 let t: TestApp;
@@ -288,5 +289,41 @@ describe('DD packs and share links', () => {
     const organisations = await t.request('/api/founder/organisations', { method: 'GET' });
     await expectError(organisations, 405, 'METHOD_NOT_ALLOWED');
     expect(organisations.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('regulators are listed once', () => {
+  const regulatorsOf = async (response: Response) =>
+    z.object({ data: z.object({ organisation: organisationSchema }) }).parse(await response.json()).data.organisation;
+
+  it('at sign-up and on PATCH: the primary leaves the others, a repeat is dropped (first mention kept)', async () => {
+    const created = await regulatorsOf(
+      await signUpRaw({
+        name: 'Twice Ltd',
+        subscription_tier: 'growth',
+        primary_regulator: 'CBN',
+        secondary_regulators: ['NFIU', 'CBN', 'NFIU', 'NDPC'],
+      }),
+    );
+    expect([created.primary_regulator, created.secondary_regulators]).toEqual(['CBN', ['NFIU', 'NDPC']]);
+    const founder = await signUp(t, { primary_regulator: 'SEC_NIGERIA', secondary_regulators: ['CBN', 'NFIU'] });
+    const promoted = await regulatorsOf(await founder.call('PATCH', '/api/founder/organisation', { primary_regulator: 'CBN' }));
+    expect([promoted.primary_regulator, promoted.secondary_regulators]).toEqual(['CBN', ['NFIU']]);
+  });
+
+  it('rows saved before (the primary among the others, a code twice) are cleaned by migration 004, and read listed once meanwhile', async () => {
+    const { founder, link } = await founderWithLink(t);
+    await db.query(
+      `UPDATE organisations SET primary_regulator = 'CBN', secondary_regulators = '["NFIU","CBN","NFIU"]'::jsonb WHERE id = $1`,
+      [founder.orgId],
+    );
+    const snapshot = z
+      .object({ data: z.object({ licensing: z.object({ secondary_regulators: z.array(z.string()) }) }) })
+      .parse(await (await t.request(snapshotPath(link.token))).json());
+    expect(snapshot.data.licensing.secondary_regulators).toEqual(['NFIU']);
+    const migration = MIGRATIONS.find((m) => m.id === '004_regulators_listed_once');
+    await db.query(migration?.sql ?? '');
+    const stored = await db.query('SELECT secondary_regulators FROM organisations WHERE id = $1', [founder.orgId]);
+    expect(stored.rows).toEqual([{ secondary_regulators: ['NFIU'] }]);
   });
 });

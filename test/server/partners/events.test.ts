@@ -58,8 +58,9 @@ async function eventsOf(partner: Partner) {
 async function followedCompany(
   name: string,
   rules?: Record<string, unknown>,
+  profile: Record<string, unknown> = {},
 ): Promise<{ founder: Founder; partner: Partner; followId: string }> {
-  const { founder, link } = await founderWithLink(t, { name });
+  const { founder, link } = await founderWithLink(t, { name, ...profile });
   const partner = await createPartner(t);
   const followed = await follow(partner, link.token, { endpoint_id: null, ...(rules ? { rules } : {}) });
   return { founder, partner, followId: followed.id };
@@ -143,7 +144,7 @@ describe('each event type from a real founder change', () => {
     ]);
   });
 
-  it('regulators: added, removed, and the primary one moving', async () => {
+  it('regulators: added, removed, and the primary one moving, by name (codes in before and after)', async () => {
     const { founder, partner } = await followedCompany('Regulated Ltd');
     await patch(founder, { secondary_regulators: ['SEC_NIGERIA', 'NFIU'] });
     await patch(founder, { primary_regulator: 'SEC_NIGERIA', secondary_regulators: ['NFIU'] });
@@ -152,11 +153,49 @@ describe('each event type from a real founder change', () => {
     expect(changesOf(events[0]!)).toEqual([
       { field: 'licensing.secondary_regulators', before: ['SEC_NIGERIA'], after: ['SEC_NIGERIA', 'NFIU'] },
     ]);
-    expect(events[0]?.data.summary).toBe('Regulated Ltd: Regulators (CBN, SEC_NIGERIA → CBN, SEC_NIGERIA, NFIU): added NFIU');
+    expect(events[0]?.data.summary).toBe(
+      'Regulated Ltd: Other regulators: Securities and Exchange Commission, Nigeria → Securities and Exchange Commission, Nigeria · Nigerian Financial Intelligence Unit',
+    );
     expect(changesOf(events[1]!)).toEqual([
       { field: 'licensing.primary_regulator', before: 'CBN', after: 'SEC_NIGERIA' },
       { field: 'licensing.secondary_regulators', before: ['SEC_NIGERIA', 'NFIU'], after: ['NFIU'] },
     ]);
+    expect(events[1]?.data.summary).toBe(
+      'Regulated Ltd: Primary regulator: Central Bank of Nigeria → Securities and Exchange Commission, Nigeria; ' +
+        'Other regulators: Securities and Exchange Commission, Nigeria · Nigerian Financial Intelligence Unit → Nigerian Financial Intelligence Unit',
+    );
+  });
+
+  it('a regulator is listed once: made primary, it leaves the others; the event says so truly, with no change that changes nothing', async () => {
+    // Issue #34: SEC_NIGERIA primary, CBN secondary; the founder sets CBN as primary.
+    const { founder, partner } = await followedCompany('Promoted Ltd', undefined, {
+      primary_regulator: 'SEC_NIGERIA',
+      secondary_regulators: ['CBN'],
+    });
+    await patch(founder, { primary_regulator: 'CBN' });
+    const organisation = z
+      .object({
+        data: z.object({ organisation: z.object({ primary_regulator: z.string(), secondary_regulators: z.array(z.string()) }) }),
+      })
+      .parse(await (await founder.call('GET', '/api/founder/organisation')).json()).data.organisation;
+    expect(organisation).toEqual({ primary_regulator: 'CBN', secondary_regulators: [] });
+    const [event] = await eventsOf(partner);
+    expect(changesOf(event!)).toEqual([
+      { field: 'licensing.primary_regulator', before: 'SEC_NIGERIA', after: 'CBN' },
+      { field: 'licensing.secondary_regulators', before: ['CBN'], after: [] },
+    ]);
+    expect(event?.data.summary).toBe(
+      'Promoted Ltd: Primary regulator: Securities and Exchange Commission, Nigeria → Central Bank of Nigeria; Other regulators: Central Bank of Nigeria → none',
+    );
+    // Listed twice in one body: each once, the primary apart, the first mention's order kept. A code
+    // the card has no name for is named as the card names it.
+    await patch(founder, { primary_regulator: 'NFIU', secondary_regulators: ['XYZ_AUTHORITY', 'NFIU', 'CBN', 'XYZ_AUTHORITY'] });
+    const [, second] = await eventsOf(partner);
+    expect(changesOf(second!)).toEqual([
+      { field: 'licensing.primary_regulator', before: 'CBN', after: 'NFIU' },
+      { field: 'licensing.secondary_regulators', before: [], after: ['XYZ_AUTHORITY', 'CBN'] },
+    ]);
+    expect(second?.data.summary).toContain('Other regulators: none → Regulator code XYZ_AUTHORITY · Central Bank of Nigeria');
   });
 
   it('licensing (ARIP stage, product) and a new DD pack', async () => {
