@@ -115,6 +115,12 @@ export type EventChange = z.infer<typeof eventChangeSchema>;
 export const followEventDataSchema = z.object({
   /** The event's id: the `webhook-id` of its delivery (a digest has its own). */
   event_id: z.string(),
+  /**
+   * Shared by the events one change of the company wrote (a founder's edit, a DD pack, a revocation;
+   * the expiry sweep gives each company its own): group by it to see one edit as one. Absent on
+   * events written before it existed.
+   */
+  change_id: z.string().optional(),
   follow_id: z.string(),
   sequence: z.int().min(1),
   company: z.object({ name: z.string() }),

@@ -25,7 +25,7 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
-export type IdPrefix = 'org' | 'pack' | 'link' | 'ptn' | 'we' | 'fol' | 'evt' | 'dig';
+export type IdPrefix = 'org' | 'pack' | 'link' | 'ptn' | 'we' | 'fol' | 'evt' | 'dig' | 'chg';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomUUID()}`;

@@ -42,7 +42,7 @@ const END_SUMMARY: Readonly<Record<FollowEndReason, string>> = {
 
 interface Emit {
   type: FollowEventType;
-  data: Omit<FollowEvent['data'], 'event_id' | 'follow_id' | 'sequence'>;
+  data: Omit<FollowEvent['data'], 'event_id' | 'change_id' | 'follow_id' | 'sequence'>;
   /** Carries snapshot data: counted as a partner view of the link. */
   snapshotData: boolean;
 }
@@ -57,6 +57,8 @@ class Writes {
   readonly views = new Map<string, number>();
   readonly follows = new Map<string, { event_seq: number; baseline: FollowState | null }>();
   private readonly defaultEndpoints = new Map<string, string | null>();
+  /** One id per company per recording: the events of one founder edit (or pack, or revocation) share it. */
+  private readonly changeIds = new Map<string, string>();
 
   constructor(
     private readonly tx: Queryable,
@@ -72,9 +74,16 @@ class Writes {
     return this.defaultEndpoints.get(follow.partner_id) ?? null;
   }
 
-  async add(follow: ActiveFollow, emits: readonly Emit[], baseline: FollowState | null): Promise<void> {
+  private changeIdOf(orgId: string): string {
+    let id = this.changeIds.get(orgId);
+    if (id === undefined) this.changeIds.set(orgId, (id = newId('chg')));
+    return id;
+  }
+
+  async add(follow: ActiveFollow, link: LinkState, emits: readonly Emit[], baseline: FollowState | null): Promise<void> {
     const digest = follow.rules.digest ?? null;
     const endpointId = digest === null && emits.length > 0 ? await this.endpointFor(follow) : null;
+    const changeId = this.changeIdOf(link.orgId);
     let sequence = follow.event_seq;
     for (const emit of emits) {
       sequence += 1;
@@ -82,7 +91,7 @@ class Writes {
       const event: FollowEvent = {
         type: emit.type,
         timestamp: this.now.toISOString(),
-        data: { event_id: id, follow_id: follow.id, sequence, ...emit.data },
+        data: { event_id: id, change_id: changeId, follow_id: follow.id, sequence, ...emit.data },
       };
       const body = JSON.stringify(event);
       const queued = endpointId !== null;
@@ -96,8 +105,10 @@ class Writes {
         message_id: queued ? id : null,
       });
       if (queued) this.messages.push({ id, partner_id: follow.partner_id, endpoint_id: endpointId, type: emit.type, body });
-      if (emit.snapshotData) this.views.set(follow.share_link_id, (this.views.get(follow.share_link_id) ?? 0) + 1);
     }
+    // What one change tells one follow is one partner view, however many typed events carry it.
+    if (emits.some((emit) => emit.snapshotData))
+      this.views.set(follow.share_link_id, (this.views.get(follow.share_link_id) ?? 0) + 1);
     if (emits.length > 0 || baseline !== null) this.follows.set(follow.id, { event_seq: sequence, baseline });
   }
 
@@ -165,11 +176,11 @@ async function advanceFollow(tx: Queryable, writes: Writes, follow: ActiveFollow
   if (ended !== null) {
     await markEnded(tx, follow, ended, now);
     const data = { company: { name: link.company }, summary: `${link.company}: ${END_SUMMARY[ended]}`, reason: ended };
-    await writes.add(follow, [{ type: 'follow.ended', data, snapshotData: false }], null);
+    await writes.add(follow, link, [{ type: 'follow.ended', data, snapshotData: false }], null);
     return;
   }
   const { events, baseline } = followChanges(follow.baseline, link.state, follow.rules, now);
-  await writes.add(follow, snapshotEmits(link.company, events), baseline);
+  await writes.add(follow, link, snapshotEmits(link.company, events), baseline);
 }
 
 async function advanceAll(tx: Queryable, follows: readonly ActiveFollow[], now: Date): Promise<Recorded> {

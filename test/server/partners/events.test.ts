@@ -222,14 +222,39 @@ describe('each event type from a real founder change', () => {
     expect(await eventsOf(partner)).toEqual([]);
   });
 
-  it('every event that carries snapshot data is one partner view of the link; investor views are untouched', async () => {
+  it('one edit is one partner view per follow, however many events it sends; investor views are untouched', async () => {
     const { founder, partner } = await followedCompany('Counted Ltd');
+    const linkViews = async () =>
+      z
+        .object({
+          data: z.object({ share_links: z.array(z.object({ view_count: z.number(), partner_view_count: z.number() })) }),
+        })
+        .parse(await (await founder.call('GET', '/api/founder/share-links')).json()).data.share_links[0];
+    expect(await linkViews()).toEqual({ view_count: 0, partner_view_count: 1 }); // the follow's own read
     await patch(founder, { readiness_score: 90, fundraise_score: 90 }); // label, band, scores: 2 events
-    const list = z
-      .object({ data: z.object({ share_links: z.array(z.object({ view_count: z.number(), partner_view_count: z.number() })) }) })
-      .parse(await (await founder.call('GET', '/api/founder/share-links')).json());
-    expect(list.data.share_links[0]).toEqual({ view_count: 0, partner_view_count: 1 + 2 }); // the follow's own read, then 2 events
     expect((await eventsOf(partner)).length).toBe(2);
+    expect(await linkViews()).toEqual({ view_count: 0, partner_view_count: 2 });
+    await patch(founder, { checklist_complete: 35 }); // one more edit, one more event
+    expect(await linkViews()).toEqual({ view_count: 0, partner_view_count: 3 });
+  });
+
+  it('the events of one edit share a change_id, for every follow of the company; the next edit has its own', async () => {
+    const { founder, partner, followId } = await followedCompany('Grouped Ltd');
+    const other = await createPartner(t);
+    const second = await founder.createLink();
+    await follow(other, second.token, { endpoint_id: null });
+    await patch(founder, { readiness_score: 92, fundraise_score: 90, primary_regulator: 'NFIU' }); // label, band, scores, regulators
+    const mine = await eventsOf(partner);
+    const theirs = await eventsOf(other);
+    expect(mine.map((e) => e.type)).toEqual(['snapshot.band_changed', 'snapshot.scores_changed', 'snapshot.regulators_changed']);
+    const [changeId] = new Set([...mine, ...theirs].map((e) => e.data.change_id));
+    expect(new Set([...mine, ...theirs].map((e) => e.data.change_id))).toEqual(new Set([changeId]));
+    expect(changeId).toMatch(/^chg_/);
+    expect(mine.every((e) => e.data.follow_id === followId)).toBe(true);
+    await patch(founder, { checklist_complete: 36 });
+    const [next] = (await eventsOf(partner)).slice(3);
+    expect(next?.data.change_id).toMatch(/^chg_/);
+    expect(next?.data.change_id).not.toBe(changeId);
   });
 });
 
