@@ -1,15 +1,14 @@
 /**
  * One HTTP POST of a signed webhook. Injectable (`WebhookSender`), so tests can count, fail or slow
- * deliveries; the real one guards against SSRF on the address it connects to (request-filtering-agent
- * checks every address a name resolves to, at connection time: DNS rebinding included), follows no
+ * deliveries; the real one applies the registration's URL policy (url-policy.ts) again, to the URL and
+ * to every address the host resolves to at connection time (DNS rebinding included), follows no
  * redirect (Node's http does not; a 3xx is a failed attempt), and bounds the connection, the response
  * time and the response size.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { DEV_ALLOWED_RANGES, isLoopbackAddress } from './url-policy';
+import { checkUrl, guardedLookup } from './url-policy';
 
 export interface DeliveryRequest {
   url: string;
@@ -49,12 +48,13 @@ const DEFAULT_MAX_SOCKETS = 16;
 const failure = (error: string, status: number | null = null): DeliveryOutcome => ({ ok: false, status, error });
 
 export function createHttpSender(options: HttpSenderOptions): WebhookSender {
-  const filter = {
-    allowIPAddressList: options.allowLoopback ? DEV_ALLOWED_RANGES : [],
-    keepAlive: true,
-    maxSockets: options.maxSockets ?? DEFAULT_MAX_SOCKETS,
+  const policy = { allowLoopback: options.allowLoopback };
+  const pool = { keepAlive: true, maxSockets: options.maxSockets ?? DEFAULT_MAX_SOCKETS };
+  const agents = { http: new http.Agent(pool), https: new https.Agent(pool) };
+  const lookups = {
+    http: guardedLookup('http:', policy, options.lookup),
+    https: guardedLookup('https:', policy, options.lookup),
   };
-  const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -66,13 +66,9 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
       agents.https.destroy();
     },
     send(request, signal) {
-      if (!URL.canParse(request.url)) return Promise.resolve(failure('not a URL'));
-      const url = new URL(request.url);
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      const plainAllowed = options.allowLoopback && (host === 'localhost' || isLoopbackAddress(host));
-      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && plainAllowed)) {
-        return Promise.resolve(failure('refused: https only (plain http only to loopback with --dev)'));
-      }
+      const checked = checkUrl(request.url, policy);
+      if (!checked.ok) return Promise.resolve(failure(`refused: the URL ${checked.reason}`));
+      const url = checked.url;
       const isHttps = url.protocol === 'https:';
       return new Promise<DeliveryOutcome>((resolve) => {
         let settled = false;
@@ -88,7 +84,7 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
           method: 'POST',
           agent: isHttps ? agents.https : agents.http,
           headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
-          ...(options.lookup ? { lookup: options.lookup } : {}),
+          lookup: isHttps ? lookups.https : lookups.http,
         });
         const abort = () => req.destroy(new Error('gave up: the delivery deadline passed'));
         if (signal?.aborted) abort();

@@ -6,11 +6,18 @@
  * injected resolvers, and public addresses are only ever resolved, never connected to.
  */
 import http from 'node:http';
-import type { AddressInfo, LookupFunction, Socket } from 'node:net';
+import { isIP, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Database } from '../../../server/platform/db/driver';
 import { createHttpSender } from '../../../server/webhooks/sender';
-import { checkEndpointUrl, type HostResolver } from '../../../server/webhooks/url-policy';
+import {
+  addressAllowed,
+  checkEndpointUrl,
+  checkUrl,
+  guardedLookup,
+  type HostResolver,
+} from '../../../server/webhooks/url-policy';
 import { openTestDatabase } from '../support/db';
 import { expectError, founderWithLink } from '../support/harness';
 import { createPartner, follow, makeV1App, startReceiver, type Receiver } from '../support/v1';
@@ -120,7 +127,7 @@ describe('the sender checks the address it connects to', () => {
     const sender = createHttpSender({ allowLoopback: false, lookup: lookupTo('127.0.0.1') });
     const outcome = await sender.send({ url: `https://hooks.partner.test:${port}/webhook`, headers: {}, body: '{}' });
     expect(outcome).toMatchObject({ ok: false });
-    expect(!outcome.ok && outcome.error).toMatch(/not allowed/);
+    expect(!outcome.ok && outcome.error).toMatch(/^refused: hooks.partner.test resolves to 127.0.0.1/);
     for (const address of ['10.0.0.8', '169.254.169.254', '100.100.100.200', '0.0.0.0']) {
       const blocked = await createHttpSender({ allowLoopback: false, lookup: lookupTo(address) }).send({
         url: 'https://hooks.partner.test/webhook',
@@ -128,7 +135,7 @@ describe('the sender checks the address it connects to', () => {
         body: '{}',
       });
       expect(blocked.ok, address).toBe(false);
-      expect(!blocked.ok && blocked.error, address).toMatch(/not allowed/);
+      expect(!blocked.ok && blocked.error, address).toMatch(/^refused: /);
     }
     expect(receiver.received).toHaveLength(0);
   });
@@ -154,7 +161,7 @@ describe('the sender checks the address it connects to', () => {
       partner.id,
     ]);
     expect(message.rows[0]).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(JSON.stringify(message.rows[0])).toMatch(/not allowed/);
+    expect(JSON.stringify(message.rows[0])).toMatch(/refused: /);
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -165,7 +172,7 @@ describe('the sender checks the address it connects to', () => {
       body: '{}',
     });
     expect(outcome).toMatchObject({ ok: false, status: null });
-    expect(!outcome.ok && outcome.error).toMatch(/https only/);
+    expect(!outcome.ok && outcome.error).toMatch(/^refused: the URL must use https/);
   });
 
   it('follows no redirect: a 302 is a failed attempt and its target hears nothing', async () => {
@@ -229,5 +236,80 @@ describe('the sender checks the address it connects to', () => {
       body: '{}',
     });
     expect(capped).toEqual({ ok: false, status: 500, error: 'answered 500 (response cut at the size cap)' });
+  });
+});
+
+describe('one policy decides registration and delivery', () => {
+  const SPECIAL = [
+    '127.0.0.1',
+    '127.1.2.3',
+    '::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '0:0:0:0:0:ffff:127.0.0.1',
+    '0.0.0.0',
+    '::',
+    '169.254.169.254',
+    '100.100.100.200',
+    'fd00:ec2::254',
+    'fe80::1',
+    '10.0.0.1',
+    '::ffff:10.0.0.1',
+    PUBLIC,
+    '::ffff:93.184.216.34',
+    '2606:4700:4700::1111',
+  ];
+  const address = fc.oneof(
+    fc.constantFrom(...SPECIAL),
+    fc.ipV4(),
+    fc.ipV6(),
+    fc.ipV4().map((v4) => `::ffff:${v4}`),
+  );
+  const lookupVerdict = (lookup: LookupFunction) =>
+    new Promise<boolean>((resolve) => {
+      lookup('hooks.partner.test', { all: true }, (error) => resolve(error === null));
+    });
+
+  it('property: for any address, scheme and mode, the registration check and the sender’s connect-time check agree', async () => {
+    await fc.assert(
+      fc.asyncProperty(address, fc.constantFrom('http:', 'https:'), fc.boolean(), async (ip, protocol, dev) => {
+        const policy = { allowLoopback: dev };
+        // Behind a name: registration resolves it, the sender's lookup is guarded at connect time.
+        const named = `${protocol}//hooks.partner.test:9/webhook`;
+        const registered = await checkEndpointUrl(named, { ...policy, resolve: async () => [{ address: ip, family: isIP(ip) }] });
+        const urlPasses = checkUrl(named, policy).ok;
+        const connects = await lookupVerdict(guardedLookup(protocol, policy, lookupTo(ip)));
+        expect(registered.ok, `${named} → ${ip}, dev ${dev}`).toBe(urlPasses && connects);
+        // Written as a literal: the same URL check at registration and before sending.
+        const literal = `${protocol}//${isIP(ip) === 6 ? `[${ip}]` : ip}:9/webhook`;
+        const registeredLiteral = await checkEndpointUrl(literal, policy);
+        expect(registeredLiteral.ok, literal).toBe(checkUrl(literal, policy).ok);
+        expect(registeredLiteral.ok, literal).toBe(urlPasses && addressAllowed(ip, protocol, policy));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('with --dev, http://[::ffff:127.0.0.1]:… is refused at registration and by the sender; http://127.0.0.1:… is taken and delivered', async () => {
+    const port = new URL(receiver.url).port;
+    const t = makeV1App(db, { config: { dev: true } });
+    const partner = await createPartner(t);
+    const mapped = `http://[::ffff:127.0.0.1]:${port}/webhook`;
+    const refused = await expectError(
+      await partner.call('POST', '/api/v1/webhook-endpoints', { url: mapped }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(refused.error).toContain('::ffff:7f00:1');
+    const sender = createHttpSender({ allowLoopback: true });
+    onTestFinished(() => sender.close());
+    const outcome = await sender.send({ url: mapped, headers: {}, body: '{}' });
+    expect(!outcome.ok && outcome.error).toMatch(/^refused: /);
+    expect(receiver.received).toHaveLength(0);
+
+    expect((await partner.call('POST', '/api/v1/webhook-endpoints', { url: receiver.url })).status).toBe(201);
+    expect(await sender.send({ url: receiver.url, headers: {}, body: '{}' })).toEqual({ ok: true, status: 204 });
+    expect(receiver.received).toHaveLength(1);
+    receiver.received.length = 0;
   });
 });
