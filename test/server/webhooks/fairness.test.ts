@@ -34,9 +34,9 @@ afterAll(async () => {
 async function startHangingReceiver(): Promise<{ url: string; open: () => number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let open = 0;
-  const server = http.createServer((request) => {
+  const server = http.createServer((_request, response) => {
     open += 1;
-    request.on('close', () => (open -= 1));
+    response.on('close', () => (open -= 1));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
