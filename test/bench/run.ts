@@ -203,6 +203,8 @@ if (background) {
 const serverSections = only === undefined ? await runServerSections({ quick, elapsed, failures }) : null;
 const server = serverSections?.server ?? null;
 const webhooks = serverSections?.webhooks ?? null;
+const webhookFairness = serverSections?.webhookFairness ?? null;
+const webhookInstances = serverSections?.webhookInstances ?? null;
 
 const outDir = path.join(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });
@@ -226,6 +228,8 @@ writeFileSync(
       background,
       server,
       webhooks,
+      webhookFairness,
+      webhookInstances,
     },
     null,
     2,
