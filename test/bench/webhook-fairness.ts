@@ -4,12 +4,16 @@
  * it; then another partner's company changes `changes` times, one at a time, and each change's event
  * is timed from the founder's PATCH to its arrival at a receiver that answers at once.
  */
-import path from 'node:path';
 import { FounderClient } from '../e2e/support/server';
-import { startProcess, stop } from './server';
-import { OPERATOR_SECRET, partnerFollowing, percentile, startBenchReceiver, waitFor } from './webhook-receivers';
-
-const repoRoot = path.resolve(import.meta.dirname, '../..');
+import { stop } from './server';
+import {
+  OPERATOR_SECRET,
+  partnerFollowing,
+  percentile,
+  startBenchReceiver,
+  startBenchServer,
+  waitFor,
+} from './webhook-receivers';
 /** Followed links of the stuck partner; each founder change queues one event per link. */
 const STUCK_LINKS = 25;
 
@@ -27,15 +31,7 @@ export interface WebhookFairnessResult {
 export async function benchWebhookFairness(options: { queued: number; changes: number }): Promise<WebhookFairnessResult> {
   const hanging = await startBenchReceiver({ hang: true });
   const fast = await startBenchReceiver();
-  const server = await startProcess([
-    path.join(repoRoot, 'server/cli.ts'),
-    '--port',
-    '0',
-    '--memory',
-    '--dev',
-    '--operator-secret',
-    OPERATOR_SECRET,
-  ]);
+  const server = await startBenchServer();
   try {
     const base = server.baseUrl;
     const busy = await FounderClient.signUp(base, 'Backlog Ltd');

@@ -14,12 +14,13 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { z } from 'zod';
 import { FounderClient } from '../e2e/support/server';
-import { startProcess, stop } from './server';
+import { stop } from './server';
 import {
   OPERATOR_SECRET,
   partnerFollowing,
   percentile,
   startBenchReceiver,
+  startBenchServer,
   waitFor,
   type BenchReceiver,
 } from './webhook-receivers';
@@ -71,11 +72,10 @@ async function measure(databaseUrl: string, options: WebhookInstancesOptions): P
 }
 
 async function measureOn(databaseUrl: string, options: WebhookInstancesOptions): Promise<WebhookInstancesResult> {
-  const args = [path.join(repoRoot, 'server/cli.ts'), '--port', '0', '--dev', '--operator-secret', OPERATOR_SECRET];
   const receivers: BenchReceiver[] = [];
   // One after the other: the second finds the migrations done.
-  const a = await startProcess(args, { DATABASE_URL: databaseUrl });
-  const b = await startProcess(args, { DATABASE_URL: databaseUrl }).catch(async (error: unknown) => {
+  const a = await startBenchServer(databaseUrl);
+  const b = await startBenchServer(databaseUrl).catch(async (error: unknown) => {
     await stop(a.child);
     throw error;
   });

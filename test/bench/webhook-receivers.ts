@@ -1,13 +1,24 @@
 /**
- * Receivers and partner set-up for the webhook benchmarks: a local receiver that answers 204 (at once,
- * after a delay, or never), and the operator and partner calls that point a partner's events at it.
+ * Receivers and partner set-up for the webhook benchmarks: the server they run against, a local
+ * receiver that answers 204 (at once, after a delay, or never), and the operator and partner calls
+ * that point a partner's events at it.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
 import { z } from 'zod';
+import { startProcess } from './server';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 /** The operator secret the bench servers start with (`--operator-secret`). */
 export const OPERATOR_SECRET = 'bench-operator-secret';
+
+/** `server/cli.ts` on a free port with `--dev` (loopback receivers) and the operator API: in memory, or on `databaseUrl`. */
+export function startBenchServer(databaseUrl?: string): ReturnType<typeof startProcess> {
+  const args = [path.join(repoRoot, 'server/cli.ts'), '--port', '0', '--dev', '--operator-secret', OPERATOR_SECRET];
+  return databaseUrl === undefined ? startProcess([...args, '--memory']) : startProcess(args, { DATABASE_URL: databaseUrl });
+}
 
 export interface BenchReceiver {
   url: string;

@@ -4,13 +4,17 @@
  * by the server's outbox worker to a local receiver in this process. Reports events per second from
  * the first change to the last delivery, and the time from a change to its delivery.
  */
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { FounderClient } from '../e2e/support/server';
-import { startProcess, stop } from './server';
-import { OPERATOR_SECRET, partnerFollowing, percentile, startBenchReceiver, waitFor } from './webhook-receivers';
-
-const repoRoot = path.resolve(import.meta.dirname, '../..');
+import { stop } from './server';
+import {
+  OPERATOR_SECRET,
+  partnerFollowing,
+  percentile,
+  startBenchReceiver,
+  startBenchServer,
+  waitFor,
+} from './webhook-receivers';
 
 export interface WebhookBenchResult {
   follows: number;
@@ -29,15 +33,7 @@ export interface WebhookBenchResult {
 
 export async function benchWebhooks(options: { follows: number; changes: number }): Promise<WebhookBenchResult> {
   const receiver = await startBenchReceiver();
-  const server = await startProcess([
-    path.join(repoRoot, 'server/cli.ts'),
-    '--port',
-    '0',
-    '--memory',
-    '--dev',
-    '--operator-secret',
-    OPERATOR_SECRET,
-  ]);
+  const server = await startBenchServer();
   try {
     const base = server.baseUrl;
     const founder = await FounderClient.signUp(base, 'Webhook Bench Ltd');
