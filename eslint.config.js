@@ -136,6 +136,37 @@ const boundary = (files, patterns) => ({
   rules: { 'no-restricted-imports': ['error', { patterns }] },
 });
 
+/** What no server file imports: the server runs in Node and shares only lib/core with the extension. */
+const SERVER = [
+  PACKAGES.react,
+  PACKAGES.browser,
+  FOLDERS.components,
+  FOLDERS.alias,
+  { regex: '(^|/)lib/(?!core(/|$))', message: 'The server imports only lib/core (everything there is written for it too).' },
+];
+/**
+ * server/ is grouped by domain, and each folder imports only the folders below it (no loops): the
+ * shared platform at the bottom, then snapshots and webhooks, partners (follows and their events,
+ * which queue webhooks), founders (whose changes partners hear of), dev (demo data over all of them).
+ * The files at the top (app, start, cli, webhook-receiver) compose them; no folder imports those.
+ */
+const SERVER_FOLDERS = {
+  platform: [],
+  snapshots: ['platform'],
+  webhooks: ['platform'],
+  partners: ['platform', 'snapshots', 'webhooks'],
+  founders: ['platform', 'snapshots', 'partners'],
+  dev: ['platform', 'snapshots', 'webhooks', 'partners', 'founders'],
+};
+/** @param {string} folder @param {string[]} below */
+const serverFolderRule = (folder, below) => {
+  const above = Object.keys(SERVER_FOLDERS).filter((other) => other !== folder && !below.includes(other));
+  return {
+    regex: `^(\\.\\./)+(${[...above, 'app', 'start', 'cli', 'webhook-receiver'].join('|')})(/|$)`,
+    message: `server/${folder} imports only ${below.length > 0 ? below.map((b) => `server/${b}`).join(', ') : 'lib/core'} (and itself): the folders below it (eslint.config.js, SERVER_FOLDERS).`,
+  };
+};
+
 export const BOUNDARIES = [
   boundary(
     ['lib/core/**'],
@@ -247,15 +278,9 @@ export const BOUNDARIES = [
       ],
     ),
   ),
-  boundary(
-    ['server/**'],
-    [
-      PACKAGES.react,
-      PACKAGES.browser,
-      FOLDERS.components,
-      FOLDERS.alias,
-      { regex: '(^|/)lib/(?!core(/|$))', message: 'The server imports only lib/core (everything there is written for it too).' },
-    ],
+  boundary(['server/**'], SERVER),
+  ...Object.entries(SERVER_FOLDERS).map(([folder, below]) =>
+    boundary([`server/${folder}/**`], [...SERVER, serverFolderRule(folder, below)]),
   ),
 ];
 

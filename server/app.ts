@@ -1,43 +1,81 @@
 /**
- * `createApp({ db, clock, rateLimiter, config, webhooks })`: the whole HTTP surface, with every
+ * `createApp({ db, clock, rateLimiter, config, webhooks, demo })`: the whole HTTP surface, with every
  * dependency passed in (tests own their database, clock, limiter and webhook worker; nothing lives at
- * module level). The outbox worker (server/webhooks/dispatcher.ts) runs beside the app, not in it.
+ * module level). Each domain serves its own routes (snapshots, founders, partners, webhooks, dev); this
+ * file puts them in order behind the shared defences. The outbox worker (server/webhooks/dispatcher.ts)
+ * runs beside the app, not in it (server/start.ts).
  */
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import { DEFAULT_BODY_LIMIT_BYTES, type AppDeps, type AppEnv, type Logger } from './app-types';
-import { refuseCrossOriginWrites } from './http/cross-origin';
+import type { Context, MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import { demoRoutes, setDemoHeaders } from './dev/demo-routes';
+import type { DemoLink } from './dev/demo-page';
+import { devRoutes } from './dev/routes';
+import { founderRoutes } from './founders/routes';
+import { hasBearer, requirePartner } from './partners/auth';
+import { operatorRoutes } from './partners/operator-routes';
+import { partnerRoutes } from './partners/routes';
+import { DEFAULT_BODY_LIMIT_BYTES, type AppConfig, type AppEnv, type Logger, type RouteDeps } from './platform/app-env';
+import type { Clock } from './platform/clock';
+import type { Database } from './platform/db/driver';
+import { healthRoutes } from './platform/health-routes';
+import { refuseCrossOriginWrites } from './platform/http/cross-origin';
 import {
   ApiError,
+  errorEnvelope,
   HOST_NOT_ALLOWED_MESSAGE,
   INTERNAL_ERROR_MESSAGE,
   RATE_LIMITED_MESSAGE,
-  errorEnvelope,
   sendError,
-} from './http/errors';
-import { allowOnly } from './http/methods';
-import { buildOpenApiDocument } from './openapi';
-import { createRateLimitMiddleware } from './rate-limit/middleware';
-import { isSharePath, isSnapshotPath, PARTNER_PATHS, SHARE_PATHS, SNAPSHOT_PATHS } from './paths';
-import { hasBearer, requirePartner } from './http/partner-auth';
-import { registerOperatorRoutes } from './routes/operator';
-import { registerPartnerRoutes } from './routes/partner';
-import { ViewCounter } from './snapshot';
-import { registerDemoRoutes, setDemoHeaders } from './routes/demo';
-import { registerDevRoutes } from './routes/dev';
-import { registerFounderRoutes } from './routes/founder';
-import { registerHealthRoutes } from './routes/health';
-import { htmlErrorPage, registerShareRoutes, setShareHeaders } from './routes/share';
-import { registerSnapshotRoutes } from './routes/snapshot';
-import { hostChecker, urlAuthority } from './http/hosts';
+} from './platform/http/errors';
+import { hostChecker, urlAuthority } from './platform/http/hosts';
+import { COMMON_ERRORS, errors, json, openApiDocument, registerSecuritySchemes } from './platform/http/openapi';
+import { refuseOtherMethods, serve, type ServerApp } from './platform/http/routes';
+import { createRateLimitMiddleware, type RateLimiterDeps } from './platform/rate-limit/middleware';
+import { htmlErrorPage } from './platform/views/error-page';
+import { isSharePath, isSnapshotPath, SHARE_PATHS, SNAPSHOT_PATHS } from './snapshots/paths';
+import { setShareHeaders, snapshotRoutes } from './snapshots/routes';
+import { ViewCounter } from './snapshots/snapshot';
+import { checkEndpointUrl, type UrlCheck } from './webhooks/url-policy';
+import { webhookRoutes } from './webhooks/routes';
+
+/** What the app needs of webhook delivery (server/webhooks): the dispatcher runs beside it. */
+export interface WebhookDeps {
+  /** Asks the outbox worker to look now: a change was recorded, or the dev clock moved. */
+  nudge(): void;
+  /** Refuses an endpoint URL the sender would refuse (scheme, credentials, resolved addresses). */
+  checkUrl(url: string): Promise<UrlCheck>;
+}
+
+export interface AppDeps {
+  db: Database;
+  clock: Clock;
+  rateLimiter: RateLimiterDeps;
+  config: AppConfig;
+  /** Default: no worker to nudge, and URLs checked against the system's DNS (loopback allowed with `dev`). */
+  webhooks?: WebhookDeps;
+  /** `--seed`: the demo links `/demo` shows (none otherwise). */
+  demo?: { links(): readonly DemoLink[] | null };
+}
 
 const consoleLogger: Logger = {
   error: (message, error) => console.error(message, error),
 };
 
 const RATE_LIMIT_HEADERS = ['RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'];
+/** Paths of the APIs that take a body: founder, operator, dev and version 1's partner API. */
+const BODY_PATHS = [
+  '/api/founder/*',
+  '/api/operator/*',
+  '/api/dev/*',
+  '/api/v1/partner',
+  '/api/v1/follows/*',
+  '/api/v1/webhook-endpoints/*',
+  '/api/v1/events',
+];
 
 /** Where a browser expects a page, not JSON: the share view, the demo page and the `/` redirect to it. */
 function isHtmlPage(c: Context): boolean {
@@ -47,10 +85,11 @@ function isHtmlPage(c: Context): boolean {
   );
 }
 
-export function createApp(input: AppDeps): Hono<AppEnv> {
+export function createApp(input: AppDeps): ServerApp {
   const logger = input.config.logger ?? consoleLogger;
-  const deps: AppDeps = { ...input, config: { ...input.config, logger } };
-  const app = new Hono<AppEnv>();
+  const deps: RouteDeps = { db: input.db, clock: input.clock, config: { ...input.config, logger } };
+  const nudge = () => input.webhooks?.nudge();
+  const app: ServerApp = new OpenAPIHono<AppEnv>();
 
   // Headers every response carries; API, share and demo responses are never cached (each GET of a
   // snapshot is a view; the demo page lists seeded tokens).
@@ -85,29 +124,25 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
 
   // With a partner key, a snapshot request draws on the key's own quota instead of its address's.
   const partnerAuth = requirePartner(deps, {
-    store: deps.rateLimiter.store,
-    windowMs: deps.rateLimiter.windowMs,
+    store: input.rateLimiter.store,
+    windowMs: input.rateLimiter.windowMs,
     trustProxy: deps.config.trustProxy,
   });
   const keyedSnapshots: MiddlewareHandler<AppEnv> = (c, next) => (hasBearer(c) ? partnerAuth(c, next) : next());
   app.use(SNAPSHOT_PATHS, keyedSnapshots);
-  const limiter = createRateLimitMiddleware(deps.rateLimiter, {
+  const limiter = createRateLimitMiddleware(input.rateLimiter, {
     trustProxy: deps.config.trustProxy,
     onLimited: (c) => (isHtmlPage(c) ? htmlErrorPage(c, 429) : sendError(c, 429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE)),
     skip: (c) => isSnapshotPath(c.req.path) && hasBearer(c),
   });
   app.use(SNAPSHOT_PATHS, limiter);
   app.use(SHARE_PATHS, limiter);
-  for (const path of PARTNER_PATHS) app.use(path, partnerAuth);
 
   const limitBody = bodyLimit({
     maxSize: deps.config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     onError: (c) => sendError(c, 413, 'PAYLOAD_TOO_LARGE', 'Request body is too large.'),
   });
-  app.use('/api/founder/*', limitBody);
-  app.use('/api/dev/*', limitBody);
-  app.use('/api/operator/*', limitBody);
-  for (const path of PARTNER_PATHS) app.use(path, limitBody);
+  for (const path of BODY_PATHS) app.use(path, limitBody);
 
   // State changes never come from another web page (founder and dev callers are scripts and tests).
   const sameOriginWrites = refuseCrossOriginWrites({ publicBaseUrl: deps.config.publicBaseUrl });
@@ -115,20 +150,40 @@ export function createApp(input: AppDeps): Hono<AppEnv> {
   app.use('/api/operator/*', sameOriginWrites);
   if (deps.config.dev) app.use('/api/dev/*', sameOriginWrites);
 
+  registerSecuritySchemes(app);
   const views = new ViewCounter(deps.db, () => deps.clock.now());
-  registerSnapshotRoutes(app, deps, views);
-  registerShareRoutes(app, deps, views);
-  registerHealthRoutes(app, deps);
-  registerFounderRoutes(app, deps);
-  registerPartnerRoutes(app, deps);
-  if (deps.config.operatorSecret) registerOperatorRoutes(app, deps, deps.config.operatorSecret);
-  if (deps.config.dev) registerDevRoutes(app, deps);
+  snapshotRoutes(app, deps, views);
+  healthRoutes(app, deps);
+  founderRoutes(app, { ...deps, nudge });
+  partnerRoutes(app, { ...deps, requirePartner: partnerAuth });
+  webhookRoutes(app, {
+    ...deps,
+    requirePartner: partnerAuth,
+    nudge,
+    checkUrl: (url) => input.webhooks?.checkUrl(url) ?? checkEndpointUrl(url, { allowLoopback: deps.config.dev }),
+  });
+  const operatorSecret = deps.config.operatorSecret;
+  if (operatorSecret) operatorRoutes(app, { ...deps, secret: operatorSecret, store: input.rateLimiter.store });
+  if (deps.config.dev) devRoutes(app, { ...deps, store: input.rateLimiter.store, nudge });
 
-  const openApiDocument = buildOpenApiDocument({ dev: deps.config.dev });
-  app.get('/api/openapi.json', (c) => c.json(openApiDocument));
-  allowOnly(app, '/api/openapi.json', ['GET']);
+  let document: unknown;
+  serve(
+    app,
+    createRoute({
+      method: 'get',
+      path: '/api/openapi.json',
+      summary: 'This OpenAPI 3.1 document',
+      responses: {
+        200: json(z.looseObject({ openapi: z.string() }), 'The OpenAPI document'),
+        ...errors(COMMON_ERRORS),
+      },
+    }),
+    // Generated once, from every route served above.
+    (c) => c.json((document ??= openApiDocument(app)), 200),
+  );
 
-  registerDemoRoutes(app, deps, views);
+  demoRoutes(app, { ...deps, demoLinks: () => input.demo?.links() ?? null }, views);
+  refuseOtherMethods(app);
 
   app.notFound((c) => sendError(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`));
 

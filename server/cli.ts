@@ -1,6 +1,6 @@
 /**
  * `npm run server -- [--port N] [--host H] [--allowed-host NAME]… [--memory | --data DIR] [--dev] [--seed [--reseed]]
- *   [--trust-proxy] [--operator-secret S]`, or `npm run server -- keys …` (server/keys-cli.ts).
+ *   [--trust-proxy] [--operator-secret S]`, or `npm run server -- keys …` (server/partners/keys-cli.ts).
  * Thin: parse flags, start, stop on SIGINT/SIGTERM.
  */
 import { mkdirSync } from 'node:fs';
@@ -8,10 +8,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { messageOf } from '../lib/core/thrown';
-import type { DatabaseTarget } from './db/open';
-import { allowedHostName } from './http/hosts';
-import { runKeysCommand } from './keys-cli';
-import { startServer } from './start';
+import type { DatabaseTarget } from './platform/db/open';
+import { allowedHostName } from './platform/http/hosts';
+import { runKeysCommand } from './partners/keys-cli';
+import { PortUnavailableError, startServer } from './start';
 
 const USAGE =
   'usage: npm run server -- [--port N] [--host H] [--allowed-host NAME]... [--memory | --data DIR] [--dev] [--seed [--reseed]]\n' +
@@ -114,6 +114,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('server failed to start:', error);
+  // A busy port is an everyday mistake, not a crash: one line, what to do, no stack.
+  if (error instanceof PortUnavailableError) console.error(`server not started: ${error.message}`);
+  else console.error('server failed to start:', error);
   process.exit(1);
 });

@@ -4,18 +4,21 @@
  */
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_SERVICE_PROFILE_URL } from './app-types';
+import { z } from 'zod';
 import { createApp } from './app';
-import { systemClock, type Clock } from './clock';
-import type { Database } from './db/driver';
-import { openDatabase, type DatabaseTarget } from './db/open';
-import { allowedHostsFor } from './http/hosts';
-import { SPEC_RATE_LIMIT } from './rate-limit/middleware';
-import { MemoryRateLimitStore } from './rate-limit/memory-store';
-import { SqlRateLimitStore } from './rate-limit/sql-store';
-import type { ClockedStore } from './rate-limit/store';
-import { formatDemoKeys, formatDemoLinks, seedDemo, type DemoSeed } from './seed';
-import type { DemoLink } from './views/demo-page';
+import type { DemoLink } from './dev/demo-page';
+import { formatDemoKeys, formatDemoLinks, seedDemo, type DemoSeed } from './dev/seed';
+import { partnerChores } from './partners/chores';
+import { DEFAULT_SERVICE_PROFILE_URL } from './platform/app-env';
+import { systemClock, type Clock } from './platform/clock';
+import type { Database } from './platform/db/driver';
+import { openDatabase, type DatabaseTarget } from './platform/db/open';
+import { allowedHostsFor } from './platform/http/hosts';
+import type { ServerApp } from './platform/http/routes';
+import { MemoryRateLimitStore } from './platform/rate-limit/memory-store';
+import { SPEC_RATE_LIMIT } from './platform/rate-limit/middleware';
+import { SqlRateLimitStore } from './platform/rate-limit/sql-store';
+import type { ClockedStore } from './platform/rate-limit/store';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 import { createHttpSender, type WebhookSender } from './webhooks/sender';
 import { checkEndpointUrl, type HostResolver } from './webhooks/url-policy';
@@ -64,20 +67,80 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** The port could not be taken: another server holds it, or this user may not bind it. */
+export class PortUnavailableError extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly code: 'EADDRINUSE' | 'EACCES',
+  ) {
+    super(
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${host} is already in use, most likely by another \`npm start\` or \`npm run server\`: ` +
+            'use that server, stop it (Ctrl+C in its terminal), or choose another port with --port N (--port 0 picks a free one)'
+        : `not allowed to listen on port ${port} on ${host}: choose a port above 1023 with --port N (--port 0 picks a free one)`,
+    );
+    this.name = 'PortUnavailableError';
+  }
+}
+
+const portError = z.object({ code: z.enum(['EADDRINUSE', 'EACCES']) });
+
+/** Until the app is ready (database opened, demo data seeded), the port answers 503. */
+function starting(): Response {
+  return new Response(
+    JSON.stringify({ success: false, error: 'The server is starting: try again in a moment.', code: 'INTERNAL_ERROR' }),
+    {
+      status: 503,
+      headers: { 'content-type': 'application/json', 'retry-after': '1' },
+    },
+  );
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => console.log(line));
   const clock = options.clock ?? systemClock();
-  const db = await openDatabase(options.database);
+  // The port first: a busy one must not cost a database opened beside another process's (PGlite
+  // takes one process per data directory).
+  let app: ServerApp | null = null;
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve(
+      { fetch: (request, env) => (app ? app.fetch(request, env) : starting()), port: options.port, hostname: options.host },
+      () => resolve(s),
+    );
+    s.once('error', (error: Error) => {
+      const busy = portError.safeParse(error);
+      reject(busy.success ? new PortUnavailableError(options.host, options.port, busy.data.code) : error);
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${urlHost(options.host)}:${address.port}`;
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Keep-alive sockets would hold close() open; end them.
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    });
+
+  let db: Database;
+  try {
+    db = await openDatabase(options.database);
+  } catch (error) {
+    await closeServer();
+    throw error;
+  }
   let demoLinks: DemoLink[] | null = null;
   let demo: DemoSeed | null = null;
+  const sender = options.webhookSender ?? createHttpSender({ allowLoopback: options.dev });
   const dispatcher = new WebhookDispatcher({
     db,
     clock,
-    sender: options.webhookSender ?? createHttpSender({ allowLoopback: options.dev }),
+    sender,
+    chores: partnerChores(db),
     pollIntervalMs: options.webhookPollIntervalMs,
     logger: { error: (message, error) => console.error(message, error) },
   });
-  const app = createApp({
+  app = createApp({
     db,
     clock,
     webhooks: {
@@ -96,24 +159,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       publicBaseUrl: options.publicBaseUrl,
       serviceProfileUrl: options.serviceProfileUrl ?? DEFAULT_SERVICE_PROFILE_URL,
       operatorSecret: options.operatorSecret,
-      demoLinks: () => demoLinks,
     },
+    demo: { links: () => demoLinks },
   });
-
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolve(s));
-    s.once('error', reject);
-  });
-  const address = server.address() as AddressInfo;
-  const url = `http://${urlHost(options.host)}:${address.port}`;
 
   const close = async (): Promise<void> => {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // Keep-alive sockets would hold close() open; end them.
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    });
+    await closeServer();
     await dispatcher.stop();
+    // The sender this server made goes with it (its keep-alive sockets); an injected one is the caller's.
+    if (sender !== options.webhookSender) sender.close();
     await db.close();
   };
 

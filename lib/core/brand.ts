@@ -2,7 +2,7 @@ import { PALETTE } from './palette';
 
 /**
  * The one product mark: a lens with a tick on the brand's tile. Drawn from this description by the
- * extension's pages (components/BrandMark.tsx), the `/share` page (server/views/html.ts) and the icon
+ * extension's pages (components/BrandMark.tsx), the `/share` page (server/platform/views/html.ts) and the icon
  * script (scripts/icons.ts: the toolbar and store icons).
  */
 export const BRAND_MARK = {

@@ -6,12 +6,13 @@
 import { z } from 'zod';
 import { isValidTokenShape } from '../../lib/core/token';
 import type { SnapshotSuccessEnvelope } from '../../lib/core/schemas/snapshot';
-import type { Database, Queryable } from '../db/driver';
-import { EXPIRED_MESSAGE, TOKEN_NOT_FOUND_MESSAGE, ApiError } from '../http/errors';
-import { endFollowQuietly, FOLLOW_COLUMNS, parseActiveFollow } from '../events/record';
-import { readLinkStates } from '../events/state';
-import { newId, sha256Hex } from '../tokens';
-import { requireOwnEndpoint } from './endpoints';
+import type { Database, Queryable } from '../platform/db/driver';
+import { EXPIRED_MESSAGE, TOKEN_NOT_FOUND_MESSAGE, ApiError } from '../platform/http/errors';
+import { endFollowQuietly, FOLLOW_COLUMNS, parseActiveFollow } from './events/record';
+import { readLinkStates } from './events/state';
+import { newId, sha256Hex } from '../platform/tokens';
+import { requireOwnEndpoint } from '../webhooks/endpoints';
+import { deliveryStates } from '../webhooks/messages';
 import {
   FOLLOW_END_REASONS,
   followEventSchema,
@@ -19,6 +20,7 @@ import {
   type FollowRules,
   type FollowView,
   type FounderFollowView,
+  type PartnerEventView,
 } from './schemas';
 
 const followRow = z.object({
@@ -183,32 +185,40 @@ const eventRow = z.object({
   payload: followEventSchema,
   digest: z.enum(['daily', 'weekly']).nullable(),
   message_id: z.string().nullable(),
-  message_status: z.enum(['pending', 'delivered', 'failed', 'cancelled']).nullable(),
   seq: z.coerce.number(),
 });
 
-/** A partner's events, oldest first, after the `after` cursor (the previous page's `next_cursor`). */
+/** A partner's events, oldest first, after the `after` cursor (the previous page's `next_cursor`), each with its delivery. */
 export async function listEvents(
   db: Queryable,
   partnerId: string,
   options: { followId?: string; after?: number; limit: number },
-) {
+): Promise<{ events: PartnerEventView[]; next_cursor: string | null }> {
   const result = await db.query(
-    `SELECT e.payload, e.digest, e.message_id, m.status AS message_status, e.seq FROM follow_events e
-     LEFT JOIN webhook_messages m ON m.id = e.message_id
+    `SELECT e.payload, e.digest, e.message_id, e.seq FROM follow_events e
      WHERE e.partner_id = $1 AND ($2::text IS NULL OR e.follow_id = $2) AND e.seq > $3
      ORDER BY e.seq LIMIT $4`,
     [partnerId, options.followId ?? null, options.after ?? 0, options.limit],
   );
   const rows = result.rows.map((raw) => eventRow.parse(raw));
-  const events = rows.map((row) => ({
-    ...row.payload,
-    delivery: {
-      mode: row.digest ?? (row.message_id === null ? ('none' as const) : ('immediate' as const)),
-      message_id: row.message_id,
-      status: row.message_status ?? (row.digest !== null ? ('held' as const) : ('none' as const)),
-    },
-  }));
+  const states = await deliveryStates(
+    db,
+    rows.flatMap((row) => (row.message_id === null ? [] : [row.message_id])),
+  );
+  const events = rows.map((row): PartnerEventView => {
+    const state = row.message_id === null ? undefined : states.get(row.message_id);
+    return {
+      ...row.payload,
+      delivery: {
+        mode: row.digest ?? (row.message_id === null ? 'none' : 'immediate'),
+        message_id: row.message_id,
+        status: state?.status ?? (row.digest !== null ? 'held' : 'none'),
+        attempts: state?.attempts ?? 0,
+        last_attempt: state?.last_attempt ?? null,
+        next_attempt_at: state?.next_attempt_at ?? null,
+      },
+    };
+  });
   const last = rows.at(-1);
   return { events, next_cursor: rows.length === options.limit && last ? String(last.seq) : null };
 }

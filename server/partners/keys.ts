@@ -3,9 +3,11 @@
  * API), presented by partners as `Authorization: Bearer pk_…`. Only SHA-256 hashes are stored.
  */
 import { z } from 'zod';
-import type { Database, Queryable } from '../db/driver';
-import { ApiError } from '../http/errors';
-import { newId, newPartnerKey, sha256Hex } from '../tokens';
+import type { Database, Queryable } from '../platform/db/driver';
+import { ApiError } from '../platform/http/errors';
+import { newId, newPartnerKey, sha256Hex } from '../platform/tokens';
+import type { PartnerIdentity } from '../platform/app-env';
+import { cancelPartnerMessages } from '../webhooks/outbox';
 import { DEFAULT_PARTNER_QUOTA_PER_MINUTE, type CreatePartnerKeyBody, type PartnerKeyView } from './schemas';
 
 const partnerRow = z.object({
@@ -42,7 +44,8 @@ function toView(row: PartnerRow, now: Date): PartnerKeyView {
   };
 }
 
-const NOT_FOUND = () => new ApiError(404, 'NOT_FOUND', 'No partner key with this id.');
+export const PARTNER_KEY_NOT_FOUND_MESSAGE = 'No partner key with this id.';
+const NOT_FOUND = () => new ApiError(404, 'NOT_FOUND', PARTNER_KEY_NOT_FOUND_MESSAGE);
 
 export async function createPartnerKey(
   db: Queryable,
@@ -142,19 +145,9 @@ export async function revokePartnerKey(db: Database, now: Date, id: string): Pro
        WHERE partner_id = $1 AND status = 'active'`,
       [id, now.toISOString()],
     );
-    await tx.query(
-      `UPDATE webhook_messages SET status = 'cancelled', lease_token = NULL, last_error = 'partner key revoked'
-       WHERE partner_id = $1 AND status = 'pending'`,
-      [id],
-    );
+    await cancelPartnerMessages(tx, id, 'partner key revoked');
     return toView(partnerRow.parse(row), now);
   });
-}
-
-export interface AuthenticatedPartner {
-  id: string;
-  name: string;
-  quotaPerMinute: number;
 }
 
 const authRow = z.object({
@@ -164,8 +157,7 @@ const authRow = z.object({
   revoked_at: z.date().nullable(),
 });
 
-export type PartnerAuthentication =
-  { status: 'ok'; partner: AuthenticatedPartner } | { status: 'unknown' } | { status: 'revoked' };
+export type PartnerAuthentication = { status: 'ok'; partner: PartnerIdentity } | { status: 'unknown' } | { status: 'revoked' };
 
 /** Who holds `key`: its current hash, or its previous one during a rotation's grace period. */
 export async function authenticatePartner(db: Queryable, key: string, now: Date): Promise<PartnerAuthentication> {

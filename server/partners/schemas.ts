@@ -1,11 +1,13 @@
 /**
- * zod schemas of version 1 (partner keys, webhook endpoints, follows, change events): request bodies
- * and the shapes answered. They feed request validation and the OpenAPI document, like server/schemas.ts.
+ * zod schemas of version 1's partner side (partner keys, follows, change events): request bodies and
+ * the shapes answered. They feed request validation and the OpenAPI document (partners/routes.ts);
+ * webhook endpoints and messages are in server/webhooks/schemas.ts.
  */
 import { z } from 'zod';
 import { GAP_SEVERITIES } from '../../lib/core/labels';
 import { timestampSchema } from '../../lib/core/schemas/snapshot';
-import { storableText } from '../schemas';
+import { storableText } from '../platform/http/body';
+import { deliveryStateSchema, MESSAGE_STATUSES } from '../webhooks/schemas';
 
 export const DEFAULT_PARTNER_QUOTA_PER_MINUTE = 120;
 export const MAX_PARTNER_QUOTA_PER_MINUTE = 100_000;
@@ -72,14 +74,6 @@ export const followRulesSchema = z.strictObject({
 });
 export type FollowRules = z.infer<typeof followRulesSchema>;
 
-export const createEndpointBody = z.strictObject({ url: z.string().trim().min(1).max(2048) });
-export const replayBody = z.strictObject({
-  /** Messages created at or after this time (default: all kept). */
-  since: timestampSchema.optional(),
-  /** `failed` (default): those given up on, disabled or cancelled; `all`: delivered ones too. */
-  status: z.enum(['failed', 'all']).optional(),
-});
-
 const id = z.string().trim().min(1).max(100);
 export const createFollowBody = z.strictObject({
   token: z.string().max(1000),
@@ -90,24 +84,6 @@ export const updateFollowBody = z
   .strictObject({ endpoint_id: id.nullable(), rules: followRulesSchema })
   .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'at least one field must be given' });
-
-export const ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
-export const endpointSchema = z.object({
-  id: z.string(),
-  url: z.string(),
-  status: z.enum(ENDPOINT_STATUSES),
-  disabled_reason: z.string().nullable(),
-  disabled_at: timestampSchema.nullable(),
-  failure_streak: z.int().min(0),
-  failing_since: timestampSchema.nullable(),
-  last_success_at: timestampSchema.nullable(),
-  last_failure_at: timestampSchema.nullable(),
-  last_error: z.string().nullable(),
-  created_at: timestampSchema,
-  messages: z.object({ pending: z.int(), delivered: z.int(), failed: z.int() }),
-});
-export type EndpointView = z.infer<typeof endpointSchema>;
-export const createdEndpointSchema = endpointSchema.extend({ secret: z.string() });
 
 export const FOLLOW_STATUSES = ['active', 'ended'] as const;
 export const FOLLOW_END_REASONS = ['revoked', 'expired', 'unfollowed', 'key_revoked'] as const;
@@ -139,6 +115,12 @@ export type EventChange = z.infer<typeof eventChangeSchema>;
 export const followEventDataSchema = z.object({
   /** The event's id: the `webhook-id` of its delivery (a digest has its own). */
   event_id: z.string(),
+  /**
+   * Shared by the events one change of the company wrote (a founder's edit, a DD pack, a revocation;
+   * the expiry sweep gives each company its own): group by it to see one edit as one. Absent on
+   * events written before it existed.
+   */
+  change_id: z.string().optional(),
   follow_id: z.string(),
   sequence: z.int().min(1),
   company: z.object({ name: z.string() }),
@@ -170,12 +152,14 @@ export const digestSchema = z.object({
 });
 
 export const partnerEventSchema = followEventSchema.extend({
-  delivery: z.object({
+  delivery: deliveryStateSchema.extend({
     mode: z.enum(['immediate', 'daily', 'weekly', 'none']),
+    /** The message that carries it (its own id, or its digest's); null when it has none (yet). */
     message_id: z.string().nullable(),
-    status: z.enum(['pending', 'delivered', 'failed', 'cancelled', 'held', 'none']),
+    status: z.enum([...MESSAGE_STATUSES, 'held', 'none']),
   }),
 });
+export type PartnerEventView = z.infer<typeof partnerEventSchema>;
 
 export const founderFollowSchema = z.object({
   id: z.string(),

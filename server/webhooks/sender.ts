@@ -1,15 +1,14 @@
 /**
  * One HTTP POST of a signed webhook. Injectable (`WebhookSender`), so tests can count, fail or slow
- * deliveries; the real one guards against SSRF on the address it connects to (request-filtering-agent
- * checks every address a name resolves to, at connection time: DNS rebinding included), follows no
+ * deliveries; the real one applies the registration's URL policy (url-policy.ts) again, to the URL and
+ * to every address the host resolves to at connection time (DNS rebinding included), follows no
  * redirect (Node's http does not; a 3xx is a failed attempt), and bounds the connection, the response
  * time and the response size.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { DEV_ALLOWED_RANGES, isLoopbackAddress } from './url-policy';
+import { checkUrl, guardedLookup } from './url-policy';
 
 export interface DeliveryRequest {
   url: string;
@@ -20,7 +19,12 @@ export interface DeliveryRequest {
 export type DeliveryOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
 export interface WebhookSender {
-  send(request: DeliveryRequest): Promise<DeliveryOutcome>;
+  /** The longest one send can take (to connect, then to answer): a message's lease is sized from it. */
+  readonly timeoutMs: number;
+  /** Never throws; gives up when `signal` aborts (the dispatcher's deadline). */
+  send(request: DeliveryRequest, signal?: AbortSignal): Promise<DeliveryOutcome>;
+  /** Drops its kept-alive connections (the server is stopping). */
+  close(): void;
 }
 
 export interface HttpSenderOptions {
@@ -30,6 +34,8 @@ export interface HttpSenderOptions {
   lookup?: LookupFunction;
   connectTimeoutMs?: number;
   responseTimeoutMs?: number;
+  /** Connections per receiving host and port (the dispatcher's send slots: no send waits for a socket). */
+  maxSockets?: number;
   /** Bytes of the receiver's answer read at most (the rest is dropped with the connection). */
   maxResponseBytes?: number;
 }
@@ -37,25 +43,32 @@ export interface HttpSenderOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+const DEFAULT_MAX_SOCKETS = 16;
 
 const failure = (error: string, status: number | null = null): DeliveryOutcome => ({ ok: false, status, error });
 
 export function createHttpSender(options: HttpSenderOptions): WebhookSender {
-  const filter = { allowIPAddressList: options.allowLoopback ? DEV_ALLOWED_RANGES : [], keepAlive: true, maxSockets: 16 };
-  const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
+  const policy = { allowLoopback: options.allowLoopback };
+  const pool = { keepAlive: true, maxSockets: options.maxSockets ?? DEFAULT_MAX_SOCKETS };
+  const agents = { http: new http.Agent(pool), https: new https.Agent(pool) };
+  const lookups = {
+    http: guardedLookup('http:', policy, options.lookup),
+    https: guardedLookup('https:', policy, options.lookup),
+  };
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const responseTimeoutMs = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   return {
-    send(request) {
-      if (!URL.canParse(request.url)) return Promise.resolve(failure('not a URL'));
-      const url = new URL(request.url);
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      const plainAllowed = options.allowLoopback && (host === 'localhost' || isLoopbackAddress(host));
-      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && plainAllowed)) {
-        return Promise.resolve(failure('refused: https only (plain http only to loopback with --dev)'));
-      }
+    timeoutMs: connectTimeoutMs + responseTimeoutMs,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+    send(request, signal) {
+      const checked = checkUrl(request.url, policy);
+      if (!checked.ok) return Promise.resolve(failure(`refused: the URL ${checked.reason}`));
+      const url = checked.url;
       const isHttps = url.protocol === 'https:';
       return new Promise<DeliveryOutcome>((resolve) => {
         let settled = false;
@@ -64,14 +77,18 @@ export function createHttpSender(options: HttpSenderOptions): WebhookSender {
           settled = true;
           clearTimeout(connectTimer);
           clearTimeout(responseTimer);
+          signal?.removeEventListener('abort', abort);
           resolve(outcome);
         };
         const req = (isHttps ? https : http).request(url, {
           method: 'POST',
           agent: isHttps ? agents.https : agents.http,
           headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
-          ...(options.lookup ? { lookup: options.lookup } : {}),
+          lookup: isHttps ? lookups.https : lookups.http,
         });
+        const abort = () => req.destroy(new Error('gave up: the delivery deadline passed'));
+        if (signal?.aborted) abort();
+        else signal?.addEventListener('abort', abort, { once: true });
         const connectTimer = setTimeout(() => {
           req.destroy(new Error(`connect timeout after ${connectTimeoutMs} ms`));
         }, connectTimeoutMs);

@@ -5,7 +5,7 @@
 // many browser pairs measure each content page): prints tables and writes
 // JSON to bench-results/ (git-ignored). Timings are reported, not asserted; deterministic budgets
 // (content-script size, exact view counting) fail the run when broken. The same two budgets are also
-// guarded in `npm test` (test/e2e/budget.spec.ts, test/server/view-count-load.test.ts).
+// guarded in `npm test` (test/e2e/budget.spec.ts, test/server/snapshots/view-count-load.test.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -211,6 +211,8 @@ if (background) {
 const serverSections = only === undefined ? await runServerSections({ quick, elapsed, failures }) : null;
 const server = serverSections?.server ?? null;
 const webhooks = serverSections?.webhooks ?? null;
+const webhookFairness = serverSections?.webhookFairness ?? null;
+const webhookInstances = serverSections?.webhookInstances ?? null;
 
 const outDir = path.join(repoRoot, 'bench-results');
 mkdirSync(outDir, { recursive: true });
@@ -234,6 +236,8 @@ writeFileSync(
       background,
       server,
       webhooks,
+      webhookFairness,
+      webhookInstances,
     },
     null,
     2,

@@ -1,9 +1,12 @@
 /**
  * The server's sections of `npm run bench`: snapshot throughput beside a bare Hono handler, without
  * and with a partner key, exact view counting (a deterministic budget), and version 1's webhook
- * delivery from change to signed delivery. `npm run bench -- --server-only` runs only these.
+ * delivery: from change to signed delivery, to a fast receiver while another endpoint hangs, and to
+ * slow receivers from two instances on one PostgreSQL. `npm run bench -- --server-only` runs only these.
  */
 import { benchServer } from './server';
+import { benchWebhookFairness } from './webhook-fairness';
+import { benchWebhookInstances } from './webhook-instances';
 import { benchWebhooks } from './webhooks';
 
 export async function runServerSections(options: { quick: boolean; elapsed: () => string; failures: string[] }) {
@@ -34,5 +37,30 @@ export async function runServerSections(options: { quick: boolean; elapsed: () =
       `webhook delivery lost or repeated events: ${webhooks.delivered}/${webhooks.events}, ${webhooks.duplicates} duplicates`,
     );
   }
-  return { server, webhooks };
+
+  // 6. One endpoint cannot delay another's events: latency to a fast receiver while another hangs.
+  const webhookFairness = await benchWebhookFairness({ queued: 250, changes: quick ? 5 : 20 });
+  console.log(
+    `\nWebhooks, fairness: founder change → delivery to a fast receiver while another partner's receiver never answers, with events queued for it [${elapsed()}]`,
+  );
+  console.table([webhookFairness]);
+  if (webhookFairness.delivered !== webhookFairness.changes) {
+    failures.push(
+      `webhook fairness: ${webhookFairness.delivered}/${webhookFairness.changes} events reached the fast receiver within 60 s`,
+    );
+  }
+
+  // 7. Two instances on one PostgreSQL, receivers answering after a second: throughput, exactly once.
+  const webhookInstances = await benchWebhookInstances({ partners: 8, follows: 25, changes: quick ? 1 : 2, delayMs: 1_000 });
+  console.log(`\nWebhooks, two instances on one PostgreSQL, receivers answering after 1 s [${elapsed()}]`);
+  console.table([webhookInstances]);
+  if (
+    'duplicates' in webhookInstances &&
+    (webhookInstances.duplicates > 0 || webhookInstances.delivered !== webhookInstances.events)
+  ) {
+    failures.push(
+      `webhook delivery on two instances lost or repeated events: ${webhookInstances.delivered}/${webhookInstances.events}, ${webhookInstances.duplicates} duplicates`,
+    );
+  }
+  return { server, webhooks, webhookFairness, webhookInstances };
 }

@@ -17,11 +17,11 @@ export interface LoadResult {
   errors: number;
 }
 
-export function startProcess(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
+export function startProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, NODE_ENV: 'production', ...env },
   });
   return new Promise((resolve, reject) => {
     let output = '';

@@ -15,15 +15,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_ERROR_CODES } from '../../lib/core/api-errors';
 import { snapshotSuccessEnvelopeSchema } from '../../lib/core/schemas/snapshot';
-import { LOCAL_DEFENCE_ERROR_CODES, V1_ERROR_CODES } from '../../server/http/errors';
-import { withSharedApp, type TestApp } from './support/harness';
+import { LOCAL_DEFENCE_ERROR_CODES, V1_ERROR_CODES } from '../../server/platform/http/errors';
+import { makeApp, withSharedApp, type TestApp } from './support/harness';
 
 const DOC_PATH = path.resolve(import.meta.dirname, '../../docs/api.md');
 const SNAPSHOT_OPENAPI_PATH = '/api/v1/compliance-status/{token}';
 
 let t: TestApp;
-withSharedApp((app) => {
-  t = app;
+// The dev API and the operator API on: every endpoint the server can have.
+withSharedApp((_app, db) => {
+  t = makeApp(db, { config: { dev: true, operatorSecret: 'operator-secret-for-the-reference' } });
 });
 
 // ---- reading the reference ----

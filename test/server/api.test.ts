@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SERVER_ERROR_CODES } from '../../server/http/errors';
-import type { Database } from '../../server/db/driver';
-import { MIGRATIONS, migrate } from '../../server/db/migrations';
+import { SERVER_ERROR_CODES } from '../../server/platform/http/errors';
+import type { Database } from '../../server/platform/db/driver';
+import { MIGRATIONS, migrate } from '../../server/platform/db/migrations';
 import { expectError, founderWithLink, makeApp, withSharedApp, snapshotPath, type TestApp } from './support/harness';
 
 let db: Database;

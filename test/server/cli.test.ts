@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -140,47 +140,52 @@ describe('npm run server (CLI)', () => {
     expect(await stop(child)).toBe(0);
   });
 
-  it('reopens a --data dir with --seed: the demo links and keys of the first start keep working; --reseed replaces them', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'lens-pglite-'));
-    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
-    const activeApiUrl = (output: string) => /^ {2}active {2}.*\(API: (http\S+)\)$/m.exec(output)?.[1] ?? '';
-    const founderKeys = (output: string) => [...output.matchAll(/^ {2}founder key {2}(.+): (fk_\S+)$/gm)].map((m) => m[2]);
-    const partnerKey = (output: string) => /^demo partner: .+, key (pk_\S+)$/m.exec(output)?.[1] ?? '';
+  // Three servers, one after another, each opening PGlite on disk: minutes on a busy machine.
+  it(
+    'reopens a --data dir with --seed: the demo links and keys of the first start keep working; --reseed replaces them',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'lens-pglite-'));
+      onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+      const activeApiUrl = (output: string) => /^ {2}active {2}.*\(API: (http\S+)\)$/m.exec(output)?.[1] ?? '';
+      const founderKeys = (output: string) => [...output.matchAll(/^ {2}founder key {2}(.+): (fk_\S+)$/gm)].map((m) => m[2]);
+      const partnerKey = (output: string) => /^demo partner: .+, key (pk_\S+)$/m.exec(output)?.[1] ?? '';
 
-    const first = await start(['--port', '0', '--data', dataDir, '--seed']);
-    const firstUrl = activeApiUrl(first.output());
-    expect((await fetch(firstUrl)).status).toBe(200);
-    const firstKeys = founderKeys(first.output());
-    expect(firstKeys.length).toBeGreaterThan(5);
-    expect(partnerKey(first.output())).toMatch(/^pk_/);
-    expect(await stop(first.child)).toBe(0);
+      const first = await start(['--port', '0', '--data', dataDir, '--seed']);
+      const firstUrl = activeApiUrl(first.output());
+      expect((await fetch(firstUrl)).status).toBe(200);
+      const firstKeys = founderKeys(first.output());
+      expect(firstKeys.length).toBeGreaterThan(5);
+      expect(partnerKey(first.output())).toMatch(/^pk_/);
+      expect(await stop(first.child)).toBe(0);
 
-    // Kept: the same link (its view count goes on), the same founder and partner keys, which work.
-    const second = await start(['--port', '0', '--data', dataDir, '--seed']);
-    expect(second.output()).toContain('demo data kept from an earlier start');
-    const keptUrl = activeApiUrl(second.output());
-    expect(new URL(keptUrl).pathname).toBe(new URL(firstUrl).pathname);
-    const kept = await fetch(new URL(new URL(keptUrl).pathname, second.url));
-    expect(snapshotSuccessEnvelopeSchema.parse(await kept.json()).meta.view_count).toBe(2);
-    expect(founderKeys(second.output())).toEqual(firstKeys);
-    const asFounder = await fetch(`${second.url}/api/founder/organisation`, {
-      headers: { authorization: `Bearer ${firstKeys[0]}` },
-    });
-    expect(asFounder.status).toBe(200);
-    const asPartner = await fetch(`${second.url}/api/v1/follows`, {
-      headers: { authorization: `Bearer ${partnerKey(second.output())}` },
-    });
-    expect(asPartner.status).toBe(200);
-    expect(await stop(second.child)).toBe(0);
+      // Kept: the same link (its view count goes on), the same founder and partner keys, which work.
+      const second = await start(['--port', '0', '--data', dataDir, '--seed']);
+      expect(second.output()).toContain('demo data kept from an earlier start');
+      const keptUrl = activeApiUrl(second.output());
+      expect(new URL(keptUrl).pathname).toBe(new URL(firstUrl).pathname);
+      const kept = await fetch(new URL(new URL(keptUrl).pathname, second.url));
+      expect(snapshotSuccessEnvelopeSchema.parse(await kept.json()).meta.view_count).toBe(2);
+      expect(founderKeys(second.output())).toEqual(firstKeys);
+      const asFounder = await fetch(`${second.url}/api/founder/organisation`, {
+        headers: { authorization: `Bearer ${firstKeys[0]}` },
+      });
+      expect(asFounder.status).toBe(200);
+      const asPartner = await fetch(`${second.url}/api/v1/follows`, {
+        headers: { authorization: `Bearer ${partnerKey(second.output())}` },
+      });
+      expect(asPartner.status).toBe(200);
+      expect(await stop(second.child)).toBe(0);
 
-    // --reseed: fresh links and keys; the old ones stop working.
-    const third = await start(['--port', '0', '--data', dataDir, '--seed', '--reseed']);
-    const fresh = await fetch(activeApiUrl(third.output()));
-    expect(fresh.status).toBe(200);
-    expect(snapshotSuccessEnvelopeSchema.parse(await fresh.json()).meta.view_count).toBe(1);
-    expect((await fetch(new URL(new URL(firstUrl).pathname, third.url))).status).toBe(404);
-    expect(founderKeys(third.output())).not.toEqual(firstKeys);
-  });
+      // --reseed: fresh links and keys; the old ones stop working.
+      const third = await start(['--port', '0', '--data', dataDir, '--seed', '--reseed']);
+      const fresh = await fetch(activeApiUrl(third.output()));
+      expect(fresh.status).toBe(200);
+      expect(snapshotSuccessEnvelopeSchema.parse(await fresh.json()).meta.view_count).toBe(1);
+      expect((await fetch(new URL(new URL(firstUrl).pathname, third.url))).status).toBe(404);
+      expect(founderKeys(third.output())).not.toEqual(firstKeys);
+    },
+  );
 
   it('keeps /api/dev/* at 404 without --dev', async () => {
     const { url } = await start(['--port', '0', '--memory']);
@@ -272,7 +277,31 @@ describe('npm run server (CLI)', () => {
     expect(health.data.database.driver).toBe('postgres');
     expect(await stop(child)).toBe(0);
     const tables = await withAdmin((c) => c.query('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1', [schema]));
-    expect(tables.rows[0]).toEqual({ n: 12 });
+    expect(tables.rows[0]).toEqual({ n: 13 });
+  });
+
+  it('a busy port: one line saying so and what to do, no stack, exit 1, and the data directory left alone', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const { port } = holder.address() as net.AddressInfo;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'lens-busy-'));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { ...process.env };
+    delete env.DATABASE_URL;
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'server/cli.ts'), '--port', String(port), '--data', dataDir, '--seed'],
+      { cwd: repoRoot, env, encoding: 'utf8' },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `server not started: port ${port} on 127.0.0.1 is already in use, most likely by another \`npm start\` or \`npm run server\`: ` +
+        'use that server, stop it (Ctrl+C in its terminal), or choose another port with --port N (--port 0 picks a free one)',
+    ]);
+    // The database was never opened: PGlite would have written its cluster there.
+    expect(readdirSync(dataDir)).toEqual([]);
   });
 
   it('rejects bad flags with a usage message', async () => {

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SERVER_ERROR_CODES } from '../../server/http/errors';
+import { SERVER_ERROR_CODES } from '../../server/platform/http/errors';
 import { openTestDatabase, type TestDatabase } from './support/db';
 import { BASE, founderWithLink, makeApp, type Founder, type TestApp } from './support/harness';
 

@@ -6,8 +6,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CROSS_ORIGIN_REQUEST_MESSAGE, HOST_NOT_ALLOWED_MESSAGE } from '../../server/http/errors';
-import { LOOPBACK_ONLY, allowedHostName, allowedHostsFor, hostChecker, type AllowedHosts } from '../../server/http/hosts';
+import { CROSS_ORIGIN_REQUEST_MESSAGE, HOST_NOT_ALLOWED_MESSAGE } from '../../server/platform/http/errors';
+import {
+  LOOPBACK_ONLY,
+  allowedHostName,
+  allowedHostsFor,
+  hostChecker,
+  type AllowedHosts,
+} from '../../server/platform/http/hosts';
 import {
   BASE,
   expectError,
@@ -19,7 +25,7 @@ import {
   uniqueIp,
   type TestApp,
 } from './support/harness';
-import type { Database } from '../../server/db/driver';
+import type { Database } from '../../server/platform/db/driver';
 
 let db: Database;
 let t: TestApp;
@@ -128,7 +134,7 @@ describe('Host check (DNS rebinding)', () => {
         shareUrl: `http://localhost/share/${token}`,
       },
     ];
-    const seeded = makeApp(db, { config: { allowedHosts: LOOPBACK_ONLY, demoLinks } });
+    const seeded = makeApp(db, { config: { allowedHosts: LOOPBACK_ONLY }, demo: { links: demoLinks } });
     expect(await (await asHost(seeded, 'localhost:8787', '/demo')).text()).toContain(token);
     expect(await expectHostRefusedPage(await asHost(seeded, 'attacker.example:8787', '/demo'))).not.toContain(token);
   });

@@ -8,7 +8,7 @@ import {
   RISK_BANDS,
 } from '@/lib/core/labels';
 import { aripStageName, productName, readinessText, regulatorName, riskText, sinceText } from '@/lib/core/vocabulary';
-import { DEMO_ORGANISATIONS } from '@/server/seed-data';
+import { DEMO_ORGANISATIONS } from '@/server/dev/seed-data';
 
 const en = appTranslator('en', 'en-GB');
 const fr = appTranslator('fr', 'fr-FR');

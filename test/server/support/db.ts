@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Database } from '../../../server/db/driver';
-import { openDatabase } from '../../../server/db/open';
+import type { Database } from '../../../server/platform/db/driver';
+import { openDatabase } from '../../../server/platform/db/open';
 
 export interface TestDatabase {
   db: Database;

@@ -4,14 +4,14 @@
  */
 import { afterAll, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
-import type { Hono } from 'hono';
-import { createApp } from '../../../server/app';
-import type { AppConfig, AppEnv, Logger, WebhookDeps } from '../../../server/app-types';
-import { manualClock, type Clock } from '../../../server/clock';
-import type { Database } from '../../../server/db/driver';
-import type { AllowedHosts } from '../../../server/http/hosts';
-import { SPEC_RATE_LIMIT } from '../../../server/rate-limit/middleware';
-import type { ClockedStore } from '../../../server/rate-limit/store';
+import { createApp, type AppDeps, type WebhookDeps } from '../../../server/app';
+import type { AppConfig, Logger } from '../../../server/platform/app-env';
+import { manualClock, type Clock } from '../../../server/platform/clock';
+import type { Database } from '../../../server/platform/db/driver';
+import type { AllowedHosts } from '../../../server/platform/http/hosts';
+import type { ServerApp } from '../../../server/platform/http/routes';
+import { SPEC_RATE_LIMIT } from '../../../server/platform/rate-limit/middleware';
+import type { ClockedStore } from '../../../server/platform/rate-limit/store';
 import { rateLimitStoreFor } from '../../../server/start';
 import { GROWTH_PROFILE } from '../../fixtures/founder';
 import { openTestDatabase, type TestDatabase } from './db';
@@ -22,7 +22,7 @@ export const BASE = 'http://lens.test';
 export const BASE_HOSTS: AllowedHosts = { names: [new URL(BASE).hostname], anyIpAddress: false };
 
 export interface TestApp {
-  app: Hono<AppEnv>;
+  app: ServerApp;
   clock: Clock;
   store: ClockedStore;
   logs: { message: string; error: unknown }[];
@@ -32,7 +32,13 @@ export interface TestApp {
 
 export function makeApp(
   db: Database,
-  options: { config?: Partial<AppConfig>; clock?: Clock; store?: ClockedStore; webhooks?: WebhookDeps } = {},
+  options: {
+    config?: Partial<AppConfig>;
+    clock?: Clock;
+    store?: ClockedStore;
+    webhooks?: WebhookDeps;
+    demo?: AppDeps['demo'];
+  } = {},
 ): TestApp {
   const clock = options.clock ?? manualClock(START);
   const store = options.store ?? rateLimitStoreFor(db, clock);
@@ -43,6 +49,7 @@ export function makeApp(
     clock,
     rateLimiter: { store, ...SPEC_RATE_LIMIT },
     webhooks: options.webhooks,
+    demo: options.demo,
     config: {
       dev: true,
       trustProxy: false,

@@ -1,11 +1,11 @@
 /**
  * Snapshot envelopes for the server's views, made by the server's own builder (`buildSnapshot` in
- * server/snapshot.ts) from a database row, so labels, bands, percentages, gap order and links cannot
+ * server/snapshots/snapshot.ts) from a database row, so labels, bands, percentages, gap order and links cannot
  * drift from what the API sends.
  */
 import { snapshotSuccessEnvelopeSchema, type SnapshotSuccessEnvelope } from '../../../lib/core/schemas/snapshot';
-import type { DemoOrganisation } from '../../../server/seed-data';
-import { buildSnapshot, type SnapshotContext, type SnapshotRow } from '../../../server/snapshot';
+import type { DemoOrganisation } from '../../../server/dev/seed-data';
+import { buildSnapshot, type SnapshotContext, type SnapshotRow } from '../../../server/snapshots/snapshot';
 
 /** The row the snapshot query returns for one active link (a DAC custodian with three gaps). */
 export const BASE_ROW: SnapshotRow = {

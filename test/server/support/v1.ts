@@ -7,12 +7,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { Database } from '../../../server/db/driver';
-import { manualClock, type Clock } from '../../../server/clock';
+import type { Database } from '../../../server/platform/db/driver';
+import { manualClock, type Clock } from '../../../server/platform/clock';
 import { WebhookDispatcher } from '../../../server/webhooks/dispatcher';
 import { createHttpSender, type WebhookSender } from '../../../server/webhooks/sender';
 import { checkEndpointUrl, type HostResolver } from '../../../server/webhooks/url-policy';
-import type { AppConfig } from '../../../server/app-types';
+import type { AppConfig } from '../../../server/platform/app-env';
+import { partnerChores } from '../../../server/partners/chores';
 import { makeApp, START, type TestApp } from './harness';
 
 export const OPERATOR_SECRET = 'operator-secret-for-tests';
@@ -31,7 +32,6 @@ export function makeV1App(
     config?: Partial<AppConfig>;
     sender?: WebhookSender;
     resolve?: HostResolver;
-    leaseMs?: number;
   } = {},
 ): V1App {
   const clock = options.clock ?? manualClock(START);
@@ -40,8 +40,8 @@ export function makeV1App(
     db,
     clock,
     sender: options.sender ?? createHttpSender({ allowLoopback: dev }),
+    chores: partnerChores(db),
     random: () => 0.5,
-    leaseMs: options.leaseMs,
   });
   let nudges = 0;
   const app = makeApp(db, {
@@ -134,8 +134,8 @@ export interface ReceivedWebhook {
 export interface Receiver {
   url: string;
   received: ReceivedWebhook[];
-  /** What the next requests are answered with (default 204). */
-  respond: (request: ReceivedWebhook) => { status: number; headers?: Record<string, string>; body?: string };
+  /** What the next requests are answered with (default 204), after `delayMs` (default at once). */
+  respond: (request: ReceivedWebhook) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
   close(): Promise<void>;
 }
 
@@ -164,8 +164,12 @@ export async function startReceiver(): Promise<Receiver> {
       const webhook = { headers, body, json: parsed };
       received.push(webhook);
       const answer = receiver.respond(webhook);
-      response.writeHead(answer.status, answer.headers);
-      response.end(answer.body ?? '');
+      const send = () => {
+        response.writeHead(answer.status, answer.headers);
+        response.end(answer.body ?? '');
+      };
+      if (answer.delayMs === undefined) send();
+      else setTimeout(send, answer.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

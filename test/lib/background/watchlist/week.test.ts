@@ -8,7 +8,7 @@ import { openWatchStore } from '@/lib/background/watchlist/store';
 import { createWatchlist, WATCH_ALARM } from '@/lib/background/watchlist/watchlist';
 import { API_PATH_TEMPLATE, SHARE_PATH_TEMPLATE } from '@/lib/core/services';
 import { DEFAULT_WATCH_SETTINGS, type WatchCadence } from '@/lib/core/watchlist/schedule';
-import { manualClock } from '@/server/clock';
+import { manualClock } from '@/server/platform/clock';
 import { openTestDatabase, type TestDatabase } from '@/test/server/support/db';
 import { BASE, founderWithLink, makeApp, START, type Founder, type TestApp } from '@/test/server/support/harness';
 import { ManualClock } from '../snapshot-service/helpers';
@@ -26,9 +26,10 @@ const DAY = 24 * HOUR;
 const WEEK = 7 * DAY;
 
 let database: TestDatabase;
+// PGlite and the server's migrations: as long as the server project allows (14 s seen on two busy cores).
 beforeAll(async () => {
   database = await openTestDatabase();
-});
+}, 60_000);
 afterAll(async () => {
   await database.close();
 });

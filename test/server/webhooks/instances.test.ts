@@ -1,0 +1,140 @@
+/**
+ * docs/api-decisions.md promises exactly-once delivery in normal operation (no crash, receivers that
+ * answer within the timeout), on one instance or several on one database. Here two outbox workers,
+ * each with its own connection pool on PostgreSQL (on PGlite they share the one in-process database),
+ * deliver to fast receivers, and to receivers that answer 204 late, close to the sender's answer
+ * timeout. Every event must arrive, and none twice: with slow receivers, a lease that covered a whole
+ * batch (issue #34) ran out while the batch was still being sent, and the other worker sent its
+ * messages again (199 of these 320 events twice, measured on the code before).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Clock } from '../../../server/platform/clock';
+import type { Database } from '../../../server/platform/db/driver';
+import { WebhookDispatcher } from '../../../server/webhooks/dispatcher';
+import { createHttpSender } from '../../../server/webhooks/sender';
+import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/db';
+import { signUp } from '../support/harness';
+import { addEndpoint, createPartner, follow, makeV1App, startReceiver, type Receiver } from '../support/v1';
+
+/** The sender's timeouts, scaled down from 5 s + 10 s so the test takes seconds, not minutes. */
+const CONNECT_TIMEOUT_MS = 1_000;
+const RESPONSE_TIMEOUT_MS = 2_000;
+
+let opened: TestDatabase;
+let second: Database;
+const receivers: Receiver[] = [];
+beforeAll(async () => {
+  opened = await openTestDatabase();
+  second = await opened.openAnother();
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+  if (second !== opened.db) await second.close();
+  await opened.close();
+});
+
+/** One server instance's outbox worker: its own sender with the timeouts above, polling every 50 ms. */
+function startWorker(db: Database, clock: Clock): { stop(): Promise<void> } {
+  const sender = createHttpSender({
+    allowLoopback: true,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    responseTimeoutMs: RESPONSE_TIMEOUT_MS,
+  });
+  const worker = new WebhookDispatcher({ db, clock, sender, leaseMarginMs: 2_000, pollIntervalMs: 50 });
+  worker.start();
+  return {
+    async stop() {
+      await worker.stop();
+      sender.close();
+    },
+  };
+}
+
+const messageRow = z.object({ id: z.string(), status: z.string(), attempts: z.number() });
+const countRow = z.object({ n: z.number() });
+
+/**
+ * `partners` partners, each with its own receiver answering `delayMs()` late and following `links`
+ * links of one company, which changes `changes` times while two workers run. Returns how often each
+ * event arrived and the outbox's rows, once the outbox says all are delivered (then nothing is left to
+ * send) and both workers have stopped.
+ */
+async function deliverWithTwoWorkers(options: { partners: number; links: number; changes: number; delayMs?: () => number }) {
+  const t = makeV1App(opened.db);
+  const founder = await signUp(t);
+  await founder.createPack();
+  const tokens: string[] = [];
+  for (let i = 0; i < options.links; i++) tokens.push((await founder.createLink()).token);
+  const mine: Receiver[] = [];
+  const partnerIds: string[] = [];
+  for (let p = 0; p < options.partners; p++) {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    mine.push(receiver);
+    const delayMs = options.delayMs;
+    receiver.respond = () => ({ status: 204, delayMs: delayMs?.() });
+    const partner = await createPartner(t);
+    partnerIds.push(partner.id);
+    const endpoint = await addEndpoint(partner, receiver.url);
+    for (const token of tokens) await follow(partner, token, { endpoint_id: endpoint.id });
+  }
+  const events = options.partners * options.links * options.changes;
+  const workers = [opened.db, second].map((db) => startWorker(db, t.clock));
+  for (let change = 1; change <= options.changes; change++) {
+    expect((await founder.call('PATCH', '/api/founder/organisation', { checklist_complete: change })).status).toBe(200);
+  }
+  const delivered = async () =>
+    countRow.parse(
+      (
+        await opened.db.query(
+          "SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'delivered' AND partner_id IN (SELECT jsonb_array_elements_text($1::jsonb))",
+          [JSON.stringify(partnerIds)],
+        )
+      ).rows[0],
+    ).n;
+  const started = Date.now();
+  while ((await delivered()) < events && Date.now() - started < 150_000) await new Promise((resolve) => setTimeout(resolve, 100));
+  await Promise.all(workers.map((worker) => worker.stop()));
+
+  const arrivals = new Map<string, number>();
+  for (const received of mine.flatMap((receiver) => receiver.received)) {
+    const id = received.headers['webhook-id'] ?? '';
+    arrivals.set(id, (arrivals.get(id) ?? 0) + 1);
+  }
+  const messages = (
+    await opened.db.query(
+      'SELECT id, status, attempts FROM webhook_messages WHERE partner_id IN (SELECT jsonb_array_elements_text($1::jsonb))',
+      [JSON.stringify(partnerIds)],
+    )
+  ).rows.map((row) => messageRow.parse(row));
+  return { events, arrivals, messages };
+}
+
+function expectExactlyOnce(result: Awaited<ReturnType<typeof deliverWithTwoWorkers>>): void {
+  const twice = [...result.arrivals].filter(([, n]) => n > 1).map(([id]) => id);
+  expect(twice, `${twice.length} events arrived more than once`).toEqual([]);
+  expect(result.arrivals.size).toBe(result.events);
+  expect(result.messages.filter((m) => m.status !== 'delivered' || m.attempts !== 1)).toEqual([]);
+  expect(new Set(result.messages.map((m) => m.id))).toEqual(new Set(result.arrivals.keys()));
+}
+
+describe(`two outbox workers on one ${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'} database`, () => {
+  it('fast receivers: 1,000 events to one endpoint, every one, none twice', { timeout: 180_000 }, async () => {
+    expectExactlyOnce(await deliverWithTwoWorkers({ partners: 1, links: 100, changes: 10 }));
+  });
+
+  it(
+    'slow receivers (answering at 50–75 % of the timeout): 320 events to 8 endpoints, every one, none sent again after its 2xx',
+    { timeout: 180_000 },
+    async () => {
+      const result = await deliverWithTwoWorkers({
+        partners: 8,
+        links: 8,
+        changes: 5,
+        delayMs: () => RESPONSE_TIMEOUT_MS * (0.5 + 0.25 * Math.random()),
+      });
+      expectExactlyOnce(result);
+    },
+  );
+});
