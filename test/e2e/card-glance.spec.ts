@@ -3,10 +3,11 @@ import { HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
 import { API_PATH_PREFIX } from '@/lib/core/services';
 import { configureTestService, openExtensionPage, startFreshMinute, type Language } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { expectBadgesGlance, expectCardGlance, expectFirstGlance } from './support/glance';
+import { essentialsOutOfView, expectBadgesGlance, expectCardGlance, expectFirstGlance } from './support/glance';
 import { startMisbehavingService, type MisbehavingService } from './support/misbehaving-service';
 import { advanceClock, createDeal, createDeals, startTestServer, type Deal, type TestServer } from './support/server';
-import { DealFlowPage } from './support/web-page';
+import { AnnotatedPage, DealFlowPage } from './support/web-page';
+import { PLACED_ORIGIN, servePlacedLinks } from './pages/serve';
 
 /**
  * The hover card in every state an investor can meet (issue #27, point 1), at 1280 and 360 px wide,
@@ -22,6 +23,17 @@ const HEIGHT = 800;
 const DAY = 24 * 60 * 60 * 1000;
 /** Uncached links a tab's gestures may fetch in a minute: the next card offers Load. */
 const HOVER_ALLOWANCE = HOVER_FETCHES_PER_MINUTE;
+
+/** Gaps as founders write them: short titles, each with its legal basis. */
+const THREE_GAPS = [
+  { title: 'No board-approved AML/CFT programme', severity: 'critical', regulatory_basis: 'CBN AML/CFT Regulations 2022, s. 4' },
+  {
+    title: 'Transaction monitoring thresholds not documented',
+    severity: 'critical',
+    regulatory_basis: 'CBN AML/CFT Regulations 2022, s. 14',
+  },
+  { title: 'Data protection officer not appointed', severity: 'high', regulatory_basis: 'NDPA 2023, s. 32' },
+];
 
 const TEN_GAPS = Array.from({ length: 10 }, (_, index) => ({
   title: `Gap ${index + 1}: transaction monitoring thresholds not documented for cross-border remittances`,
@@ -180,3 +192,80 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
     });
   }
 }
+
+/** The windows an investor reads mail in (issue #33 item 1), with where a link may sit in each. */
+const WINDOWS = [
+  { width: 1280, height: 800 },
+  { width: 1366, height: 768 },
+  { width: 360, height: 740 },
+] as const;
+
+test('what an investor came for shows in the card’s first screenful wherever its link sits; “More below” covers nothing (issue #33 items 1, 2)', async ({
+  context,
+  server,
+}) => {
+  test.setTimeout(240_000);
+  const deal = await createDeal(server.baseUrl, 'Sahel Pay Holdings International SA', {
+    readiness_score: 22,
+    fundraise_score: 18,
+    gaps: THREE_GAPS,
+  });
+  for (const window of WINDOWS) {
+    const narrow = window.width < 600;
+    const spots = {
+      top: 40,
+      // At 360 px, the promise holds for a link in the upper half (the card cannot sit beside it).
+      middle: narrow ? Math.round(window.height * 0.4) : Math.round(window.height / 2) - 10,
+      bottom: window.height - 70,
+    };
+    const x = narrow ? 8 : 40;
+    await servePlacedLinks(
+      context,
+      Object.entries(spots).map(([spot, y]) => ({ href: deal.link.shareUrl, text: `Data room (${spot})`, x, y })),
+    );
+    const page = await AnnotatedPage.open(context, `${PLACED_ORIGIN}/placed.html`, { viewport: window });
+    await expect(page.badges).toHaveCount(3);
+    for (const [index, spot] of Object.keys(spots).entries()) {
+      const link = page.page.locator('a').nth(index);
+      await link.hover();
+      const name = `card-${spot}-${window.width}x${window.height}`;
+      await expectCardGlance(page.page, page.card, [link, page.badges.nth(index)], name);
+      const frame = await page.card.frame();
+      await expect(frame.getByTestId('company-name')).toHaveText('Sahel Pay Holdings International SA');
+      if (!narrow || spot !== 'bottom') expect(await frame.evaluate(essentialsOutOfView), `${name}: out of view`).toEqual([]);
+      await page.page.mouse.move(window.width - 3, 3);
+      await page.card.expectClosed();
+    }
+    await page.page.close();
+  }
+});
+
+test.describe('with scrollbars that take room', () => {
+  test.use({ scrollbars: true });
+
+  test('in a 360 × 740 window whose page scrolls sideways, the card ends above the horizontal scrollbar (issue #33 item 9)', async ({
+    context,
+    deal,
+  }) => {
+    const window = { width: 360, height: 740 };
+    const spots = [80, 330, 660];
+    await servePlacedLinks(
+      context,
+      spots.map((y) => ({ href: deal.link.shareUrl, text: `Data room at ${y}`, x: 8, y })),
+      { wide: true },
+    );
+    const page = await AnnotatedPage.open(context, `${PLACED_ORIGIN}/wide.html`, { viewport: window });
+    await expect(page.badges).toHaveCount(spots.length);
+    const seen = await page.page.evaluate(() => document.documentElement.clientHeight);
+    expect(seen, 'a horizontal scrollbar takes room').toBeLessThan(window.height);
+    for (const [index, y] of spots.entries()) {
+      const link = page.page.locator('a').nth(index);
+      await link.hover();
+      await expectCardGlance(page.page, page.card, [link, page.badges.nth(index)], `card-scrollbar-${y}-360x740`);
+      const box = await page.card.box();
+      expect(box.y + box.height, `the card of the link at ${y}`).toBeLessThanOrEqual(seen);
+      await page.page.mouse.move(window.width - 20, 3);
+      await page.card.expectClosed();
+    }
+  });
+});

@@ -35,7 +35,12 @@ export interface LaunchedBrowser {
 /** A persistent Chromium context, with the built extension loaded or without it (the baseline). */
 export async function launch(
   withExtension: boolean,
-  options: { viewport?: { width: number; height: number }; extension?: string } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    extension?: string;
+    /** Scrollbars drawn as a reader's browser draws them (headless hides them by default: they take no room). */
+    scrollbars?: boolean;
+  } = {},
 ): Promise<LaunchedBrowser> {
   const extension = options.extension ?? extensionPath;
   if (withExtension && !existsSync(path.join(extension, 'manifest.json'))) {
@@ -46,6 +51,7 @@ export async function launch(
     executablePath: chromiumPath,
     headless: true,
     ...(options.viewport ? { viewport: options.viewport } : {}),
+    ...(options.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     args: withExtension
       ? [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...COMMON_ARGS]
       : ['--disable-extensions', ...COMMON_ARGS],
