@@ -228,7 +228,7 @@ export function SnapshotDetail({
     return (
       <SnapshotError
         code={row.error.code}
-        message={row.error.message}
+        technical={row.error}
         retryAt={row.error.retryAt}
         expiredAt={row.error.expiredAt}
         withdrawn={row.error.withdrawn}

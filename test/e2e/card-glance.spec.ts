@@ -1,10 +1,12 @@
-import type { Worker } from '@playwright/test';
+import type { Frame, Worker } from '@playwright/test';
 import { HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
 import { API_PATH_PREFIX } from '@/lib/core/services';
-import { configureTestService, openExtensionPage, startFreshMinute, type Language } from './support/extension';
+import { configureTestService, openExtensionPage, startFreshMinute, untilPolicyRead, type Language } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { essentialsOutOfView, expectBadgesGlance, expectCardGlance, expectFirstGlance } from './support/glance';
-import { startMisbehavingService, type MisbehavingService } from './support/misbehaving-service';
+import { essentialsOutOfView, expectBadgesGlance, expectCardGlance, expectFirstGlance, photographNow } from './support/glance';
+import { LIMITED_RETRY_AFTER_S, startMisbehavingService, type MisbehavingService } from './support/misbehaving-service';
+import { SETTINGS_LIMITS } from '@/lib/core/limits';
+import { SNAPSHOT_DEADLINE_MS } from '@/lib/core/schemas/results';
 import { advanceClock, createDeal, createDeals, startTestServer, type Deal, type TestServer } from './support/server';
 import { AnnotatedPage, DealFlowPage } from './support/web-page';
 import { PLACED_ORIGIN, servePlacedLinks } from './pages/serve';
@@ -89,6 +91,7 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
         const expired = await createDeal(services.ahead.baseUrl, 'Zaria Digital Ltd');
         await advanceClock(services.ahead.baseUrl, 8 * DAY);
         const limited = await createDeal(services.ahead.baseUrl, 'Kano Pay Ltd');
+        const aheadOfUs = await createDeal(services.ahead.baseUrl, 'Jos Fintech Ltd');
         const offline = await createDeal(services.gone.baseUrl, 'Ibadan Wallet Ltd');
         await services.gone.stop();
         const unknownToken = 'Q'.repeat(43);
@@ -100,6 +103,7 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
           { state: 'withdrawn', href: withdrawn.link.shareUrl },
           { state: 'not-found', href: `${server.baseUrl}/share/${unknownToken}` },
           { state: 'expired', href: expired.link.shareUrl },
+          { state: 'clock-ahead', href: aheadOfUs.link.shareUrl },
           { state: 'rate-limited', href: limited.link.shareUrl },
           { state: 'offline', href: offline.link.shareUrl },
           { state: 'unreadable', href: services.misbehaving.shareUrl(services.misbehaving.garbageToken) },
@@ -122,7 +126,12 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
           await deals.card.expectClosed();
         };
         /** Opens the state's card by a click on its badge (a fetch if nothing is cached) at each width, and checks it. */
-        const photograph = async (state: string, open: 'click' | 'hover' = 'click', freshMinute = true) => {
+        const photograph = async (
+          state: string,
+          open: 'click' | 'hover' = 'click',
+          freshMinute = true,
+          check?: (frame: Frame) => Promise<void>,
+        ) => {
           const { link, badge } = at(state);
           // Each state's own fetches, not the tab's allowance, decide what its card shows.
           if (freshMinute) await startFreshMinute(serviceWorker);
@@ -131,6 +140,7 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
             if (open === 'click') await badge.click();
             else await link.hover();
             await expectCardGlance(page, deals.card, [link, badge], `card-${state}-${language}-${colorScheme}-${width}`);
+            await check?.(await deals.card.frame());
             await close();
           }
         };
@@ -145,6 +155,8 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
         expect(await withdrawn.founder.revoke(withdrawn.link.id)).toBe(200);
         await (await deals.card.frame()).getByRole('button', { name: /^(Refresh|Actualiser)/ }).click();
         await expect((await deals.card.frame()).getByRole('alert')).toBeVisible();
+        // The answer the reader just paid a view for (its staying put is issue #33 item 3's, the annotator's).
+        await photographNow(page, `card-after-refresh-${language}-${colorScheme}-${WIDTHS[WIDTHS.length - 1]}`);
         await close();
         // Peeked again from the cache, the badge says so too.
         await page.reload();
@@ -153,6 +165,12 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
 
         await photograph('not-found');
         await photograph('expired');
+        // Its clock is days ahead of ours: what it stamped reads "just now", and the link expires in 7 days by its clock.
+        await photograph('clock-ahead', 'click', true, async (frame) => {
+          const card = frame.getByTestId('snapshot-card');
+          await expect(card).toContainText(language === 'en' ? 'just now' : 'à l’instant');
+          await expect(card).toContainText(language === 'en' ? 'in 7 days' : 'dans 7 jours');
+        });
         await exhaustRateLimit(services.ahead.baseUrl);
         await photograph('rate-limited');
         await photograph('offline');
@@ -267,5 +285,124 @@ test.describe('with scrollbars that take room', () => {
       await page.page.mouse.move(window.width - 20, 3);
       await page.card.expectClosed();
     }
+  });
+});
+
+/** Resolves at `ms` after `since` (epoch ms): for what a reader sees at a given moment, checked then. */
+async function at(since: number, ms: number): Promise<void> {
+  const left = since + ms - Date.now();
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+}
+
+test.describe('a card that waits or is told to wait (issue #33 items 4, 5, 6)', () => {
+  test.use({ withTestService: true });
+
+  test('a hanging service: the skeleton at intent, “Still waiting” at 4 s, given up at 8 s with its reason and Try again; no Watch (items 4, 5)', async ({
+    context,
+    serviceWorker,
+  }) => {
+    test.setTimeout(90_000);
+    const service = await startMisbehavingService();
+    try {
+      await configureTestService(serviceWorker, service.baseUrl);
+      await untilPolicyRead(serviceWorker);
+      const deals = await DealFlowPage.openWith(context, [{ href: service.shareUrl(service.slowToken), text: 'Data room' }]);
+      const card = deals.card;
+      await deals.links.first().hover();
+      const intent = Date.now() + SETTINGS_LIMITS.hoverDelayMs.default;
+      // The passing states are photographed as they show; the full glance checks run on the last one
+      // (the loading state's own are in the scene above).
+      const frame = await card.frame();
+      const status = frame.getByRole('status');
+      await expect(status, 'the skeleton half a second after intent').toHaveText('Loading snapshot…', {
+        timeout: Math.max(1, intent + 500 - Date.now()),
+      });
+      await photographNow(deals.page, 'card-hanging-0.5s');
+      await at(intent, SNAPSHOT_DEADLINE_MS / 2 - 500);
+      expect(await status.textContent(), 'not before about 4 s').toBe('Loading snapshot…');
+      await expect(status).toHaveText('Still waiting for the service… It is given up after 8 s.', {
+        timeout: Math.max(1, intent + SNAPSHOT_DEADLINE_MS / 2 + 1000 - Date.now()),
+      });
+      await photographNow(deals.page, 'card-hanging-4s');
+      const alert = frame.getByRole('alert');
+      await expect(alert).toBeVisible({ timeout: SNAPSHOT_DEADLINE_MS });
+      expect(Date.now() - intent, 'given up at about 8 s').toBeLessThan(SNAPSHOT_DEADLINE_MS + 1500);
+      await at(intent, 9000);
+      await expectCardGlance(deals.page, card, [deals.links.first(), deals.badges.first()], 'card-hanging-9s');
+      await expect(alert).toContainText('No answer');
+      await alert.getByText('Technical details').click();
+      await expect(alert).toContainText('No answer within 8 s: the request was given up.');
+      await expect(frame.getByRole('button', { name: 'Try again (counts 1 view)' })).toBeEnabled();
+      await expect(frame.getByTestId('watch-toggle')).toHaveCount(0);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  test('rate limited: Try again waits out the pause with a live countdown, then is offered; another link of the origin says the pause without a request; no Watch (item 5)', async ({
+    context,
+    serviceWorker,
+  }) => {
+    test.setTimeout(90_000);
+    const service = await startMisbehavingService();
+    try {
+      await configureTestService(serviceWorker, service.baseUrl);
+      await untilPolicyRead(serviceWorker);
+      const [first, second] = [service.limitedToken('a'), service.limitedToken('b')];
+      // Links of one width: a badge's box reaches a pixel into the next line, over a longer link there,
+      // and Chromium's visibility check then refuses that link (issue #32's badge layout).
+      const deals = await DealFlowPage.openWith(context, [
+        { href: service.shareUrl(first), text: 'Data room A' },
+        { href: service.shareUrl(second), text: 'Data room B' },
+      ]);
+      const anchors = (index: number) => [deals.links.nth(index), deals.badges.nth(index)];
+      await deals.links.first().hover();
+      const frame = await deals.card.frame();
+      const retry = frame.getByRole('button', { name: /^Try again/ });
+      await expect(retry).toBeDisabled();
+      await expect(retry).toHaveText(/^Try again in 0:0\d$/);
+      const shown = await retry.textContent();
+      await expect(retry, 'the countdown moves').not.toHaveText(shown ?? '');
+      await expect(frame.getByRole('alert')).toContainText(/pause .* ends in \d+ seconds?\./);
+      await expect(frame.getByTestId('watch-toggle')).toHaveCount(0);
+      await expectCardGlance(deals.page, deals.card, anchors(0), 'card-rate-limited-during');
+      expect(service.requestsFor(first)).toBe(1);
+
+      await deals.page.mouse.move(3, 3);
+      await deals.card.expectClosed();
+      await deals.links.nth(1).hover();
+      const other = await deals.card.frame();
+      await expect(other.getByRole('alert')).toContainText(/pause .* ends in \d+ seconds?\./);
+      await expect(other.getByRole('button', { name: /^Try again in 0:0\d$/ })).toBeDisabled();
+      expect(service.requestsFor(second), 'the pause is said without asking').toBe(0);
+
+      const enabled = other.getByRole('button', { name: 'Try again (counts 1 view)' });
+      await expect(enabled).toBeEnabled({ timeout: (LIMITED_RETRY_AFTER_S + 2) * 1000 });
+      await expect(other.getByRole('alert')).toContainText('The pause the service asked for is over: you can try again.');
+      await expectCardGlance(deals.page, deals.card, anchors(1), 'card-rate-limited-after');
+      expect(service.requestsFor(second)).toBe(0);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  test('the service unreachable, in French: the card’s own words are French, and none is called the service’s (item 6)', async ({
+    context,
+    serviceWorker,
+  }) => {
+    await serviceWorker.evaluate(() => chrome.storage.local.set({ language: 'fr' }));
+    const gone = await startTestServer();
+    await configureTestService(serviceWorker, gone.baseUrl);
+    const deal = await createDeal(gone.baseUrl, 'Ibadan Wallet Ltd');
+    await gone.stop();
+    const deals = await DealFlowPage.openWith(context, [{ href: deal.link.shareUrl, text: 'Salle de données' }]);
+    await deals.links.first().hover();
+    const alert = (await deals.card.frame()).getByRole('alert');
+    await expect(alert).toContainText('Service injoignable');
+    await alert.getByText('Détails techniques').click();
+    await expect(alert).toContainText('Aucune connexion au service n’a pu être établie.');
+    await expect(alert).not.toContainText('The service could not be reached');
+    await expect(alert.getByTestId('service-text-note')).toHaveCount(0);
+    await expectCardGlance(deals.page, deals.card, [deals.links.first(), deals.badges.first()], 'card-offline-details-fr');
   });
 });

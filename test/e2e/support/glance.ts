@@ -64,6 +64,12 @@ function visibleText(except: string | undefined): string {
   return clone.textContent ?? '';
 }
 
+/** Saves a screenshot of the page as it is this moment, as `name` (a passing state, checked in full elsewhere). */
+export async function photographNow(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
+}
+
 /** Runs the first-glance checks on the page as it is now, then saves a full-page screenshot as `name`. */
 export async function expectFirstGlance(page: Page, name: string, options: GlanceOptions = {}): Promise<void> {
   mkdirSync(screenshots, { recursive: true });
