@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../i18n';
 import { useNow } from '../useNow';
 import { focusRing, secondaryButtonClass } from '../styles';
@@ -9,6 +9,7 @@ import {
   LinkText,
   LoadAllBar,
   retryableRows,
+  RowFigures,
   RowStatus,
   SnapshotDetail,
   useRowName,
@@ -17,7 +18,15 @@ import {
 import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
 import { READINESS_TONE, RISK_TONE } from '../tones';
 import { usePageLinkRows } from '../page-links/queries';
-import { exportableRows, sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
+import {
+  exportableRows,
+  SORT_COLUMNS,
+  sortRows,
+  unloadedLinks,
+  type LinkRow,
+  type SortColumn,
+  type SortState,
+} from '../page-links/rows';
 import { WatchToggle } from '../watchlist/WatchToggle';
 import { exportFileName, exportRowsToCsv } from './export';
 
@@ -40,8 +49,16 @@ export function PageLinksPanel({
   const [exported, setExported] = useState<number | null>(null);
   const currentNow = useNow(now);
   const rowName = useRowName();
+  // A state, not a ref: the list's box appears only once the page's links are known.
+  const [listBox, setListBox] = useState<HTMLDivElement | null>(null);
+  const narrow = useNarrow(listBox);
+  const sortBy = (column: SortColumn) =>
+    setSort((current) => ({
+      column,
+      direction: current?.column === column && current.direction === 'ascending' ? 'descending' : 'ascending',
+    }));
 
-  const named = useMemo(() => rows.map((row, index) => ({ row, name: rowName(row, index) })), [rows, rowName]);
+  const named = useMemo(() => rows.map((row) => ({ row, name: rowName(row) })), [rows, rowName]);
   const visible = useMemo(() => {
     if (!sort) return named;
     const order = sortRows(
@@ -104,19 +121,27 @@ export function PageLinksPanel({
         onLoad={() => loader.load(unloadedLinks(rows))}
         onRetry={() => loader.load(retryableRows(rows).map((row) => row.link))}
       />
-      <LinksTable
-        rows={visible}
-        sort={sort}
-        onSort={(column) =>
-          setSort((current) => ({
-            column,
-            direction: current?.column === column && current.direction === 'ascending' ? 'descending' : 'ascending',
-          }))
-        }
-        selectedKey={selectedKey}
-        onSelect={setSelectedKey}
-        now={currentNow}
-      />
+      <div ref={setListBox}>
+        {narrow ? (
+          <StackedLinks
+            rows={visible}
+            sort={sort}
+            onSort={sortBy}
+            selectedKey={selectedKey}
+            onSelect={setSelectedKey}
+            now={currentNow}
+          />
+        ) : (
+          <LinksTable
+            rows={visible}
+            sort={sort}
+            onSort={sortBy}
+            selectedKey={selectedKey}
+            onSelect={setSelectedKey}
+            now={currentNow}
+          />
+        )}
+      </div>
       {selected && (
         <DetailRegion
           row={selected.row}
@@ -131,6 +156,126 @@ export function PageLinksPanel({
     </PageStates>
   );
 }
+
+/** Below this width (a side panel's usual one) the links are stacked rows, not a table (issue #33 item 11). */
+const TABLE_MIN_WIDTH = 448;
+
+/** Whether the element is narrower than a table needs; unknown (not laid out yet), it is not. */
+function useNarrow(element: HTMLElement | null): boolean {
+  const [narrow, setNarrow] = useState(false);
+  useLayoutEffect(() => {
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const width = element.getBoundingClientRect().width;
+      setNarrow(width > 0 && width < TABLE_MIN_WIDTH);
+    };
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    measure();
+    return () => observer.disconnect();
+  }, [element]);
+  return narrow;
+}
+
+/**
+ * The page's links at a side panel's width (issue #33 item 11): one stacked row each, the name on
+ * the first line (cut with an ellipsis, whole in its tooltip), the score and the risk on the second;
+ * the columns' sorting as a row of toggles above.
+ */
+function StackedLinks({
+  rows,
+  sort,
+  onSort,
+  selectedKey,
+  onSelect,
+  now,
+}: {
+  rows: readonly { row: LinkRow; name: RowName }[];
+  sort: SortState | null;
+  onSort: (column: SortColumn) => void;
+  selectedKey: string | null;
+  onSelect: (key: string) => void;
+  now: number;
+}) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const sortLabelId = useId();
+  return (
+    <div className="flex flex-col gap-2">
+      <div role="group" aria-labelledby={sortLabelId} className="flex flex-wrap items-center gap-x-1 gap-y-1 text-xs">
+        <span id={sortLabelId} className="mr-0.5 text-slate-600 dark:text-slate-300">
+          {t('panel.sort')}
+        </span>
+        {SORT_COLUMNS.map((column) => {
+          const active = sort?.column === column;
+          return (
+            <button
+              key={column}
+              type="button"
+              aria-pressed={active}
+              onClick={() => onSort(column)}
+              data-testid={`sort-${column}`}
+              className={`inline-flex items-center gap-0.5 rounded px-1.5 py-0.5 font-semibold ring-1 ring-inset ${
+                active
+                  ? 'bg-slate-100 text-slate-950 ring-slate-400 dark:bg-slate-800 dark:text-white dark:ring-slate-500'
+                  : 'text-slate-700 ring-slate-200 hover:text-slate-950 dark:text-slate-200 dark:ring-slate-700 dark:hover:text-white'
+              } ${focusRing}`}
+            >
+              {t(COLUMN_LABEL_KEY[column])}
+              {active && (
+                <span className="sr-only">
+                  , {t(sort.direction === 'ascending' ? 'panel.sortedAscending' : 'panel.sortedDescending')}
+                </span>
+              )}
+              <SortIcon direction={active ? sort.direction : null} />
+            </button>
+          );
+        })}
+      </div>
+      <ul
+        aria-label={t('panel.table.caption')}
+        data-testid="links-list"
+        className="flex flex-col rounded-lg border border-slate-200 dark:border-slate-800"
+      >
+        {rows.map(({ row, name }) => {
+          const selected = row.link.canonicalKey === selectedKey;
+          return (
+            <li
+              key={row.link.canonicalKey}
+              data-testid="panel-row"
+              data-state={rowState(row)}
+              className={`flex min-w-0 flex-col gap-1 border-b border-slate-100 px-2.5 py-2 last:border-0 dark:border-slate-800/70 ${selected ? 'bg-slate-100 dark:bg-slate-800/70' : ''}`}
+            >
+              <button
+                type="button"
+                aria-pressed={selected}
+                aria-label={t('pageLinks.openDetails', { name: name.children })}
+                title={name.title}
+                onClick={() => onSelect(row.link.canonicalKey)}
+                className={`block w-full truncate rounded text-left text-sm font-semibold text-accent hover:underline ${focusRing}`}
+                data-testid="row-company"
+              >
+                {name.children}
+              </button>
+              <LinkText row={row} />
+              <span className="flex flex-wrap items-center gap-x-2 gap-y-1 text-[11px] text-slate-600 dark:text-slate-400">
+                {row.ready ? <RowFigures row={row} /> : <RowStatus row={row} />}
+                {row.expiresAt !== null && (
+                  <span>
+                    {t('snapshot.linkExpires')} <Expiry row={row} now={now} />
+                  </span>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+const rowState = (row: LinkRow) =>
+  row.loading ? 'loading' : row.ready ? 'ready' : row.error ? 'error' : row.result === null ? 'idle' : 'peeking';
 
 const COLUMN_LABEL_KEY = {
   company: 'panel.column.company',
@@ -200,9 +345,7 @@ function LinksTable({
               <tr
                 key={row.link.canonicalKey}
                 data-testid="panel-row"
-                data-state={
-                  row.loading ? 'loading' : row.ready ? 'ready' : row.error ? 'error' : row.result === null ? 'idle' : 'peeking'
-                }
+                data-state={rowState(row)}
                 className={`border-b border-slate-100 last:border-0 dark:border-slate-800/70 ${selected ? 'bg-slate-100 dark:bg-slate-800/70' : ''}`}
               >
                 <td className="px-1.5 py-2 align-top">

@@ -406,3 +406,91 @@ test.describe('a card that waits or is told to wait (issue #33 items 4, 5, 6)', 
     await expectCardGlance(deals.page, deals.card, [deals.links.first(), deals.badges.first()], 'card-offline-details-fr');
   });
 });
+
+test.describe('the gesture allowance counts the fetches gestures made, each link once (issue #33 item 15)', () => {
+  test.use({ withTestService: true });
+  // Links of one width: a badge's box reaches a pixel into the next line, and Chromium's visibility
+  // check then refuses a longer link there (issue #32's badge layout), which is not what is tested here.
+  const named = (hrefs: readonly string[]) =>
+    hrefs.map((href, index) => ({ href, text: `Data room ${String.fromCharCode(65 + index)}` }));
+
+  /** Rests on the link until its card shows, then leaves it (the card closes). */
+  async function restOn(deals: DealFlowPage, index: number): Promise<Frame> {
+    await deals.links.nth(index).hover();
+    const frame = await deals.card.frame();
+    await expect(frame.locator('main')).not.toBeEmpty();
+    return frame;
+  }
+  async function leave(deals: DealFlowPage): Promise<void> {
+    await deals.page.mouse.move(3, 3);
+    await deals.card.expectClosed();
+  }
+
+  test('a hanging link rested on again and again while it loads, three ready cards and one revoked since: the fifth link still loads', async ({
+    context,
+    server,
+    serviceWorker,
+  }) => {
+    test.setTimeout(120_000);
+    const service = await startMisbehavingService();
+    try {
+      await configureTestService(serviceWorker, service.baseUrl);
+      await untilPolicyRead(serviceWorker);
+      const [a, b, c, revoked, fifth] = await createDeals(server.baseUrl, ['A Ltd', 'B Ltd', 'C Ltd', 'D Ltd', 'E Ltd']);
+      if (!a || !b || !c || !revoked || !fifth) throw new Error('no deals');
+      const deals = await DealFlowPage.openWith(
+        context,
+        named([
+          service.shareUrl(service.slowToken),
+          a.link.shareUrl,
+          b.link.shareUrl,
+          c.link.shareUrl,
+          revoked.link.shareUrl,
+          fifth.link.shareUrl,
+        ]),
+      );
+      // One slow fetch, joined by every rest on its link while it is on its way.
+      for (let rest = 0; rest < 6; rest += 1) {
+        await expect((await restOn(deals, 0)).getByRole('status')).toBeVisible();
+        await leave(deals);
+      }
+      // One request per deadline at most, however many rests.
+      expect(service.requestsFor(service.slowToken)).toBeLessThanOrEqual(2);
+      for (const index of [1, 2, 3]) {
+        await expect((await restOn(deals, index)).getByTestId('company-name')).toBeVisible();
+        await leave(deals);
+      }
+      const card = await restOn(deals, 4);
+      await expect(card.getByTestId('company-name')).toHaveText('D Ltd');
+      expect(await revoked.founder.revoke(revoked.link.id)).toBe(200);
+      await card.getByRole('button', { name: /^Refresh/ }).click();
+      await expect(card.getByRole('alert')).toContainText('Withdrawn by the founder');
+      await leave(deals);
+      await expect((await restOn(deals, 5)).getByTestId('company-name')).toHaveText('E Ltd');
+    } finally {
+      await service.stop();
+    }
+  });
+
+  test('a link rested on again and again while its service is down, and a reload: the second link still loads', async ({
+    context,
+    server,
+    serviceWorker,
+  }) => {
+    test.setTimeout(120_000);
+    const gone = await startTestServer();
+    await configureTestService(serviceWorker, gone.baseUrl);
+    await untilPolicyRead(serviceWorker);
+    const down = await createDeal(gone.baseUrl, 'Down Ltd');
+    await gone.stop();
+    const second = await createDeal(server.baseUrl, 'Second Ltd');
+    const deals = await DealFlowPage.openWith(context, named([down.link.shareUrl, second.link.shareUrl]));
+    for (let rest = 0; rest < HOVER_ALLOWANCE; rest += 1) {
+      await expect((await restOn(deals, 0)).getByRole('alert')).toContainText('Could not reach the service');
+      await leave(deals);
+    }
+    await deals.page.reload();
+    await expect(deals.badges).toHaveCount(2);
+    await expect((await restOn(deals, 1)).getByTestId('company-name')).toHaveText('Second Ltd');
+  });
+});

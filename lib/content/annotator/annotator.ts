@@ -24,13 +24,22 @@ export interface Annotator {
   setText(text: BadgeText): void;
   /** Anchors waiting to be looked at (0 once the DOM work is done). */
   readonly pendingWork: number;
-  /** The share links annotated now, one per canonical key, in the order they were found, with the first one's words. */
-  links(): (AnnotatableLink & { text: string })[];
+  /**
+   * The share links annotated now, one per canonical key, with the first one's words: in the order
+   * they were found, or with `inPageOrder` in the page's (a shadow root's links where its host is).
+   */
+  links(inPageOrder?: boolean): (AnnotatableLink & { text: string })[];
   /** Calls `listener` (synchronously, keep it cheap) whenever `links()` may have changed. */
   watchLinks(listener: () => void): () => void;
 }
 
 /** A link's own words, as a list names it: whitespace collapsed, cut to what a page-links answer carries. */
+/** Where a node sits in the page: itself, or the host of its outermost shadow root (issue #33 item 12). */
+const placeOf = (node: Node): Node => {
+  for (let root; 'host' in (root = node.getRootNode());) node = (root as ShadowRoot).host;
+  return node;
+};
+
 const wordsOf = (anchor: Element) => (anchor.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_PAGE_LINK_TEXT);
 
 export function createAnnotator(options: AnnotatorOptions): Annotator {
@@ -97,9 +106,17 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       linkListeners.add(listener);
       return () => linkListeners.delete(listener);
     },
-    links() {
+    links(inPageOrder) {
       const found = new Map<string, AnnotatableLink & { text: string }>();
-      for (const { link, anchor } of scanner.live) {
+      // In page order when asked (a list for the popup, issue #33 item 12: not for every change): 2 is
+      // DOCUMENT_POSITION_PRECEDING, 4 FOLLOWING; the links of one shadow root keep the order they were found in.
+      const order = [...scanner.live];
+      if (inPageOrder)
+        order.sort((a, b) => {
+          const position = placeOf(a.anchor).compareDocumentPosition(placeOf(b.anchor));
+          return (position & 2) - (position & 4);
+        });
+      for (const { link, anchor } of order) {
         if (!found.has(link.canonicalKey)) found.set(link.canonicalKey, { ...link, text: wordsOf(anchor) });
       }
       return [...found.values()];

@@ -105,3 +105,23 @@ export async function servePlacedLinks(
     route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
   );
 }
+
+/** The page of `serveLinkList`: another loopback origin. */
+export const LIST_ORIGIN = 'http://localhost:5993';
+
+/**
+ * A mail-like list of links at `LIST_ORIGIN/<any path>`, in order; the last one inside a web
+ * component's open shadow root (a link there is listed where its host is on the page).
+ */
+export async function serveLinkList(context: BrowserContext, links: readonly DealLink[]): Promise<void> {
+  const items = links.map(({ href, text }) => `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`);
+  const last = items.pop() ?? '';
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deal mail</title></head><body style="font:14px sans-serif">
+<h1>Deal mail</h1><ul>${items.join('')}</ul><deal-card></deal-card>
+<template id="last"><ul>${last}</ul></template>
+<script>customElements.define('deal-card', class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: 'open' }).append(document.getElementById('last').content.cloneNode(true)); } });</script>
+</body></html>`;
+  await context.route(`${LIST_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+  );
+}

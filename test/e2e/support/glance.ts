@@ -42,6 +42,9 @@ function clippedElements(): string[] {
     if (style.display === 'none' || style.visibility === 'hidden') continue;
     // Screen-reader-only text is 1 × 1 px on purpose.
     if (element.clientWidth <= 1 || element.clientHeight <= 1) continue;
+    // Cut with an ellipsis is fine where the whole text is at hand in the tooltip (a list's long names, issue #33 item 11).
+    const wholeInTitle = style.textOverflow === 'ellipsis' && element.title.trim() === (element.textContent ?? '').trim();
+    if (wholeInTitle) continue;
     const hidesX = style.overflowX === 'hidden' || style.overflowX === 'clip' || style.textOverflow === 'ellipsis';
     const hidesY = style.overflowY === 'hidden' || style.overflowY === 'clip';
     if (hidesX && element.scrollWidth > element.clientWidth + 1) found.push(`${describe(element)} (cut sideways)`);
