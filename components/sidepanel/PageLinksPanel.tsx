@@ -78,6 +78,14 @@ export function PageLinksPanel({
     setExported(exportable.length);
   }
 
+  const linksView: LinksViewProps = {
+    rows: visible,
+    sort,
+    onSort: sortBy,
+    selectedKey,
+    onSelect: setSelectedKey,
+    now: currentNow,
+  };
   return (
     <PageStates pageLinks={{ target, tab, scan }}>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -121,27 +129,7 @@ export function PageLinksPanel({
         onLoad={() => loader.load(unloadedLinks(rows))}
         onRetry={() => loader.load(retryableRows(rows).map((row) => row.link))}
       />
-      <div ref={setListBox}>
-        {narrow ? (
-          <StackedLinks
-            rows={visible}
-            sort={sort}
-            onSort={sortBy}
-            selectedKey={selectedKey}
-            onSelect={setSelectedKey}
-            now={currentNow}
-          />
-        ) : (
-          <LinksTable
-            rows={visible}
-            sort={sort}
-            onSort={sortBy}
-            selectedKey={selectedKey}
-            onSelect={setSelectedKey}
-            now={currentNow}
-          />
-        )}
-      </div>
+      <div ref={setListBox}>{narrow ? <StackedLinks {...linksView} /> : <LinksTable {...linksView} />}</div>
       {selected && (
         <DetailRegion
           row={selected.row}
@@ -177,26 +165,22 @@ function useNarrow(element: HTMLElement | null): boolean {
   return narrow;
 }
 
-/**
- * The page's links at a side panel's width (issue #33 item 11): one stacked row each, the name on
- * the first line (cut with an ellipsis, whole in its tooltip), the score and the risk on the second;
- * the columns' sorting as a row of toggles above.
- */
-function StackedLinks({
-  rows,
-  sort,
-  onSort,
-  selectedKey,
-  onSelect,
-  now,
-}: {
+/** What the table and the stacked rows show: the rows named, their sorting and the selection. */
+interface LinksViewProps {
   rows: readonly { row: LinkRow; name: RowName }[];
   sort: SortState | null;
   onSort: (column: SortColumn) => void;
   selectedKey: string | null;
   onSelect: (key: string) => void;
   now: number;
-}) {
+}
+
+/**
+ * The page's links at a side panel's width (issue #33 item 11): one stacked row each, the name on
+ * the first line (cut with an ellipsis, whole in its tooltip), the score and the risk on the second;
+ * the columns' sorting as a row of toggles above.
+ */
+function StackedLinks({ rows, sort, onSort, selectedKey, onSelect, now }: LinksViewProps) {
   const i18n = useI18n();
   const { t } = i18n;
   const sortLabelId = useId();
@@ -288,21 +272,7 @@ const COLUMN_LABEL_KEY = {
  * The page's links as a table. In a narrow panel (the usual side panel, under 28rem) the expiry
  * moves under the name, so every column fits without scrolling sideways.
  */
-function LinksTable({
-  rows,
-  sort,
-  onSort,
-  selectedKey,
-  onSelect,
-  now,
-}: {
-  rows: readonly { row: LinkRow; name: RowName }[];
-  sort: SortState | null;
-  onSort: (column: SortColumn) => void;
-  selectedKey: string | null;
-  onSelect: (key: string) => void;
-  now: number;
-}) {
+function LinksTable({ rows, sort, onSort, selectedKey, onSelect, now }: LinksViewProps) {
   const i18n = useI18n();
   const { t } = i18n;
   const header = (column: SortColumn, className = '') => {
