@@ -288,6 +288,18 @@ test.describe('with scrollbars that take room', () => {
   });
 });
 
+/** A misbehaving service configured in the extension for `run`, its first policy read done (cards are timed); stopped after. */
+async function withMisbehavingService(serviceWorker: Worker, run: (service: MisbehavingService) => Promise<void>): Promise<void> {
+  const service = await startMisbehavingService();
+  try {
+    await configureTestService(serviceWorker, service.baseUrl);
+    await untilPolicyRead(serviceWorker);
+    await run(service);
+  } finally {
+    await service.stop();
+  }
+}
+
 /** Resolves at `ms` after `since` (epoch ms): for what a reader sees at a given moment, checked then. */
 async function at(since: number, ms: number): Promise<void> {
   const left = since + ms - Date.now();
@@ -302,10 +314,7 @@ test.describe('a card that waits or is told to wait (issue #33 items 4, 5, 6)', 
     serviceWorker,
   }) => {
     test.setTimeout(90_000);
-    const service = await startMisbehavingService();
-    try {
-      await configureTestService(serviceWorker, service.baseUrl);
-      await untilPolicyRead(serviceWorker);
+    await withMisbehavingService(serviceWorker, async (service) => {
       const deals = await DealFlowPage.openWith(context, [{ href: service.shareUrl(service.slowToken), text: 'Data room' }]);
       const card = deals.card;
       await deals.links.first().hover();
@@ -334,9 +343,7 @@ test.describe('a card that waits or is told to wait (issue #33 items 4, 5, 6)', 
       await expect(alert).toContainText('No answer within 8 s: the request was given up.');
       await expect(frame.getByRole('button', { name: 'Try again (counts 1 view)' })).toBeEnabled();
       await expect(frame.getByTestId('watch-toggle')).toHaveCount(0);
-    } finally {
-      await service.stop();
-    }
+    });
   });
 
   test('rate limited: Try again waits out the pause with a live countdown, then is offered; another link of the origin says the pause without a request; no Watch (item 5)', async ({
@@ -344,10 +351,7 @@ test.describe('a card that waits or is told to wait (issue #33 items 4, 5, 6)', 
     serviceWorker,
   }) => {
     test.setTimeout(90_000);
-    const service = await startMisbehavingService();
-    try {
-      await configureTestService(serviceWorker, service.baseUrl);
-      await untilPolicyRead(serviceWorker);
+    await withMisbehavingService(serviceWorker, async (service) => {
       const [first, second] = [service.limitedToken('a'), service.limitedToken('b')];
       // Links of one width: a badge's box reaches a pixel into the next line, over a longer link there,
       // and Chromium's visibility check then refuses that link (issue #32's badge layout).
@@ -381,9 +385,7 @@ test.describe('a card that waits or is told to wait (issue #33 items 4, 5, 6)', 
       await expect(other.getByRole('alert')).toContainText('The pause the service asked for is over: you can try again.');
       await expectCardGlance(deals.page, deals.card, anchors(1), 'card-rate-limited-after');
       expect(service.requestsFor(second)).toBe(0);
-    } finally {
-      await service.stop();
-    }
+    });
   });
 
   test('the service unreachable, in French: the card’s own words are French, and none is called the service’s (item 6)', async ({
@@ -432,10 +434,7 @@ test.describe('the gesture allowance counts the fetches gestures made, each link
     serviceWorker,
   }) => {
     test.setTimeout(120_000);
-    const service = await startMisbehavingService();
-    try {
-      await configureTestService(serviceWorker, service.baseUrl);
-      await untilPolicyRead(serviceWorker);
+    await withMisbehavingService(serviceWorker, async (service) => {
       const [a, b, c, revoked, fifth] = await createDeals(server.baseUrl, ['A Ltd', 'B Ltd', 'C Ltd', 'D Ltd', 'E Ltd']);
       if (!a || !b || !c || !revoked || !fifth) throw new Error('no deals');
       const deals = await DealFlowPage.openWith(
@@ -467,9 +466,7 @@ test.describe('the gesture allowance counts the fetches gestures made, each link
       await expect(card.getByRole('alert')).toContainText('Withdrawn by the founder');
       await leave(deals);
       await expect((await restOn(deals, 5)).getByTestId('company-name')).toHaveText('E Ltd');
-    } finally {
-      await service.stop();
-    }
+    });
   });
 
   test('a link rested on again and again while its service is down, and a reload: the second link still loads', async ({
