@@ -26,20 +26,39 @@ export interface Annotator {
   readonly pendingWork: number;
   /**
    * The share links annotated now, one per canonical key, with the first one's words: in the order
-   * they were found, or with `inPageOrder` in the page's (a shadow root's links where its host is).
+   * they were found, or with `inPageOrder` in the page's (a shadow root's links where its host is,
+   * nested roots too).
    */
   links(inPageOrder?: boolean): (AnnotatableLink & { text: string })[];
   /** Calls `listener` (synchronously, keep it cheap) whenever `links()` may have changed. */
   watchLinks(listener: () => void): () => void;
 }
 
-/** A link's own words, as a list names it: whitespace collapsed, cut to what a page-links answer carries. */
-/** Where a node sits in the page: itself, or the host of its outermost shadow root (issue #33 item 12). */
-const placeOf = (node: Node): Node => {
-  for (let root; 'host' in (root = node.getRootNode());) node = (root as ShadowRoot).host;
-  return node;
-};
+/** The node, then the hosts of the shadow roots it is in, innermost first. */
+function hostChain(node: Node): Node[] {
+  const chain = [node];
+  for (let root = node.getRootNode(); 'host' in root && root.host instanceof Node; root = root.host.getRootNode())
+    chain.push(root.host);
+  return chain;
+}
 
+/**
+ * Page order (issue #33 item 12): two nodes compared in the innermost tree that holds both, a shadow
+ * root's nodes where its host is. In `compareDocumentPosition`, 2 is PRECEDING and 4 FOLLOWING.
+ */
+function comparePageOrder(a: Node, b: Node): number {
+  const chainB = hostChain(b);
+  for (const x of hostChain(a)) {
+    const y = chainB.find((node) => node.getRootNode() === x.getRootNode());
+    if (y) {
+      const position = x.compareDocumentPosition(y);
+      return (position & 2) - (position & 4);
+    }
+  }
+  return 0;
+}
+
+/** A link's own words, as a list names it: whitespace collapsed, cut to what a page-links answer carries. */
 const wordsOf = (anchor: Element) => (anchor.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_PAGE_LINK_TEXT);
 
 export function createAnnotator(options: AnnotatorOptions): Annotator {
@@ -108,14 +127,9 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     },
     links(inPageOrder) {
       const found = new Map<string, AnnotatableLink & { text: string }>();
-      // In page order when asked (a list for the popup, issue #33 item 12: not for every change): 2 is
-      // DOCUMENT_POSITION_PRECEDING, 4 FOLLOWING; the links of one shadow root keep the order they were found in.
+      // In page order only when asked (a list for the popup and side panel, not on every change): a sort costs.
       const order = [...scanner.live];
-      if (inPageOrder)
-        order.sort((a, b) => {
-          const position = placeOf(a.anchor).compareDocumentPosition(placeOf(b.anchor));
-          return (position & 2) - (position & 4);
-        });
+      if (inPageOrder) order.sort((a, b) => comparePageOrder(a.anchor, b.anchor));
       for (const { link, anchor } of order) {
         if (!found.has(link.canonicalKey)) found.set(link.canonicalKey, { ...link, text: wordsOf(anchor) });
       }
