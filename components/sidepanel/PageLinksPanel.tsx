@@ -230,17 +230,7 @@ function StackedLinks({ rows, sort, onSort, selectedKey, onSelect, now }: LinksV
               data-state={rowState(row)}
               className={`flex min-w-0 flex-col gap-1 border-b border-slate-100 px-2.5 py-2 last:border-0 dark:border-slate-800/70 ${selected ? 'bg-slate-100 dark:bg-slate-800/70' : ''}`}
             >
-              <button
-                type="button"
-                aria-pressed={selected}
-                aria-label={t('pageLinks.openDetails', { name: name.children })}
-                title={name.title}
-                onClick={() => onSelect(row.link.canonicalKey)}
-                className={`block w-full truncate rounded text-left text-sm font-semibold text-accent hover:underline ${focusRing}`}
-                data-testid="row-company"
-              >
-                {name.children}
-              </button>
+              <RowNameButton name={name} selected={selected} onSelect={() => onSelect(row.link.canonicalKey)} fit="truncate" />
               <LinkText row={row} />
               <span className="flex flex-wrap items-center gap-x-2 gap-y-1 text-[11px] text-slate-600 dark:text-slate-400">
                 {row.ready ? <RowFigures row={row} /> : <RowStatus row={row} />}
@@ -255,6 +245,34 @@ function StackedLinks({ rows, sort, onSort, selectedKey, onSelect, now }: LinksV
         })}
       </ul>
     </div>
+  );
+}
+
+/** A row's name, which selects it: cut with an ellipsis in a stacked row (whole in its tooltip), wrapped in the table. */
+function RowNameButton({
+  name,
+  selected,
+  onSelect,
+  fit,
+}: {
+  name: RowName;
+  selected: boolean;
+  onSelect: () => void;
+  fit: 'truncate' | 'wrap';
+}) {
+  const { t } = useI18n();
+  return (
+    <button
+      type="button"
+      aria-pressed={selected}
+      aria-label={t('pageLinks.openDetails', { name: name.children })}
+      title={name.title}
+      onClick={onSelect}
+      className={`block rounded text-left text-sm font-semibold text-accent hover:underline ${fit === 'truncate' ? 'w-full truncate' : 'max-w-full break-words'} ${focusRing}`}
+      data-testid="row-company"
+    >
+      {name.children}
+    </button>
   );
 }
 
@@ -320,17 +338,7 @@ function LinksTable({ rows, sort, onSort, selectedKey, onSelect, now }: LinksVie
               >
                 <td className="px-1.5 py-2 align-top">
                   <span className="flex flex-col gap-0.5">
-                    <button
-                      type="button"
-                      aria-pressed={selected}
-                      aria-label={t('pageLinks.openDetails', { name: name.children })}
-                      title={name.title}
-                      onClick={() => onSelect(row.link.canonicalKey)}
-                      className={`block max-w-full rounded text-left text-sm font-semibold break-words text-accent hover:underline ${focusRing}`}
-                      data-testid="row-company"
-                    >
-                      {name.children}
-                    </button>
+                    <RowNameButton name={name} selected={selected} onSelect={() => onSelect(row.link.canonicalKey)} fit="wrap" />
                     <LinkText row={row} />
                     {!row.ready && <RowStatus row={row} />}
                     {row.expiresAt !== null && (
