@@ -4,9 +4,11 @@ import { CARD_HOVER_REPEAT_MS } from '@/lib/protocol/guarded/card-frame';
 import { useCardI18n } from './card-i18n';
 
 /**
- * The card tells the page that frames it its height in steps of this many pixels (the frame grows
- * to the step; the card fills it): the page learns roughly how tall the card is, not how long the
- * snapshot's texts are to the pixel (docs/security.md).
+ * A card that shows a snapshot tells the page that frames it its height in steps of this many pixels
+ * (the frame grows to the step; the card's body fills it): the page learns roughly how tall the card
+ * is, not how long the snapshot's texts are to the pixel (docs/security.md). A card without a
+ * snapshot (loading, an error, Load) tells its height exactly: it says nothing the link's badge does
+ * not already show the page, and a card is as tall as its content (issue #33 item 7).
  */
 export const CARD_HEIGHT_STEP = 40;
 
@@ -21,19 +23,28 @@ interface CardFrameProps {
 
 /**
  * The height the card needs, whatever the frame gives it now: its box's padding and border, and its
- * content at full length (what its scrolling part hides included). The frame is as tall as it was
- * told, so the card's own box cannot tell; the content can.
+ * content at full length (what its scrolling part hides included).
+ * The frame is as tall as it was told, so the card's own box cannot tell; the content can.
  */
-function naturalHeight(card: HTMLElement, content: HTMLElement): number {
+function naturalHeight(card: HTMLElement, content: HTMLElement, scroll: HTMLElement | null): number {
   const style = getComputedStyle(card);
   const frame =
     parseFloat(style.paddingTop) +
     parseFloat(style.paddingBottom) +
     parseFloat(style.borderTopWidth) +
     parseFloat(style.borderBottomWidth);
-  const scroll = content.querySelector<HTMLElement>('[data-card-scroll]');
-  const hidden = scroll ? Math.max(0, scroll.scrollHeight - scroll.clientHeight) : 0;
-  return frame + content.scrollHeight + hidden;
+  if (!scroll) {
+    // The content's own extent: its box grows with the frame.
+    const parts = [...content.children].map((child) => child.getBoundingClientRect());
+    const extent =
+      parts.length === 0 ? 0 : Math.max(...parts.map((part) => part.bottom)) - Math.min(...parts.map((part) => part.top));
+    return frame + extent;
+  }
+  const hidden = Math.max(0, scroll.scrollHeight - scroll.clientHeight);
+  // The body's own height, not the scroller's: the scroller also holds the frame's slack (below).
+  const body = scroll.querySelector<HTMLElement>('[data-card-body]');
+  const slack = body ? Math.max(0, scroll.clientHeight - body.offsetHeight) : 0;
+  return frame + content.scrollHeight + hidden - (hidden > 0 ? 0 : slack);
 }
 
 /** The card's box: its size told to the framing page, Escape, focus and the pointer. */
@@ -47,13 +58,14 @@ export function CardFrame({ onClose, onResize, onHover, children }: CardFramePro
     const inner = content.current;
     if (!card || !inner || !onResize) return;
     const report = () => {
-      const height = Math.min(Math.ceil(naturalHeight(card, inner) / CARD_HEIGHT_STEP) * CARD_HEIGHT_STEP, CARD_MAX_HEIGHT);
+      const scroll = inner.querySelector<HTMLElement>('[data-card-scroll]');
+      const step = scroll ? CARD_HEIGHT_STEP : 1;
+      const height = Math.min(Math.ceil(naturalHeight(card, inner, scroll) / step) * step, CARD_MAX_HEIGHT);
       onResize({ width: card.offsetWidth, height });
     };
     const observer = new ResizeObserver(report);
-    observer.observe(inner);
-    const body = inner.querySelector<HTMLElement>('[data-card-body]');
-    if (body) observer.observe(body);
+    // The content's box grows with the frame: what is in it tells when the card's height changes.
+    for (const part of [inner, ...inner.children, inner.querySelector('[data-card-body]')]) if (part) observer.observe(part);
     report();
     return () => observer.disconnect();
   }, [onResize, children]);
@@ -110,10 +122,10 @@ export function CardFrame({ onClose, onResize, onHover, children }: CardFramePro
       tabIndex={-1}
       aria-label={t('snapshot.card.ariaLabel')}
       // As wide as the frame (the host makes it at most the viewport's width less 16 px), as tall as it too:
-      // the frame's height is the card's rounded up to a step, and the card fills it.
+      // a snapshot's frame is rounded up to a step, and its body takes the rest (the disclaimer stays last).
       className="box-border flex h-screen max-h-screen w-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white p-3 outline-none dark:border-slate-700 dark:bg-slate-900"
     >
-      <div ref={content} className="flex min-h-0 shrink flex-col">
+      <div ref={content} className="flex min-h-0 shrink grow flex-col">
         {children}
       </div>
     </main>

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import type { SnapshotRequest, SnapshotResult } from '@/lib/core/schemas/results';
 import type { CardClaim } from '@/lib/protocol/card';
 import { CardFrame } from './CardFrame';
@@ -7,6 +7,7 @@ import { browserUiLanguage, CardI18nProvider, useCardI18n } from './card-i18n';
 import { SnapshotCard } from './SnapshotCard';
 import { SnapshotError } from './SnapshotError';
 import { compactPrimaryButtonClass } from './styles';
+import { SNAPSHOT_DEADLINE_MS } from '@/lib/core/schemas/results';
 
 export interface HoverCardProps {
   /**
@@ -20,13 +21,23 @@ export interface HoverCardProps {
    * unknown, the browser's UI language (the preference's default).
    */
   language?: Language;
+  /**
+   * The snapshot is known to be on its way slowly (a page loaded ahead was told its card is drawn, and
+   * the snapshot did not come with it): the card shows that it loads at once, not after a pause.
+   */
+  slow?: boolean;
+  /** When the card was opened (epoch ms, the moment of intent): a slow card says it is still waiting counting from there. */
+  openedAt?: number;
   refreshSnapshot: (request: SnapshotRequest) => Promise<SnapshotResult>;
   onClose: (reason: 'escape' | 'button') => void;
   onResize: (size: { width: number; height: number }) => void;
   /** The pointer entered or left the card (the framing page cannot see inside the iframe). */
   onHover: (inside: boolean) => void;
-  /** The card's watch control for a link (the card page composes it from the watchlist feature). */
-  watchControl?: (request: SnapshotRequest) => ReactNode;
+  /**
+   * The card's watch control for a link (the card page composes it from the watchlist feature);
+   * `onlyIfWatched`: for a link without a snapshot, shown only to unwatch one watched already.
+   */
+  watchControl?: (request: SnapshotRequest, options: { onlyIfWatched: boolean }) => ReactNode;
 }
 
 /**
@@ -35,20 +46,33 @@ export interface HoverCardProps {
  */
 export const LOADING_SHOWN_AFTER_MS = 250;
 
+/** A card still loading after this long says it is still waiting (the request is given up at the deadline). */
+export const STILL_WAITING_AFTER_MS = SNAPSHOT_DEADLINE_MS / 2;
+
 type Claimed = { state: 'pending' } | { state: 'done'; claim: CardClaim | null };
 
 /** The hover card's page content: the shared SnapshotCard / SnapshotError with close, refresh and watch. */
-export function HoverCard({ claim, language, refreshSnapshot, onClose, onResize, onHover, watchControl }: HoverCardProps) {
+export function HoverCard({
+  claim,
+  language,
+  slow = false,
+  openedAt,
+  refreshSnapshot,
+  onClose,
+  onResize,
+  onHover,
+  watchControl,
+}: HoverCardProps) {
   const [claimed, setClaimed] = useState<Claimed>(() =>
     typeof claim === 'function' ? { state: 'pending' } : { state: 'done', claim },
   );
-  const [loadingShown, setLoadingShown] = useState(false);
+  const [loadingShown, setLoadingShown] = useState(slow);
   // Layout effects, here and for the size: an effect waits for the next paint, and a frame hidden until
   // it reports its size gets none soon (measured: the name painted ~50 ms later).
   useLayoutEffect(() => {
     if (typeof claim !== 'function') return;
     let active = true;
-    const timer = setTimeout(() => setLoadingShown(true), LOADING_SHOWN_AFTER_MS);
+    const timer = setTimeout(() => setLoadingShown(true), slow ? 0 : LOADING_SHOWN_AFTER_MS);
     void claim()
       .catch(() => null)
       .then((answer) => {
@@ -58,22 +82,17 @@ export function HoverCard({ claim, language, refreshSnapshot, onClose, onResize,
       active = false;
       clearTimeout(timer);
     };
-  }, [claim]);
+  }, [claim, slow]);
   const ready = claimed.state === 'done' || loadingShown;
   const close = <CloseButton onClose={onClose} />;
   const body = (
     <CardFrame onClose={onClose} onResize={ready ? onResize : null} onHover={onHover}>
       {claimed.state === 'pending' ? (
-        loadingShown && <Notice actions={close} status={<LoadingText />} />
+        loadingShown && <Notice actions={close} status={<LoadingText since={openedAt} />} />
       ) : claimed.claim === null ? (
         <Notice actions={close} status={<NoCardText />} />
       ) : (
-        <ClaimedCard
-          claim={claimed.claim}
-          refreshSnapshot={refreshSnapshot}
-          watch={watchControl?.(claimed.claim.request)}
-          close={close}
-        />
+        <ClaimedCard claim={claimed.claim} refreshSnapshot={refreshSnapshot} watchControl={watchControl} close={close} />
       )}
     </CardFrame>
   );
@@ -85,14 +104,24 @@ export function HoverCard({ claim, language, refreshSnapshot, onClose, onResize,
   return <CardI18nProvider language={spoken}>{body}</CardI18nProvider>;
 }
 
-/** A slow answer: the card's shape, greyed, so the snapshot takes its place without the card jumping. */
-function LoadingText() {
+/**
+ * A slow answer: the card's shape, greyed, so the snapshot takes its place without the card jumping;
+ * after a while it says it is still waiting, and when the request will be given up (issue #33 item 4).
+ */
+function LoadingText({ since }: { since: number | undefined }) {
   const { t } = useCardI18n();
+  const [stillWaiting, setStillWaiting] = useState(false);
+  useEffect(() => {
+    // From intent when the background said when that was (the page may have loaded after it), else from now.
+    const waited = since === undefined ? 0 : Math.max(0, Date.now() - since);
+    const timer = setTimeout(() => setStillWaiting(true), Math.max(0, STILL_WAITING_AFTER_MS - waited));
+    return () => clearTimeout(timer);
+  }, [since]);
   const bar = 'rounded bg-slate-200 motion-safe:animate-pulse dark:bg-slate-700';
   return (
     <div className="flex flex-col gap-2">
       <p role="status" className="text-xs text-slate-600 dark:text-slate-300">
-        {t('snapshot.card.loading')}
+        {stillWaiting ? t('snapshot.card.stillWaiting', { seconds: SNAPSHOT_DEADLINE_MS / 1000 }) : t('snapshot.card.loading')}
       </p>
       <div aria-hidden="true" className="flex flex-col gap-2">
         <div className={`h-4 w-2/3 ${bar}`} />
@@ -143,18 +172,15 @@ function CloseButton({ onClose }: { onClose: HoverCardProps['onClose'] }) {
   );
 }
 
-/** Errors after which watching the link still makes sense: the link may well work on the next try. */
-const PASSING_ERRORS: ReadonlySet<string> = new Set(['RATE_LIMITED', 'TIMEOUT', 'NETWORK']);
-
 function ClaimedCard({
   claim,
   refreshSnapshot,
-  watch,
+  watchControl,
   close,
 }: {
   claim: CardClaim;
   refreshSnapshot: HoverCardProps['refreshSnapshot'];
-  watch: ReactNode;
+  watchControl: HoverCardProps['watchControl'];
   close: ReactNode;
 }) {
   const { t } = useCardI18n();
@@ -168,10 +194,10 @@ function ClaimedCard({
       .then(setResult, () => undefined)
       .finally(() => setRefreshing(false));
   };
-  const watchable = result === null || result.status === 'ready' || PASSING_ERRORS.has(result.code);
+  // Watch follows a company's snapshot: none is offered for a link that never loaded (issue #33 item 5).
   const actions = (
     <>
-      {watchable && watch}
+      {watchControl?.(request, { onlyIfWatched: result?.status !== 'ready' })}
       {close}
     </>
   );
@@ -182,7 +208,9 @@ function ClaimedCard({
           actions={actions}
           status={<p className="text-sm font-semibold text-slate-900 dark:text-white">{t('snapshot.card.notLoaded.title')}</p>}
         />
-        <p className="text-xs text-slate-700 dark:text-slate-200">{t('snapshot.card.notLoaded.detail')}</p>
+        <p className="text-xs text-slate-700 dark:text-slate-200">
+          {t(claim.unloaded === 'unseen' ? 'snapshot.card.notLoaded.unseen' : 'snapshot.card.notLoaded.detail')}
+        </p>
         <button type="button" className={`self-start ${compactPrimaryButtonClass}`} onClick={refresh} disabled={refreshing}>
           {t('snapshot.card.load')}
         </button>
@@ -193,7 +221,7 @@ function ClaimedCard({
     return (
       <SnapshotError
         code={result.code}
-        message={result.message}
+        technical={result}
         retryAt={result.retryAt}
         expiredAt={result.expiredAt}
         withdrawn={result.withdrawn}

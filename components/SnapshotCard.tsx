@@ -14,6 +14,7 @@ import {
 } from '@/lib/core/vocabulary';
 import { useCardI18n } from './card-i18n';
 import { ProgressBar } from './figures';
+import { serviceClockAhead } from './service-clock';
 import { ServiceDisclaimer } from './ServiceText';
 import { READINESS_TONE, RISK_TONE, SEVERITY_TONE } from './tones';
 import { useNow } from './useNow';
@@ -52,6 +53,10 @@ export function SnapshotCard(props: SnapshotCardProps) {
   const { scores, licensing, verification } = snapshot;
   const investorView = urlOnOrigin(snapshot.links.human_summary_url, props.serviceOrigin);
   const expiresAt = new Date(verification.share_expires_at);
+  // The service's times on one clock (issue #33 item 8): a past event it stamped later than this
+  // browser's now reads "just now", and the expiry counts down on the service's clock.
+  const serviceNow = now + serviceClockAhead(verification.snapshot_at, fetchedAt);
+  const stamped = (at: string) => (Date.parse(at) > now ? sinceText(i18n, now, now) : formatDateTime(at, locale));
   const company = displayText(snapshot.company.name);
   const product = productName(i18n, licensing.product_classification);
   const stage = aripStageName(i18n, licensing.arip_stage);
@@ -64,11 +69,12 @@ export function SnapshotCard(props: SnapshotCardProps) {
     <article
       data-testid="snapshot-card"
       aria-label={t('snapshot.ariaLabel', { company })}
-      className="flex min-h-0 flex-col gap-2 text-sm text-slate-800 dark:text-slate-100"
+      className="flex min-h-0 grow flex-col gap-2 text-sm text-slate-800 dark:text-slate-100"
     >
-      {/* The hover card measures the body (data-card-body) to ask for its natural height. */}
-      <div ref={scrollRef} data-card-scroll className="relative -mx-1 min-h-0 overflow-y-auto px-1">
-        <div ref={bodyRef} data-card-body className="flex flex-col gap-3">
+      {/* The hover card measures the body (data-card-body) to ask for its natural height. What an
+          investor came for comes first, so a card shortened to the room it has still shows it. */}
+      <div ref={scrollRef} data-card-scroll className="-mx-1 min-h-0 grow overflow-y-auto px-1">
+        <div ref={bodyRef} data-card-body className="flex flex-col gap-2.5">
           <header>
             <div className="flex items-start gap-2">
               <h2
@@ -86,33 +92,34 @@ export function SnapshotCard(props: SnapshotCardProps) {
           <div className="grid grid-cols-2 gap-2">
             <section
               aria-label={t('vocab.readinessHeading')}
-              className={`rounded-lg px-2.5 py-1.5 ring-1 ring-inset ${READINESS_TONE[scores.readiness_label]}`}
+              className={`rounded-lg px-2.5 py-1 ring-1 ring-inset ${READINESS_TONE[scores.readiness_label]}`}
             >
               <h3 className="text-[11px] font-medium">{t('vocab.readinessHeading')}</h3>
-              <p className="leading-tight">
-                <span data-testid="readiness-score" className="text-2xl font-bold tabular-nums">
-                  {scores.readiness_score}
+              <p className="flex flex-wrap items-baseline gap-x-1.5 leading-tight">
+                <span className="whitespace-nowrap">
+                  <span data-testid="readiness-score" className="text-xl font-bold tabular-nums">
+                    {scores.readiness_score}
+                  </span>
+                  <span className="text-xs font-medium">/100</span>
                 </span>
-                <span className="text-xs font-medium">/100</span>
-              </p>
-              <p data-testid="readiness-label" className="text-xs font-semibold">
-                {readinessLabelName(i18n, scores.readiness_label)}
+                <span data-testid="readiness-label" className="text-xs font-semibold">
+                  {readinessLabelName(i18n, scores.readiness_label)}
+                </span>
               </p>
             </section>
             <section
               aria-label={t('vocab.riskHeading')}
-              className={`rounded-lg px-2.5 py-1.5 ring-1 ring-inset ${RISK_TONE[scores.fundraise_risk_band]}`}
+              className={`rounded-lg px-2.5 py-1 ring-1 ring-inset ${RISK_TONE[scores.fundraise_risk_band]}`}
             >
               <h3 className="text-[11px] font-medium">{t('vocab.riskHeading')}</h3>
               <p data-testid="risk-band" className="text-base leading-tight font-bold">
                 {riskBandName(i18n, scores.fundraise_risk_band)}
               </p>
-              <p className="text-[11px] tabular-nums">{t('vocab.fundraiseScore', { score: scores.fundraise_score })}</p>
+              <p className="text-[11px] leading-tight tabular-nums">
+                {t('vocab.fundraiseScore', { score: scores.fundraise_score })}
+              </p>
             </section>
           </div>
-          <p className="-mt-1 text-xs text-slate-600 dark:text-slate-300">
-            {t(`snapshot.riskMeaning.${scores.fundraise_risk_band}`)}
-          </p>
 
           {apiVersionWarning && (
             <p
@@ -129,7 +136,9 @@ export function SnapshotCard(props: SnapshotCardProps) {
               {t('snapshot.topGaps')}
             </h3>
             {snapshot.top_gaps.length === 0 ? (
-              <p className="text-xs text-slate-700 dark:text-slate-200">{t('snapshot.noGaps')}</p>
+              <p data-testid="no-gaps" className="text-xs text-slate-700 dark:text-slate-200">
+                {t('snapshot.noGaps')}
+              </p>
             ) : (
               // A grid, so every title starts at the same place whatever its severity's word.
               <ul className="grid grid-cols-[auto_1fr] gap-x-1.5 gap-y-1.5">
@@ -151,6 +160,8 @@ export function SnapshotCard(props: SnapshotCardProps) {
               </ul>
             )}
           </section>
+
+          <p className="text-xs text-slate-600 dark:text-slate-300">{t(`snapshot.riskMeaning.${scores.fundraise_risk_band}`)}</p>
 
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
             <Row term={t('snapshot.checklist')}>
@@ -181,9 +192,9 @@ export function SnapshotCard(props: SnapshotCardProps) {
           </dl>
 
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 border-t border-slate-200 pt-2 text-[11px] text-slate-700 dark:border-slate-700 dark:text-slate-200">
-            <Row term={t('snapshot.scoreCalculated')}>{formatDateTime(verification.last_score_calculated_at, locale)}</Row>
+            <Row term={t('snapshot.scoreCalculated')}>{stamped(verification.last_score_calculated_at)}</Row>
             <Row term={t('snapshot.ddPack')}>
-              {verification.pack_generated_at ? formatDateTime(verification.pack_generated_at, locale) : t('snapshot.noPack')}
+              {verification.pack_generated_at ? stamped(verification.pack_generated_at) : t('snapshot.noPack')}
               {/* A short hash goes to the next line whole; only one longer than the line breaks. */}
               {verification.pack_verification_hash && (
                 <code className="ml-1 inline-block max-w-full rounded bg-slate-100 px-1 break-all dark:bg-slate-800">
@@ -193,10 +204,10 @@ export function SnapshotCard(props: SnapshotCardProps) {
             </Row>
             <Row term={t('snapshot.linkExpires')}>
               <time dateTime={verification.share_expires_at} title={formatDateTime(expiresAt, locale)}>
-                {formatRelative(expiresAt, now, locale)} · {formatDateTime(expiresAt, locale)}
+                {formatRelative(expiresAt, serviceNow, locale)} · {formatDateTime(expiresAt, locale)}
               </time>
             </Row>
-            <Row term={t('snapshot.snapshotAt')}>{formatDateTime(verification.snapshot_at, locale)}</Row>
+            <Row term={t('snapshot.snapshotAt')}>{stamped(verification.snapshot_at)}</Row>
             <Row term={t('snapshot.views')}>{formatNumber(meta.view_count, locale)}</Row>
           </dl>
 
@@ -230,21 +241,23 @@ export function SnapshotCard(props: SnapshotCardProps) {
             </span>
           </div>
         </div>
+      </div>
+      <div className="relative flex shrink-0 flex-col">
         {moreBelow && (
-          // What scrolls says so: a fade and a line over the bottom of the part that scrolls.
-          <div
+          // What scrolls says so, on the seam between the part that scrolls and the disclaimer: over
+          // neither's text (issue #33 item 2).
+          <p
             aria-hidden="true"
             data-card-scroll-cue
-            className="pointer-events-none sticky bottom-0 -mt-9 flex h-9 items-end justify-center bg-gradient-to-t from-white from-30% to-transparent pb-1 dark:from-slate-900"
+            className="absolute inset-x-0 -top-2 flex justify-center text-[10px] leading-3 font-medium"
           >
-            <span className="rounded-full bg-white px-2 py-px text-[10px] font-medium text-slate-700 shadow-sm ring-1 ring-slate-200 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600">
+            <span className="rounded-full bg-white px-2 text-slate-700 ring-1 ring-slate-300 dark:bg-slate-900 dark:text-slate-200 dark:ring-slate-600">
               {t('snapshot.moreBelow')} ↓
             </span>
-          </div>
+          </p>
         )}
+        <ServiceDisclaimer text={snapshot.disclaimer} compact />
       </div>
-
-      <ServiceDisclaimer text={snapshot.disclaimer} compact />
     </article>
   );
 }

@@ -1,16 +1,25 @@
 import type { ReactNode } from 'react';
 import { formatDateTime, formatRelative } from '@/lib/core/format';
 import type { CardCatalog, CardTranslator } from '@/lib/core/i18n/card';
-import type { SnapshotErrorCode } from '@/lib/core/schemas/results';
+import type { ErrorReason, SnapshotErrorCode } from '@/lib/core/schemas/results';
+import { SNAPSHOT_DEADLINE_MS } from '@/lib/core/schemas/results';
 import { ERROR_TONE, type Tone } from '@/lib/core/palette';
 import { useCardI18n } from './card-i18n';
 import { ServiceText } from './ServiceText';
 import { TONE_CLASS } from './tones';
 import { useNow } from './useNow';
 
+/** What the technical details say: the extension's own account (worded here) and the service's own words. */
+export interface ErrorTechnicalDetails {
+  reason?: ErrorReason | undefined;
+  httpStatus?: number | undefined;
+  fields?: readonly string[] | undefined;
+  serviceMessage?: string | undefined;
+}
+
 export interface SnapshotErrorProps {
   code: string;
-  message?: string;
+  technical?: ErrorTechnicalDetails;
   retryAt?: number;
   expiredAt?: string;
   /** NOT_FOUND for a link this browser once loaded (`SnapshotError.withdrawn`). */
@@ -28,10 +37,14 @@ export interface SnapshotErrorProps {
 
 /** What went wrong, in the reader's terms, with what they can do next. */
 export function SnapshotError(props: SnapshotErrorProps) {
-  const { code, message, retryAt, expiredAt, withdrawn, now: fixedNow, locale, onRetry, headerActions } = props;
+  const { code, technical = {}, retryAt, expiredAt, withdrawn, now: fixedNow, locale, onRetry, headerActions } = props;
   const i18n = useCardI18n();
-  const now = useNow(fixedNow);
+  // A pause counts down live (issue #33 item 5); every other error moves on with the page's clock.
+  const pausedUntil = code === 'RATE_LIMITED' ? retryAt : undefined;
+  const now = useNow(fixedNow, pausedUntil !== undefined ? 1000 : undefined);
   const { t } = i18n;
+  const pauseLeft = pausedUntil === undefined ? 0 : Math.max(0, pausedUntil - now);
+  const ownDetail = technicalText(i18n, technical);
   const tone = ERROR_TONE[code === 'NOT_FOUND' && withdrawn ? 'WITHDRAWN' : isKnownCode(code) ? code : 'INVALID_RESPONSE'];
   const { title, detail } = describeError(i18n, code, { retryAt, expiredAt, withdrawn, now, locale: locale ?? i18n.locale });
   return (
@@ -49,24 +62,63 @@ export function SnapshotError(props: SnapshotErrorProps) {
       <p data-testid="error-message" className="text-xs text-slate-600 dark:text-slate-300">
         {detail}
       </p>
-      {message && message !== detail && (
-        // The service's or the validator's own words: at hand for whoever reports the problem, folded away for the reader.
+      {(ownDetail || technical.serviceMessage) && (
+        // Folded away for the reader, at hand for whoever reports the problem: the extension's own
+        // account in the reader's language, then what the service itself said, marked as its words.
         <details className="text-[11px] text-slate-600 dark:text-slate-300">
           <summary className="cursor-pointer select-none">{t('error.details')}</summary>
-          <ServiceText className="mt-0.5 break-words">{message}</ServiceText>
+          {ownDetail && <p className="mt-0.5 break-words">{ownDetail}</p>}
+          {technical.serviceMessage && (
+            <>
+              <p className="mt-0.5">{t('error.tech.serviceSaid')}</p>
+              <ServiceText className="break-words">{technical.serviceMessage}</ServiceText>
+            </>
+          )}
         </details>
       )}
       {onRetry && code !== 'NOT_FOUND' && code !== 'EXPIRED' && code !== 'FORBIDDEN_ORIGIN' && (
         <button
           type="button"
           onClick={onRetry}
-          className="mt-1 self-start rounded border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-white dark:border-slate-600 dark:hover:bg-slate-800"
+          disabled={pauseLeft > 0}
+          className="mt-1 self-start rounded border border-slate-300 px-2 py-0.5 text-xs font-medium tabular-nums hover:bg-white disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:bg-transparent dark:border-slate-600 dark:hover:bg-slate-800"
         >
-          {t('error.retry')}
+          {pauseLeft > 0 ? t('error.retryIn', { time: countdown(pauseLeft) }) : t('error.retry')}
         </button>
       )}
     </div>
   );
+}
+
+/** "0:42", "12:05": the time left of a pause, to the second. */
+function countdown(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** The extension's own account of a failure, in the reader's language; null when it has none to give. */
+function technicalText({ t }: CardTranslator, { reason, httpStatus, fields }: ErrorTechnicalDetails): string | null {
+  const status = httpStatus ?? 0;
+  switch (reason) {
+    case undefined:
+      return null;
+    case 'unreachable':
+      return t('error.tech.unreachable');
+    case 'timeout':
+      return t('error.tech.timeout', { seconds: SNAPSHOT_DEADLINE_MS / 1000 });
+    case 'interrupted':
+      return t('error.tech.interrupted');
+    case 'server-error':
+      return t('error.tech.serverError', { status });
+    case 'unexpected-status':
+      return t('error.tech.unexpectedStatus', { status });
+    case 'not-json':
+      return t('error.tech.notJson');
+    case 'schema':
+      return t('error.tech.schema', { fields: (fields ?? []).join(', ') || '–' });
+    case 'too-large':
+      return t('error.tech.tooLarge');
+  }
 }
 
 /** Title and detail of each error code a snapshot request can end with (the popup's rows show the title). */
@@ -106,6 +158,7 @@ function describeError(
     };
   }
   if (code === 'RATE_LIMITED' && context.retryAt) {
+    if (context.retryAt <= context.now) return { title: t(text.title), detail: t('error.rateLimitedOver.detail') };
     const when = formatRelative(context.retryAt, context.now, context.locale);
     return { title: t(text.title), detail: t('error.rateLimitedUntil.detail', { when }) };
   }

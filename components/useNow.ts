@@ -5,14 +5,16 @@ const NOW_REFRESH_MS = 30_000;
 
 /**
  * The current time for rendering, kept in state so that render stays pure and relative times move
- * on while a page stays open. A `fixed` time (tests, screenshots) is returned as it is.
+ * on while a page stays open, every `everyMs` (a countdown: every second). A `fixed` time (tests,
+ * screenshots) is returned as it is.
  */
-export function useNow(fixed?: number): number {
+export function useNow(fixed?: number, everyMs = NOW_REFRESH_MS): number {
   const [now, setNow] = useState(() => fixed ?? Date.now());
   useEffect(() => {
     if (fixed !== undefined) return;
-    const timer = setInterval(() => setNow(Date.now()), NOW_REFRESH_MS);
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
     return () => clearInterval(timer);
-  }, [fixed]);
+  }, [fixed, everyMs]);
   return fixed ?? now;
 }

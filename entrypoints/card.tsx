@@ -39,7 +39,12 @@ async function cardOfPageAhead(nonce: string): Promise<AwaitedCard> {
   return { drawn: false };
 }
 
-function render(container: HTMLElement, claim: HoverCardProps['claim'], language?: Language): void {
+function render(
+  container: HTMLElement,
+  claim: HoverCardProps['claim'],
+  waited: { language?: Language; slow?: boolean; openedAt?: number | undefined } = {},
+): void {
+  const { language, slow = false, openedAt } = waited;
   /** The framing page's origin when the browser tells us (Chrome); size and close carry no data. */
   const parentOrigin = location.ancestorOrigins?.[0] ?? '*';
   const post = (message: CardFrameMessage) => window.parent.postMessage(message, parentOrigin);
@@ -48,11 +53,15 @@ function render(container: HTMLElement, claim: HoverCardProps['claim'], language
       <HoverCard
         claim={claim}
         {...(language ? { language } : {})}
+        slow={slow}
+        {...(openedAt === undefined ? {} : { openedAt })}
         refreshSnapshot={backgroundClient.refreshSnapshot}
         onClose={(reason) => post({ source: CARD_MESSAGE_SOURCE, kind: 'close', reason })}
         onResize={(size) => post({ source: CARD_MESSAGE_SOURCE, kind: 'size', ...size })}
         onHover={(inside) => post({ source: CARD_MESSAGE_SOURCE, kind: 'hover', inside })}
-        watchControl={(request) => <CardWatchControl request={request} api={watchApi} />}
+        watchControl={(request, { onlyIfWatched }) => (
+          <CardWatchControl request={request} api={watchApi} onlyIfWatched={onlyIfWatched} />
+        )}
       />
     </StrictMode>,
   );
@@ -66,7 +75,15 @@ export default defineUnlistedScript(() => {
   if (!container) return;
   const claim = async () => (CARD_NONCE_PATTERN.test(nonce) ? cardClient.claimCard({ nonce }) : null);
   if (location.hash !== CARD_AHEAD_HASH) render(container, claim);
-  // A card whose snapshot is still on its way is claimed now, showing that it loads meanwhile.
+  // A card whose snapshot is still on its way is claimed now, showing at once that it loads meanwhile.
   else
-    void cardOfPageAhead(nonce).then((awaited) => awaited.drawn && render(container, awaited.claim ?? claim, awaited.language));
+    void cardOfPageAhead(nonce).then(
+      (awaited) =>
+        awaited.drawn &&
+        render(container, awaited.claim ?? claim, {
+          language: awaited.language,
+          slow: !awaited.claim,
+          openedAt: awaited.openedAt,
+        }),
+    );
 });

@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { hostPermissionPattern } from '@/lib/extension/permissions';
-import type { ServiceConfig } from '@/lib/core/services';
+import { DEFAULT_SERVICES, type ServiceConfig } from '@/lib/core/services';
 import type { ConfiguredService, EffectiveSettings, UserSettings } from '@/lib/core/schemas/settings';
 import { useI18n } from '../i18n';
 import { useOptionsApi } from './context';
@@ -63,9 +63,20 @@ export function ServicesSection({ effective, user }: { effective: EffectiveSetti
     if (!stillUsed) await api.removeHostAccess([pattern]);
   }
 
+  // A new install (nothing but what it shipped with): say plainly what to add, and how (issue #33 item 13).
+  const onlyShipped = effective.services.every(isShipped);
   return (
     <Section title={t('services.heading')} description={t('services.description')}>
       {listLocked && <LockedNote id={lockedNoteId} />}
+      {onlyShipped && !listLocked && (
+        <div
+          data-testid="services-start"
+          className="rounded-lg bg-slate-50 px-3 py-2.5 text-sm text-slate-800 ring-1 ring-slate-200 ring-inset dark:bg-slate-900 dark:text-slate-200 dark:ring-slate-800"
+        >
+          <p className="font-medium text-slate-900 dark:text-white">{t('services.start.title')}</p>
+          <p className="mt-1">{t('services.start.detail')}</p>
+        </div>
+      )}
       <NoticeLine notice={notice} />
       {effective.services.length === 0 ? (
         <div className="rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center dark:border-slate-700">
@@ -170,7 +181,7 @@ function ServiceRow({
             {service.sharePathTemplates.length > 0 ? service.sharePathTemplates.join(', ') : t('services.noSharePaths')}
           </dd>
         </dl>
-        <AccessStatus service={service} />
+        <AccessStatus service={service} shipped={isShipped(service)} />
         {!editable && service.locked && <LockedNote id={lockedId} />}
       </div>
       {editable && (
@@ -197,8 +208,19 @@ function ServiceRow({
   );
 }
 
-/** Whether the browser lets the extension contact this service, with a way to allow it. */
-function AccessStatus({ service }: { service: ConfiguredService }) {
+/** A service the extension was shipped with, as shipped: its missing access is no problem, nobody asked for it. */
+function isShipped(service: ConfiguredService): boolean {
+  return (
+    service.source === 'user' &&
+    DEFAULT_SERVICES.some((shipped) => shipped.id === service.id && shipped.origin === service.origin)
+  );
+}
+
+/**
+ * Whether the browser lets the extension contact this service, with a way to allow it: a warning for
+ * a service the user added, a plain note for one the extension was shipped with.
+ */
+function AccessStatus({ service, shipped }: { service: ConfiguredService; shipped: boolean }) {
   const { t } = useI18n();
   const api = useOptionsApi();
   const queryClient = useQueryClient();
@@ -229,7 +251,11 @@ function AccessStatus({ service }: { service: ConfiguredService }) {
   }
   return (
     <div className="mt-1 flex flex-col items-start gap-1">
-      <p className="text-xs font-medium text-amber-800 dark:text-amber-300">{t('services.access.missing')}</p>
+      {shipped ? (
+        <p className={hintClass}>{t('services.access.shipped')}</p>
+      ) : (
+        <p className="text-xs font-medium text-amber-800 dark:text-amber-300">{t('services.access.missing')}</p>
+      )}
       <button
         type="button"
         className={secondaryButtonClass}

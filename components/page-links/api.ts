@@ -77,11 +77,13 @@ export function isScannableUrl(url: string | undefined): boolean {
   }
 }
 
-export function hostOf(url: string | undefined): string | undefined {
+/** The host name of an http(s) address (`withPort`: and its port, as a service is named). */
+export function hostOf(url: string | undefined, withPort = false): string | undefined {
   if (url === undefined) return undefined;
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.hostname : undefined;
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+    return withPort ? parsed.host : parsed.hostname;
   } catch {
     return undefined;
   }

@@ -1,6 +1,8 @@
 import { queryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PageLink } from '@/lib/protocol/page-links';
+import { canonicalKeyOf } from '@/lib/core/links/templates';
+import { serviceAt, type ServiceConfig } from '@/lib/core/services';
 import { messageOf } from '@/lib/core/thrown';
 import { snapshotError, type PeekResult, type SnapshotRequest, type SnapshotResult } from '@/lib/core/schemas/results';
 import type { PageLinksApi, TargetTab } from './api';
@@ -69,6 +71,21 @@ export function useSnapshotLoader() {
   return { loading, load };
 }
 
+/**
+ * The page's links, each once, named by its service's own origin: a token written on an alias of it
+ * (`localhost` for `127.0.0.1`) is the same link (issue #33 item 14). In the page's order.
+ */
+export function oneRowPerLink(links: readonly PageLink[], services: readonly ServiceConfig[]): PageLink[] {
+  const seen = new Set<string>();
+  return links.flatMap((link) => {
+    const origin = serviceAt(services, link.origin)?.origin ?? link.origin;
+    const canonicalKey = canonicalKeyOf(origin, link.token);
+    if (seen.has(canonicalKey)) return [];
+    seen.add(canonicalKey);
+    return [{ ...link, origin, canonicalKey }];
+  });
+}
+
 /** The tab, what it offers, and one row per link (snapshot from the cache, or loading). */
 export function usePageLinkRows() {
   const api = usePageLinksApi();
@@ -76,7 +93,11 @@ export function usePageLinkRows() {
   const target = useQuery(pageLinksQueries.target(api));
   const tab = target.data ?? null;
   const scan = useQuery({ ...pageLinksQueries.scan(api, tab ?? { tabId: -1 }), enabled: tab !== null });
-  const links = useMemo(() => (scan.data?.status === 'links' ? scan.data.links : []), [scan.data]);
+  const settings = useQuery(pageLinksQueries.settings(api));
+  const links = useMemo(
+    () => (scan.data?.status === 'links' ? oneRowPerLink(scan.data.links, settings.data?.services ?? []) : []),
+    [scan.data, settings.data],
+  );
   const snapshots = useQueries({ queries: links.map((link) => pageLinksQueries.snapshot(api, requestOf(link))) });
   const loader = useSnapshotLoader();
 

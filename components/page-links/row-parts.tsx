@@ -9,21 +9,30 @@ import { Spinner } from '../Spinner';
 import { primaryButtonClass, secondaryButtonClass } from '../styles';
 import { SnapshotCard } from '../SnapshotCard';
 import { errorTitleKey, SnapshotError } from '../SnapshotError';
-import { distinctDisclaimers, loadProgress, type LinkRow } from './rows';
+import { hostOf } from './api';
+import { distinctDisclaimers, loadProgress, tokenStub, type LinkRow } from './rows';
 
 /** The parts of one listed link, shared by the popup's list and the side panel's table. */
 
 export type RowName = ReturnType<typeof rowNameProps>;
 
 /**
- * A row's name, by what the reader knows: the company once its snapshot is known, else the words the
- * page shows for the link ("Series A data room"), else its place ("Share link 3"). Cleaned, cut, and
- * whole in `title`.
+ * A row's name, by what the reader knows (issue #33 item 12): the company once its snapshot is known,
+ * else the words the page shows for the link ("Series A data room") when they are words, else the
+ * service and the start of the token ("127.0.0.1:8787 share link · u9c_Kx…"). Cleaned, and whole in
+ * `title` (a row may cut it with an ellipsis).
  */
 export function useRowName() {
   const { t } = useI18n();
-  return (row: LinkRow, index: number): RowName =>
-    rowNameProps(row.company ?? row.linkText ?? t('pageLinks.unnamed', { number: index + 1 }));
+  return (row: LinkRow): RowName => {
+    const unnamed = () =>
+      t(row.link.kind === 'api' ? 'pageLinks.unnamedApi' : 'pageLinks.unnamed', {
+        host: hostOf(row.link.origin, true) ?? row.link.origin,
+        token: tokenStub(row.link.token),
+      });
+    const name = rowNameProps(row.company ?? row.linkText ?? unnamed());
+    return { ...name, title: name.title ?? name.children };
+  };
 }
 
 /** The link's own words under a company's name ("“Series A data room”"), when they say something else. */
@@ -32,7 +41,7 @@ export function LinkText({ row }: { row: LinkRow }) {
   if (row.linkText === null || row.company === null || row.linkText === row.company) return null;
   const name = rowNameProps(row.linkText);
   return (
-    <span className="text-[11px] break-words text-slate-600 dark:text-slate-400" title={name.title}>
+    <span className="truncate text-[11px] text-slate-600 dark:text-slate-400" title={name.title ?? name.children}>
       {t('pageLinks.linkText', { text: name.children })}
     </span>
   );
@@ -42,7 +51,7 @@ export function LinkText({ row }: { row: LinkRow }) {
 export function RowFigures({ row }: { row: LinkRow }) {
   if (row.score === null || row.label === null || row.band === null) return null;
   return (
-    <span className="flex flex-wrap items-center gap-1.5">
+    <span data-testid="row-figures" className="flex flex-wrap items-center gap-1.5">
       <ReadinessFigure score={row.score} label={row.label} />
       <RiskFigure band={row.band} />
     </span>
@@ -228,7 +237,7 @@ export function SnapshotDetail({
     return (
       <SnapshotError
         code={row.error.code}
-        message={row.error.message}
+        technical={row.error}
         retryAt={row.error.retryAt}
         expiredAt={row.error.expiredAt}
         withdrawn={row.error.withdrawn}

@@ -40,10 +40,23 @@ export function toRow(link: PageLink, result: PeekResult | undefined, loading: b
   };
 }
 
-/** The link's own words on the page, if the content script's answer carries them (an icon link has none). */
+/**
+ * Whether a link's words are an address rather than words (mail often shows the raw URL, or a mail
+ * gateway's 200-character wrapper of it): such text names nothing (issue #33 item 12).
+ */
+export function isAddress(text: string): boolean {
+  return /^(?:[a-z][\w+.-]*:\/\/|www\.)/i.test(text) || (!/\s/.test(text) && /[/?=&%]/.test(text) && text.length > 24);
+}
+
+/** The link's own words on the page, if the content script's answer carries them and they are words (an icon link has none). */
 export function linkTextOf(link: PageLink): string | null {
   const trimmed = link.text?.trim() ?? '';
-  return trimmed === '' ? null : trimmed;
+  return trimmed === '' || isAddress(trimmed) ? null : trimmed;
+}
+
+/** A token as a row shows it when nothing else names its link: its first characters, cut. */
+export function tokenStub(token: string): string {
+  return token.length > 8 ? `${token.slice(0, 6)}…` : token;
 }
 
 /** Where a page's rows stand: loaded, failed, still to load, on their way. */

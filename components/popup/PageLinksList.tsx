@@ -48,7 +48,7 @@ export function PageLinksList({ now }: { now?: number }) {
       {selected ? (
         <DetailView
           row={selected}
-          name={rowName(selected, selectedIndex)}
+          name={rowName(selected)}
           now={now}
           onBack={() => {
             returnFocusTo.current = selected.link.canonicalKey;
@@ -69,11 +69,11 @@ export function PageLinksList({ now }: { now?: number }) {
             onRetry={() => loader.load(retryableRows(rows).map((row) => row.link))}
           />
           <ul ref={listRef} aria-label={t('popup.tabs.page')} className="flex flex-col gap-1.5" data-testid="page-links">
-            {rows.map((row, index) => (
+            {rows.map((row) => (
               <li key={row.link.canonicalKey}>
                 <RowButton
                   row={row}
-                  name={rowName(row, index)}
+                  name={rowName(row)}
                   now={currentNow}
                   onSelect={() => setSelectedKey(row.link.canonicalKey)}
                 />
@@ -101,7 +101,7 @@ function RowButton({ row, name, now, onSelect }: { row: LinkRow; name: RowName; 
     >
       <span className="flex min-w-0 flex-1 flex-col gap-1">
         <span
-          className={`text-sm break-words ${row.company ? 'font-semibold text-slate-900 dark:text-white' : 'font-medium text-slate-800 dark:text-slate-100'}`}
+          className={`truncate text-sm ${row.company ? 'font-semibold text-slate-900 dark:text-white' : 'font-medium text-slate-800 dark:text-slate-100'}`}
           data-testid="row-company"
           title={name.title}
         >

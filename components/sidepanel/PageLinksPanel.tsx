@@ -1,25 +1,14 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '../i18n';
 import { useNow } from '../useNow';
-import { focusRing, secondaryButtonClass } from '../styles';
+import { secondaryButtonClass } from '../styles';
 import { PageStates } from '../page-links/page-states';
-import {
-  Disclaimers,
-  Expiry,
-  LinkText,
-  LoadAllBar,
-  retryableRows,
-  RowStatus,
-  SnapshotDetail,
-  useRowName,
-  type RowName,
-} from '../page-links/row-parts';
-import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
-import { READINESS_TONE, RISK_TONE } from '../tones';
+import { Disclaimers, LoadAllBar, retryableRows, SnapshotDetail, useRowName, type RowName } from '../page-links/row-parts';
 import { usePageLinkRows } from '../page-links/queries';
 import { exportableRows, sortRows, unloadedLinks, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
 import { WatchToggle } from '../watchlist/WatchToggle';
 import { exportFileName, exportRowsToCsv } from './export';
+import { LinksTable, StackedLinks, type LinksViewProps } from './LinksViews';
 
 /** The side panel's "On this page": the page's share links as a sortable table, a detail, CSV export. */
 export function PageLinksPanel({
@@ -40,8 +29,16 @@ export function PageLinksPanel({
   const [exported, setExported] = useState<number | null>(null);
   const currentNow = useNow(now);
   const rowName = useRowName();
+  // A state, not a ref: the list's box appears only once the page's links are known.
+  const [listBox, setListBox] = useState<HTMLDivElement | null>(null);
+  const narrow = useNarrow(listBox);
+  const sortBy = (column: SortColumn) =>
+    setSort((current) => ({
+      column,
+      direction: current?.column === column && current.direction === 'ascending' ? 'descending' : 'ascending',
+    }));
 
-  const named = useMemo(() => rows.map((row, index) => ({ row, name: rowName(row, index) })), [rows, rowName]);
+  const named = useMemo(() => rows.map((row) => ({ row, name: rowName(row) })), [rows, rowName]);
   const visible = useMemo(() => {
     if (!sort) return named;
     const order = sortRows(
@@ -61,6 +58,14 @@ export function PageLinksPanel({
     setExported(exportable.length);
   }
 
+  const linksView: LinksViewProps = {
+    rows: visible,
+    sort,
+    onSort: sortBy,
+    selectedKey,
+    onSelect: setSelectedKey,
+    now: currentNow,
+  };
   return (
     <PageStates pageLinks={{ target, tab, scan }}>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -104,19 +109,7 @@ export function PageLinksPanel({
         onLoad={() => loader.load(unloadedLinks(rows))}
         onRetry={() => loader.load(retryableRows(rows).map((row) => row.link))}
       />
-      <LinksTable
-        rows={visible}
-        sort={sort}
-        onSort={(column) =>
-          setSort((current) => ({
-            column,
-            direction: current?.column === column && current.direction === 'ascending' ? 'descending' : 'ascending',
-          }))
-        }
-        selectedKey={selectedKey}
-        onSelect={setSelectedKey}
-        now={currentNow}
-      />
+      <div ref={setListBox}>{narrow ? <StackedLinks {...linksView} /> : <LinksTable {...linksView} />}</div>
       {selected && (
         <DetailRegion
           row={selected.row}
@@ -132,139 +125,24 @@ export function PageLinksPanel({
   );
 }
 
-const COLUMN_LABEL_KEY = {
-  company: 'panel.column.company',
-  readiness: 'vocab.readinessHeading',
-  band: 'vocab.riskHeading',
-  expiry: 'panel.column.expiry',
-} as const satisfies Record<SortColumn, string>;
+/** Below this width (a side panel's usual one) the links are stacked rows, not a table (issue #33 item 11). */
+const TABLE_MIN_WIDTH = 448;
 
-/**
- * The page's links as a table. In a narrow panel (the usual side panel, under 28rem) the expiry
- * moves under the name, so every column fits without scrolling sideways.
- */
-function LinksTable({
-  rows,
-  sort,
-  onSort,
-  selectedKey,
-  onSelect,
-  now,
-}: {
-  rows: readonly { row: LinkRow; name: RowName }[];
-  sort: SortState | null;
-  onSort: (column: SortColumn) => void;
-  selectedKey: string | null;
-  onSelect: (key: string) => void;
-  now: number;
-}) {
-  const i18n = useI18n();
-  const { t } = i18n;
-  const header = (column: SortColumn, className = '') => {
-    const active = sort?.column === column;
-    const label = t(COLUMN_LABEL_KEY[column]);
-    return (
-      <th
-        scope="col"
-        aria-sort={active ? sort.direction : 'none'}
-        className={`px-1.5 py-1.5 text-left align-bottom font-medium ${className}`}
-      >
-        <button
-          type="button"
-          onClick={() => onSort(column)}
-          data-testid={`sort-${column}`}
-          className={`inline-flex items-center gap-1 rounded px-0.5 text-left text-xs font-semibold text-slate-700 hover:text-slate-950 dark:text-slate-200 dark:hover:text-white ${focusRing}`}
-        >
-          {label}
-          <SortIcon direction={active ? sort.direction : null} />
-        </button>
-      </th>
-    );
-  };
-  return (
-    <div className="@container rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full border-collapse text-xs" data-testid="links-table">
-        <caption className="sr-only">{t('panel.table.caption')}</caption>
-        <thead className="bg-slate-50 dark:bg-slate-900">
-          <tr className="border-b border-slate-200 dark:border-slate-800">
-            {header('company', 'w-full min-w-[7.5rem]')}
-            {header('readiness')}
-            {header('band')}
-            {header('expiry', 'hidden @md:table-cell')}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ row, name }) => {
-            const selected = row.link.canonicalKey === selectedKey;
-            return (
-              <tr
-                key={row.link.canonicalKey}
-                data-testid="panel-row"
-                data-state={
-                  row.loading ? 'loading' : row.ready ? 'ready' : row.error ? 'error' : row.result === null ? 'idle' : 'peeking'
-                }
-                className={`border-b border-slate-100 last:border-0 dark:border-slate-800/70 ${selected ? 'bg-slate-100 dark:bg-slate-800/70' : ''}`}
-              >
-                <td className="px-1.5 py-2 align-top">
-                  <span className="flex flex-col gap-0.5">
-                    <button
-                      type="button"
-                      aria-pressed={selected}
-                      aria-label={t('pageLinks.openDetails', { name: name.children })}
-                      title={name.title}
-                      onClick={() => onSelect(row.link.canonicalKey)}
-                      className={`block max-w-full rounded text-left text-sm font-semibold break-words text-accent hover:underline ${focusRing}`}
-                      data-testid="row-company"
-                    >
-                      {name.children}
-                    </button>
-                    <LinkText row={row} />
-                    {!row.ready && <RowStatus row={row} />}
-                    {row.expiresAt !== null && (
-                      <span className="text-[11px] text-slate-600 @md:hidden dark:text-slate-400">
-                        {t('snapshot.linkExpires')} <Expiry row={row} now={now} wrap />
-                      </span>
-                    )}
-                  </span>
-                </td>
-                <td className="px-1.5 py-2 align-top">
-                  {row.score !== null && row.label !== null && (
-                    <span
-                      className={`inline-flex flex-col rounded-md px-1.5 py-0.5 leading-tight ring-1 ring-inset ${READINESS_TONE[row.label]}`}
-                    >
-                      <span className="text-sm font-bold whitespace-nowrap tabular-nums">{row.score}/100</span>
-                      <span className="text-[11px] font-medium">{readinessLabelName(i18n, row.label)}</span>
-                    </span>
-                  )}
-                </td>
-                <td className="px-1.5 py-2 align-top">
-                  {row.band !== null && (
-                    <span
-                      className={`inline-block rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${RISK_TONE[row.band]}`}
-                    >
-                      {riskBandName(i18n, row.band)}
-                    </span>
-                  )}
-                </td>
-                <td className="hidden px-1.5 py-2 align-top text-slate-700 @md:table-cell dark:text-slate-300">
-                  <Expiry row={row} now={now} wrap />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function SortIcon({ direction }: { direction: 'ascending' | 'descending' | null }) {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 12 12" className={`h-3 w-3 ${direction ? '' : 'opacity-40'}`} fill="currentColor">
-      {direction !== 'descending' && <path d="M6 1.5 9 5H3z" />}
-      {direction !== 'ascending' && <path d="M6 10.5 3 7h6z" />}
-    </svg>
-  );
+/** Whether the element is narrower than a table needs; unknown (not laid out yet), it is not. */
+function useNarrow(element: HTMLElement | null): boolean {
+  const [narrow, setNarrow] = useState(false);
+  useLayoutEffect(() => {
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const width = element.getBoundingClientRect().width;
+      setNarrow(width > 0 && width < TABLE_MIN_WIDTH);
+    };
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    measure();
+    return () => observer.disconnect();
+  }, [element]);
+  return narrow;
 }
 
 function DetailRegion({

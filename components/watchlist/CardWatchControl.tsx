@@ -18,12 +18,23 @@ type Known = { watch: WatchRecord | null; settings: WatchSettings };
  * tooltip say what it does and what it costs the founder. Watching fetches nothing: the snapshot shown
  * becomes the first point. Plain state, no query library: the card page's script budget is small.
  */
-export function CardWatchControl({ request, api }: { request: SnapshotRequest; api: CardWatchApi }) {
+export function CardWatchControl({
+  request,
+  api,
+  onlyIfWatched = false,
+}: {
+  request: SnapshotRequest;
+  api: CardWatchApi;
+  /** A link without a snapshot: nothing to watch, but a watch made earlier can still be ended here. */
+  onlyIfWatched?: boolean;
+}) {
   const i18n = useCardI18n();
   const { t } = i18n;
   const [known, setKnown] = useState<Known | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  /** Pressed on this card: it stays, so a watch just ended here can be made again. */
+  const [used, setUsed] = useState(false);
   const { origin, token } = request;
 
   useEffect(() => {
@@ -48,6 +59,7 @@ export function CardWatchControl({ request, api }: { request: SnapshotRequest; a
   async function toggle() {
     if (busy || !known) return;
     setBusy(true);
+    setUsed(true);
     setFailure(null);
     try {
       if (watch) {
@@ -68,6 +80,7 @@ export function CardWatchControl({ request, api }: { request: SnapshotRequest; a
     }
   }
 
+  if (onlyIfWatched && !pressed && !used) return null;
   return (
     <>
       <button

@@ -116,6 +116,8 @@ export interface BadgeUpdateDeps {
   frames: BadgeFrames;
   push: PushToFrame;
   words: () => Promise<BadgeWords>;
+  /** Every origin a link of the service at `origin` may be written with (its aliases); default: itself. */
+  spellings?: (origin: string) => Promise<string[]>;
 }
 
 /**
@@ -125,11 +127,19 @@ export interface BadgeUpdateDeps {
 export function withBadgeUpdates(service: SnapshotService, deps: BadgeUpdateDeps): SnapshotService {
   const announce = async (request: SnapshotRequest, result: SnapshotResult) => {
     if (result.fromCache === true) return;
-    const frames = await deps.frames.showing(request);
-    if (frames.length === 0) return;
+    // The link as each frame wrote it: on its service's origin or an alias (one link, issue #33 item 14).
+    const spellings = (await deps.spellings?.(request.origin)) ?? [request.origin];
+    const shown = await Promise.all(
+      spellings.map(async (origin) => ({ origin, frames: await deps.frames.showing({ origin, token: request.token }) })),
+    );
+    if (shown.every(({ frames }) => frames.length === 0)) return;
     const badge = badgeFace(toBadgeSummary(result), await deps.words());
     // A frame gone (navigated, closed) does not answer: nothing to update there.
-    await Promise.all(frames.map((frame) => deps.push('badgeChanged', { ...request, badge }, frame).catch(() => undefined)));
+    await Promise.all(
+      shown.flatMap(({ origin, frames }) =>
+        frames.map((frame) => deps.push('badgeChanged', { origin, token: request.token, badge }, frame).catch(() => undefined)),
+      ),
+    );
   };
   const announced =
     <Args extends unknown[], Result extends SnapshotResult | BudgetDeferral>(

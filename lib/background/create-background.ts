@@ -4,6 +4,7 @@ import { badgeTextFor } from '../core/i18n/badge';
 import { changesPageSettings } from '../core/storage-keys';
 import { resolveLanguage } from '../core/i18n/language';
 import { getLinkRecognizer } from '../core/links';
+import { spellingsOf, spellOutAliases } from '../core/services';
 import { createSettingsStore, createWatchSettingsStore, getLanguagePreference, hasServicePermission } from '../extension';
 import { cardMessenger, pagesMessenger, watchPageLinks, type ContentProtocolMap } from '../protocol';
 import { createBadgeFrames, withBadgeUpdates } from './badge-frames';
@@ -72,12 +73,18 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   const service = withBadgeUpdates(
     createSnapshotService({
       fetch: options.fetch,
-      getSettings: () => settings.getEffectiveSettings(),
+      // Not waiting for the browser's first policy read when an earlier session's stands in (issue #33 item 10).
+      getSettings: () => settings.getFetchSettings(),
       hasHostPermission: hasServicePermission,
       sessionArea: browser.storage.session,
       localArea: browser.storage.local,
     }),
-    { frames: badgeFrames, push, words: getBadgeText },
+    {
+      frames: badgeFrames,
+      push,
+      words: getBadgeText,
+      spellings: async (origin) => spellingsOf((await settings.getFetchSettings()).services, origin),
+    },
   );
   const hoverAllowance = createHoverAllowance({ area: browser.storage.session });
   const cards = createCardRoutes({
@@ -86,6 +93,7 @@ export function createBackground(browser: BackgroundBrowser, options: Background
     hoverAllowance,
     push,
     language: async () => resolveLanguage(await getLanguagePreference(), uiLanguage()),
+    canonicalOrigin: async (origin) => spellingsOf((await settings.getFetchSettings()).services, origin)[0] ?? origin,
   });
   const linkFrames = createLinkFrames(browser.storage.session);
   // Frames that report share links, so the popup and side panel ask them too.
@@ -110,7 +118,7 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   });
   const linkFramesLocator = createLinkFramesLocator({
     ...scriptingReports(browser.scripting),
-    getRecognizer: async () => getLinkRecognizer((await settings.getPageSettings()).services),
+    getRecognizer: async () => getLinkRecognizer(spellOutAliases((await settings.getPageSettings()).services)),
     startAnnotator: (frame) => startAnnotatorInFrame(browser.scripting, frame),
   });
 

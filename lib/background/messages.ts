@@ -1,5 +1,6 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
 import { badgeFace } from '../core/badge-face';
+import { serviceAt, spellOutAliases } from '../core/services';
 import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../core/schemas/results';
 import type { EffectiveSettings, PageSettings } from '../core/schemas/settings';
 import type { WatchSettings } from '../core/watchlist/schedule';
@@ -66,13 +67,15 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
     {
       async peekBadges(requests, sender) {
         void deps.badgeFrames.note(frameOf(sender), requests);
+        void deps.cards.linksShown(tabOf(sender));
         const [results, words] = await Promise.all([peekAll(deps.service, requests), deps.getBadgeText()]);
         return results.map((result) => (result === null ? null : badgeFace(toBadgeSummary(result), words)));
       },
       async getPageSettings(input) {
         if (input?.waitForPolicy) await deps.getSettings();
         const { services, hoverDelayMs, settled } = await deps.getPageSettings();
-        return { services, hoverDelayMs, settled };
+        // A service's aliases are recognised like its origin; the background makes them one link.
+        return { services: spellOutAliases(services), hoverDelayMs, settled };
       },
       getBadgeText: () => deps.getBadgeText(),
       async openCard(input, sender) {
@@ -118,6 +121,16 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
 /** Extension pages → background: whole snapshots, settings, the cache and the watchlist. */
 export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<typeof pagesProtocol> {
   const { watchlist } = deps;
+  /** A link written on an alias of its service's origin, as the service's own: one watch per link (issue #33 item 14). */
+  const canonical = async (request: SnapshotRequest): Promise<SnapshotRequest> => {
+    // Settings unread: the request as written (the watchlist's service re-checks it anyway).
+    const services = await deps.getSettings().then(
+      (settings) => settings.services,
+      () => [],
+    );
+    const service = serviceAt(services, request.origin);
+    return service ? { ...request, origin: service.origin } : request;
+  };
   return guardHandlers(
     pagesProtocol,
     {
@@ -128,8 +141,11 @@ export function createPagesHandlers(deps: MessageHandlerDeps): GuardedHandlers<t
       listCached: () => deps.service.listCached(),
       listLinkFrames: ({ tabId }) => deps.linkFrames.list(tabId),
       clearCache: async (request) => ({ cleared: await deps.service.clearCache(request?.area) }),
-      getWatch: async (request) => ({ watch: await watchlist.find(request), settings: await deps.getWatchSettings() }),
-      watchLink: (request) => watchlist.watch(request),
+      getWatch: async (request) => ({
+        watch: await watchlist.find(await canonical(request)),
+        settings: await deps.getWatchSettings(),
+      }),
+      watchLink: async (request) => watchlist.watch(await canonical(request)),
       unwatchLink: async ({ id }) => ({ removed: await watchlist.unwatch(id) }),
       async listWatches() {
         const [{ records, unreadable }, settings] = await Promise.all([watchlist.list(), deps.getWatchSettings()]);

@@ -11,6 +11,11 @@ export interface ServiceConfig {
   origin: string;
   apiPathTemplate: string;
   sharePathTemplates: string[];
+  /**
+   * Other origins the same service answers at (the local server answers at `localhost` and at
+   * `127.0.0.1`): a token there is the same link as on `origin`, fetched from `origin` (issue #33 item 14).
+   */
+  aliases?: string[];
 }
 
 /** The snapshot API's path prefix (spec part 4); the token follows it. */
@@ -21,7 +26,7 @@ export const SHARE_PATH_PREFIX = '/share/';
 export const API_PATH_TEMPLATE = `${API_PATH_PREFIX}{token}`;
 export const SHARE_PATH_TEMPLATE = `${SHARE_PATH_PREFIX}{token}`;
 
-/** The bundled dev server (`npm run server`), on its default port. */
+/** The bundled dev server (`npm run server`), on its default port: one service, at both loopback names. */
 export const LOCAL_SERVICES: readonly ServiceConfig[] = [
   {
     id: 'local-localhost',
@@ -29,13 +34,7 @@ export const LOCAL_SERVICES: readonly ServiceConfig[] = [
     origin: 'http://localhost:8787',
     apiPathTemplate: API_PATH_TEMPLATE,
     sharePathTemplates: [SHARE_PATH_TEMPLATE],
-  },
-  {
-    id: 'local-127',
-    name: 'Local dev server (127.0.0.1)',
-    origin: 'http://127.0.0.1:8787',
-    apiPathTemplate: API_PATH_TEMPLATE,
-    sharePathTemplates: [SHARE_PATH_TEMPLATE],
+    aliases: ['http://127.0.0.1:8787'],
   },
 ];
 
@@ -55,6 +54,29 @@ export const PRODUCTION_SERVICE: ServiceConfig = {
 };
 
 export const DEFAULT_SERVICES: readonly ServiceConfig[] = [...LOCAL_SERVICES, PRODUCTION_SERVICE];
+
+/**
+ * The services as link recognition takes them: each alias of a service as a service of its own, so a
+ * link on an alias is recognised like one on the service's origin (the background then treats both
+ * as one link: `serviceAt`).
+ */
+export function spellOutAliases<Service extends ServiceConfig>(services: readonly Service[]): Service[] {
+  return services.flatMap((service) => [
+    service,
+    ...(service.aliases ?? []).map((alias, index) => ({ ...service, id: `${service.id}~${index + 1}`, origin: alias })),
+  ]);
+}
+
+/** The service that answers at `origin`, on its own origin or an alias; undefined when none does. */
+export function serviceAt<Service extends ServiceConfig>(services: readonly Service[], origin: string): Service | undefined {
+  return services.find((service) => service.origin === origin) ?? services.find((service) => service.aliases?.includes(origin));
+}
+
+/** Every origin a link of the service at `origin` may be written with: its own first, then its aliases. */
+export function spellingsOf(services: readonly ServiceConfig[], origin: string): string[] {
+  const service = serviceAt(services, origin);
+  return service ? [service.origin, ...(service.aliases ?? [])] : [origin];
+}
 
 /**
  * `url` when it is an http(s) address on `origin` exactly (scheme, host and port; no user info), else

@@ -7,6 +7,7 @@ import {
   dedupeServices,
   mergeSettings,
   migrateSettingsV1ToV2,
+  migrateSettingsV2ToV3,
   parseManagedSettings,
   parseStoredUserSettings,
   userSettingsSchema,
@@ -31,7 +32,7 @@ export function defineSettingsItem() {
   return storage.defineItem<unknown>(SETTINGS_STORAGE_KEY, {
     fallback: DEFAULT_USER_SETTINGS,
     version: SETTINGS_VERSION,
-    migrations: { 2: migrateSettingsV1ToV2 },
+    migrations: { 2: migrateSettingsV1ToV2, 3: migrateSettingsV2ToV3 },
   });
 }
 
@@ -43,9 +44,15 @@ export interface SettingsStore {
   getEffectiveSettings(): Promise<EffectiveSettings>;
   /**
    * For content scripts, without waiting for a slow first policy read: unsettled answers use the
-   * last policy seen (see `createManagedPolicyReader`). Never for decisions that gate a fetch.
+   * last policy seen (see `createManagedPolicyReader`).
    */
   getPageSettings(): Promise<PageSettings>;
+  /**
+   * For the snapshot service (what may be fetched, from where, kept how long): without waiting for
+   * the first policy read of a browser session when an earlier session's read stands in for it (issue
+   * #33 item 10: the first card after a browser start waited ~2.6 s); with no read ever made, it waits.
+   */
+  getFetchSettings(): Promise<EffectiveSettings>;
   /** Called with the new effective settings when the user's settings change. */
   watch(onChange: (settings: EffectiveSettings) => void): () => void;
 }
@@ -69,7 +76,7 @@ async function readManagedStorage(): Promise<unknown> {
  * A second copy in `storage.local` (LAST_POLICY_STORAGE_KEY) outlives the browser session, only for
  * `provisional()`: pages opened while the first read is pending are annotated from it instead of
  * waiting, and it is rewritten only when a fresh read differs, which tells content scripts to look
- * again. Everything that gates a fetch uses `get()`, which never answers from that copy.
+ * again. `standIn()` answers the snapshot service from it too, until the first read is done.
  */
 export function createManagedPolicyReader(read: () => Promise<unknown> = readManagedStorage) {
   const managedPolicyCache = storage.defineItem<unknown>('session:managedPolicyCache', { fallback: null });
@@ -104,19 +111,31 @@ export function createManagedPolicyReader(read: () => Promise<unknown> = readMan
     current ??= loadCachedThenFresh();
     return current;
   };
+  /**
+   * Without waiting for a first read still pending: the policy `get()` would answer if it can
+   * (settled), otherwise the last policy seen in an earlier browser session, or none (unsettled).
+   */
+  const provisional = async (): Promise<{ policy: ManagedSettings; settled: boolean }> => {
+    const pending = get();
+    if (settled) return { policy: settled, settled: true };
+    if ((await readSessionCopy()) !== null) return { policy: await pending, settled: true };
+    if (settled) return { policy: settled, settled: true };
+    const last: unknown = await lastPolicy.getValue().catch(() => null);
+    return { policy: parseManagedSettings(last), settled: false };
+  };
   return {
     get,
+    provisional,
     /**
-     * Without waiting for a first read still pending: the policy `get()` would answer if it can
-     * (settled), otherwise the last policy seen in an earlier browser session, or none (unsettled).
+     * The policy to fetch with: the settled one; while the first read of a browser session is pending,
+     * the last one seen in an earlier session (the policy in force when the browser last ran); with
+     * none ever seen, the read itself.
      */
-    async provisional(): Promise<{ policy: ManagedSettings; settled: boolean }> {
-      const pending = get();
-      if (settled) return { policy: settled, settled: true };
-      if ((await readSessionCopy()) !== null) return { policy: await pending, settled: true };
-      if (settled) return { policy: settled, settled: true };
+    async standIn(): Promise<ManagedSettings> {
+      const answer = await provisional();
+      if (answer.settled) return answer.policy;
       const last: unknown = await lastPolicy.getValue().catch(() => null);
-      return { policy: parseManagedSettings(last), settled: false };
+      return last === null ? get() : answer.policy;
     },
     /** The administrator changed the policy: read it again now. */
     reload(): Promise<ManagedSettings> {
@@ -141,6 +160,10 @@ export function createSettingsStore(item = defineSettingsItem()): SettingsStore 
     getUserSettings,
     getManagedSettings,
     getEffectiveSettings,
+    async getFetchSettings() {
+      const [user, policy] = await Promise.all([getUserSettings(), managedPolicy.standIn()]);
+      return mergeSettings(user, policy);
+    },
     async getPageSettings() {
       const [user, { policy, settled }] = await Promise.all([getUserSettings(), managedPolicy.provisional()]);
       return { ...mergeSettings(user, policy), settled };

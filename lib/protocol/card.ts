@@ -6,8 +6,20 @@ import { protocolClient } from './client';
 import type { ProtocolMapOf } from './define';
 import { CARD_NONCE_PATTERN } from './guarded/card';
 
-/** What a card page's claim gets: its link, what to show and the reader's language. */
-const cardClaimSchema = z.object({ request: snapshotRequestSchema, result: peekResultSchema, language: z.enum(LANGUAGES) });
+/** Why a card has no snapshot to show and offers Load: the gesture was not seen, or the tab's allowance is spent. */
+export const NOT_LOADED_REASONS = ['unseen', 'allowance'] as const;
+export type NotLoadedReason = (typeof NOT_LOADED_REASONS)[number];
+
+/**
+ * What a card page's claim gets: its link, what to show and the reader's language; with no snapshot
+ * (`result` null) because the card may not fetch, why (`unloaded`).
+ */
+const cardClaimSchema = z.object({
+  request: snapshotRequestSchema,
+  result: peekResultSchema,
+  language: z.enum(LANGUAGES),
+  unloaded: z.enum(NOT_LOADED_REASONS).optional(),
+});
 
 /**
  * The hover card page ↔ background (DESIGN decision 4). The card is a web-accessible page, so any
@@ -37,7 +49,13 @@ export const cardProtocol = {
     input: z.strictObject({ nonce: z.string().regex(CARD_NONCE_PATTERN) }),
     output: z.discriminatedUnion('drawn', [
       z.object({ drawn: z.literal(false) }),
-      z.object({ drawn: z.literal(true), language: z.enum(LANGUAGES), claim: cardClaimSchema.optional() }),
+      z.object({
+        drawn: z.literal(true),
+        language: z.enum(LANGUAGES),
+        /** When the card was opened (epoch ms: the moment of intent), so a slow card counts its wait from there. */
+        openedAt: z.number().int().nonnegative().optional(),
+        claim: cardClaimSchema.optional(),
+      }),
     ]),
   },
 } as const;

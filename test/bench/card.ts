@@ -2,6 +2,10 @@
 // company name painted in the card, for a link in the top frame and for a link in a subframe, cached
 // and not, against the bundled server. Reported, never asserted.
 import type { BrowserContext, Frame, Page } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { LAST_POLICY_STORAGE_KEY } from '../../lib/core/storage-keys';
 import { FounderClient, startTestServer, type ShareLink } from '../e2e/support/server';
 import { launch } from '../support/chromium';
 import { addServiceInExtension } from '../support/test-service';
@@ -205,4 +209,98 @@ export async function benchCard(options: { samples: number; extension?: string }
     await browser.close();
     await server.stop();
   }
+}
+
+export interface FirstCardSample {
+  launch: number;
+  /** The browser started (the extension's service worker up) → the page's first badge drawn. */
+  badgeAfterStartMs: number;
+  /** Intent (pointer over the link + the hover delay) → the company name painted, for a link never loaded. */
+  intentToPaintedMs: number;
+  loadingFirst: boolean;
+}
+
+/**
+ * The first card after a browser start (issue #33 item 10): a profile where the extension ran before
+ * (installed, its service added, the administrator policy read once) is started again; a page opens at
+ * once and the pointer rests on a link never loaded as soon as its badge is drawn. The browser's first
+ * `storage.managed` read of a session takes seconds in Chromium; the card must not wait for it.
+ */
+export async function benchFirstCard(options: { launches: number; extension?: string }): Promise<{
+  rows: Record<string, number | string>[];
+  samples: FirstCardSample[];
+}> {
+  const server = await startTestServer();
+  const samples: FirstCardSample[] = [];
+  const extension = options.extension ? { extension: options.extension } : {};
+  try {
+    const founder = await FounderClient.signUp(server.baseUrl, 'First Card Ltd');
+    for (let launchIndex = 1; launchIndex <= options.launches; launchIndex += 1) {
+      const profile = mkdtempSync(path.join(os.tmpdir(), 'compliance-lens-first-card-'));
+      try {
+        const [link] = await Promise.all([founder.createShareLink()]);
+        if (!link) throw new Error('no share link');
+        // The session before: the extension installed, the bench service added, the policy read once.
+        const before = await launch(true, { userDataDir: profile, ...extension });
+        const worker = before.context.serviceWorkers()[0] ?? (await before.context.waitForEvent('serviceworker'));
+        await worker.evaluate(addServiceInExtension, {
+          id: 'bench',
+          name: 'Bench server',
+          origin: new URL(server.baseUrl).origin,
+        });
+        for (const until = Date.now() + 20_000; ;) {
+          const read = await worker.evaluate(
+            async (key) => (await chrome.storage.local.get(key))[key] !== undefined,
+            LAST_POLICY_STORAGE_KEY,
+          );
+          if (read) break;
+          if (Date.now() > until) throw new Error('the policy was never read');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await before.close();
+
+        // The browser starts again: a page at once, the pointer on a link as soon as its badge shows.
+        const started = Date.now();
+        const browser = await launch(true, { userDataDir: profile, viewport: { width: 1280, height: 800 }, ...extension });
+        try {
+          const context = browser.context;
+          await context.addInitScript({ content: WATCH_CARD_PAINT });
+          await context.route(`${PAGE_ORIGIN}/**`, (route) =>
+            route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: pageHtml([link], []) }),
+          );
+          const page = await context.newPage();
+          await page.goto(`${PAGE_ORIGIN}/first-card.html`);
+          await page.locator('compliance-lens-badge').first().waitFor({ state: 'attached', timeout: 20_000 });
+          const badgeAfterStartMs = Date.now() - started;
+          await notePointerOver(page.mainFrame());
+          const sample = await hoverOnce(page, page.mainFrame(), 't0', 'top frame, not cached', 30_000);
+          samples.push({
+            launch: launchIndex,
+            badgeAfterStartMs,
+            intentToPaintedMs: Math.round(sample.intentToPaintedMs * 10) / 10,
+            loadingFirst: sample.loadingFirst,
+          });
+        } finally {
+          await browser.close();
+        }
+      } finally {
+        rmSync(profile, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  const times = samples.map((sample) => sample.intentToPaintedMs).sort((a, b) => a - b);
+  return {
+    samples,
+    rows: [
+      {
+        case: 'first card after a browser start (top frame, not cached)',
+        n: samples.length,
+        'intent → name painted, median (ms)': Math.round(median(times) * 10) / 10,
+        'p90 (ms)': Math.round((times[Math.floor(times.length * 0.9)] ?? Number.NaN) * 10) / 10,
+        '"Loading…" before the name': samples.filter((sample) => sample.loadingFirst).length,
+      },
+    ],
+  };
 }

@@ -190,8 +190,44 @@ describe('every state of a failed snapshot', () => {
     expect(notFound).not.toBe(withdrawn);
   });
 
-  it("the service's own message is kept as a detail when it says more", () => {
-    render(<SnapshotError code="INVALID_RESPONSE" message="data.scores: expected number" now={FIXTURE_NOW} />);
-    expect(screen.getByRole('alert').textContent).toContain('data.scores: expected number');
+  it('the technical details: the extension’s own account worded for the reader, the service’s words marked as its own', () => {
+    const { unmount } = render(
+      <SnapshotError code="INVALID_RESPONSE" technical={{ reason: 'schema', fields: ['data.scores'] }} now={FIXTURE_NOW} />,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('The answer does not match the API in: data.scores.');
+    expect(screen.queryByTestId('service-text-note')).toBeNull();
+    unmount();
+    render(
+      <SnapshotError
+        code="NETWORK"
+        technical={{ reason: 'server-error', httpStatus: 503, serviceMessage: 'Maintenance until 10:00' }}
+        now={FIXTURE_NOW}
+      />,
+    );
+    const text = screen.getByRole('alert').textContent;
+    expect(text).toContain('The service answered with HTTP 503');
+    expect(text).toContain('Maintenance until 10:00');
+  });
+});
+
+describe('a service whose clock runs ahead of the reader’s (issue #33 item 8)', () => {
+  it('never tells a past event as a future date, and counts the expiry down on the service’s own clock', () => {
+    const day = 24 * 3600_000;
+    // The service stamped everything a day ahead of this browser: a snapshot made "tomorrow".
+    const snapshot = buildSnapshot({ now: FIXTURE_NOW + day });
+    renderCard({ snapshot, fetchedAt: FIXTURE_NOW, now: FIXTURE_NOW + 60_000 });
+    const rowOf = (term: string) => screen.getByText(term).nextElementSibling?.textContent;
+    expect(rowOf('Snapshot')).toBe('just now');
+    expect(rowOf('Score calculated')).toBe('just now');
+    // Made seven days before it expires by the service's clock: seven days from now, not eight.
+    expect(rowOf('Link expires')).toMatch(/^in 7 days · /);
+    // What the service stamped in the past of this browser is shown as it is.
+    expect(rowOf('DD pack')).toMatch(/^22 Nov 2026, 08:00 UTC/);
+  });
+
+  it('with the clocks agreeing (a few seconds of latency), dates are shown as the service stamped them', () => {
+    const snapshot = buildSnapshot({ now: FIXTURE_NOW - 2_000 });
+    renderCard({ snapshot, fetchedAt: FIXTURE_NOW, now: FIXTURE_NOW });
+    expect(screen.getByText('Snapshot').nextElementSibling?.textContent).toBe('22 Nov 2026, 07:59 UTC');
   });
 });

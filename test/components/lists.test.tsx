@@ -23,10 +23,16 @@ const MINUTE = 60_000;
 const [kobo, sahel, naira] = [pageLink(1), pageLink(2), pageLink(3)];
 
 describe('the page’s links', () => {
-  it('a row not loaded yet is named by the link’s own words when the page gives them, else by its place', async () => {
+  it('a row is named by its company once known, else by the link’s words when they are words, else by its service and token (issue #33 item 12)', async () => {
     const withText: PageLink & { text: string } = { ...naira, text: '  Series A data room ' };
+    const rawUrl: PageLink & { text: string } = { ...sahel, text: `http://127.0.0.1:8787/share/${sahel.token}` };
+    const wrapped = {
+      ...pageLink(4),
+      text: `https://urldefense.com/v3/__http://127.0.0.1:8787/share/${'x'.repeat(180)}__;!!K-Hz7m0Vt54!lqpl1S$`,
+    };
+    const loadedRaw = { ...kobo, text: `http://localhost:8787/share/${kobo.token}` };
     const api = fakeApi({
-      scan: { status: 'links', links: [kobo, withText, sahel] },
+      scan: { status: 'links', links: [loadedRaw, withText, rawUrl, wrapped] },
       cached: { [kobo.token]: readyResult('Kobo Ledger Ltd') },
     });
     render(<PopupApp api={api} queryClient={testQueryClient()} now={FIXTURE_NOW} />);
@@ -34,8 +40,18 @@ describe('the page’s links', () => {
     expect(screen.getAllByTestId('row-company').map((name) => name.textContent)).toEqual([
       'Kobo Ledger Ltd',
       'Series A data room',
-      'Share link 3',
+      `localhost:8787 share link · ${sahel.token.slice(0, 6)}…`,
+      `localhost:8787 share link · ${wrapped.token.slice(0, 6)}…`,
     ]);
+    // A loaded row does not repeat its raw address in quotes.
+    expect(screen.getAllByTestId('page-link-row')[0]?.textContent).not.toContain('http://');
+  });
+
+  it('one link written on both names of the local server is one row (issue #33 item 14)', async () => {
+    const alias = { ...kobo, origin: 'http://127.0.0.1:8787', canonicalKey: `http://127.0.0.1:8787|${kobo.token}` };
+    const api = fakeApi({ scan: { status: 'links', links: [kobo, sahel, alias] } });
+    render(<PopupApp api={api} queryClient={testQueryClient()} now={FIXTURE_NOW} />);
+    await waitFor(() => expect(screen.getAllByTestId('page-link-row')).toHaveLength(2));
   });
 
   it('offline: says which loads failed, never "every snapshot is loaded", and offers to try those again', async () => {

@@ -1,11 +1,12 @@
-import type { BrowserContext, Page, Worker } from '@playwright/test';
+import type { BrowserContext, Locator, Page, Worker } from '@playwright/test';
 import { configureTestService, openExtensionPage, sendToBackground, type Language } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { expectFirstGlance } from './support/glance';
 import { OptionsPage } from './support/options';
 import { PopupPage } from './support/popup';
 import { createDeal, startTestServer, type Deal, type TestServer } from './support/server';
-import { SidePanelPage } from './support/side-panel';
+import { SIDE_PANEL_WIDTH, SidePanelPage } from './support/side-panel';
+import { LIST_ORIGIN, serveLinkList } from './pages/serve';
 import { DealFlowPage } from './support/web-page';
 
 /**
@@ -168,5 +169,87 @@ test('the /share page, the model for the card: the same vocabulary, mark and pal
       await expectFirstGlance(page, `share-${colorScheme}-${width}`);
       await page.close();
     }
+  }
+});
+
+/** The words a mail shows for its links: a name, the raw address, a mail gateway's wrapper of it. */
+const proofpoint = (url: string) => `https://urldefense.com/v3/__${url}__;!!K-Hz7m0Vt54!lqpl1Sy9GIEK$`;
+
+test('fifteen links in the side panel and the popup at their real widths: one stacked row each, named by company, words or service and token, in page order (issue #33 items 11, 12)', async ({
+  context,
+  extensionId,
+  server,
+}) => {
+  test.setTimeout(180_000);
+  const names = Array.from({ length: 15 }, (_, index) =>
+    index === 3 ? 'Sahel Pay Holdings International Digital Assets and Remittances SA' : `Deal ${index + 1} Ltd`,
+  );
+  const deals = await Promise.all(names.map((name) => createDeal(server.baseUrl, name)));
+  const helper = await openExtensionPage(context, extensionId, 'popup.html');
+  const request = (deal: Deal) => ({ origin: new URL(deal.link.apiUrl).origin, token: deal.link.token });
+  // Eight loaded, one of them since revoked (withdrawn); the rest not loaded.
+  for (const deal of deals.slice(0, 8)) await sendToBackground(helper, 'getSnapshot', request(deal));
+  const revoked = deals[7];
+  if (!revoked) throw new Error('no deal');
+  expect(await revoked.founder.revoke(revoked.link.id)).toBe(200);
+  await sendToBackground(helper, 'refreshSnapshot', request(revoked));
+  await helper.close();
+
+  const texts = deals.map((deal, index) => {
+    if (index === 14) return { href: deal.link.shareUrl, text: 'Shadow deal room' }; // last on the page, in a shadow root
+    if (index % 4 === 1) return { href: deal.link.shareUrl, text: deal.link.shareUrl }; // the raw address
+    if (index % 4 === 2) return { href: proofpoint(deal.link.shareUrl), text: proofpoint(deal.link.shareUrl) };
+    if (index === 3) return { href: deal.link.apiUrl, text: 'Series A data room' };
+    return { href: deal.link.shareUrl, text: `Data room ${index + 1}` };
+  });
+  await serveLinkList(context, texts);
+  const mail = await context.newPage();
+  await mail.goto(`${LIST_ORIGIN}/mail.html`);
+  await expect(mail.locator('compliance-lens-badge')).toHaveCount(15); // the locator reaches into the shadow root too
+  await expect(mail.locator('deal-card').locator('compliance-lens-badge')).toHaveCount(1);
+
+  /** Each row's name sits on a line above its figures or status, and nothing makes the page scroll sideways. */
+  const expectStacked = async (page: Page, rowId: string) => {
+    const layout = await page.evaluate((id) => {
+      const rows = [...document.querySelectorAll(`[data-testid="${id}"]`)];
+      return {
+        sideways: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
+        unstacked: rows.flatMap((row) => {
+          const name = row.querySelector('[data-testid="row-company"]')?.getBoundingClientRect();
+          const figures = row.querySelector('[data-testid="row-figures"]')?.getBoundingClientRect();
+          return name && figures && figures.top < name.bottom - 1 ? [row.textContent?.slice(0, 40)] : [];
+        }),
+      };
+    }, rowId);
+    expect(layout).toEqual({ sideways: false, unstacked: [] });
+  };
+  const expectNames = async (rows: Locator) => {
+    const shown = await rows.getByTestId('row-company').allTextContents();
+    expect(shown).toHaveLength(15);
+    expect(
+      shown.filter((name) => name.includes('://')),
+      'no row named by an address',
+    ).toEqual([]);
+    // Loaded rows by their company, in the page's order; the shadow root's link last, by its words.
+    expect(shown.slice(0, 7)).toEqual(names.slice(0, 7));
+    expect(shown[14]).toBe('Shadow deal room');
+    expect(shown[9]).toMatch(new RegExp(`^${new URL(server.baseUrl).host.replace(/\./g, '\\.')} share link · `));
+  };
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const panel = await SidePanelPage.open(context, extensionId, 'en', { colorScheme });
+    await expect(panel.rows).toHaveCount(15);
+    await expect(panel.readyRows).toHaveCount(7);
+    await expectNames(panel.rows);
+    await expectStacked(panel.page, 'panel-row');
+    await expectFirstGlance(panel.page, `sidepanel-15-links-${colorScheme}-${SIDE_PANEL_WIDTH}`);
+    await panel.page.close();
+
+    const popup = await PopupPage.open(context, extensionId, 'en', { colorScheme });
+    await expect(popup.rows).toHaveCount(15);
+    await expectNames(popup.rows);
+    await expectStacked(popup.page, 'page-link-row');
+    await expectFirstGlance(popup.page, `popup-15-links-${colorScheme}-400`);
+    await popup.page.close();
   }
 });

@@ -80,3 +80,16 @@ for (const language of ['en', 'fr'] as const) {
     });
   }
 }
+
+test('a new install warns about nothing it was not asked to reach, and says plainly what to add and how (issue #33 item 13)', async ({
+  context,
+  extensionId,
+}) => {
+  const options = await OptionsPage.open(context, extensionId);
+  const { services } = options;
+  await expect(options.serviceRow('Compliance Status')).toBeVisible();
+  await expect(services.getByText(/^Access not allowed yet/)).toHaveCount(0);
+  await expect(options.serviceRow('Compliance Status')).toContainText('Built in, not in use');
+  await expect(services.getByTestId('services-start')).toContainText('Add the service your founders share links from');
+  await expect(services.getByTestId('services-start')).toContainText('Add a service');
+});

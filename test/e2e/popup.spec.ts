@@ -2,9 +2,11 @@ import { waitLongerThanHoverDelay } from '../support/timing';
 import { artifactPath } from './support/artifacts';
 import { expectNoSeriousViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
+import { restOn } from './support/pointer';
 import { stopServiceWorker } from './support/extension';
+import { addServiceInExtension } from '../support/test-service';
 import { PopupPage } from './support/popup';
-import { createDeals } from './support/server';
+import { createDeals, startTestServer } from './support/server';
 import { DealFlowPage } from './support/web-page';
 
 /**
@@ -244,4 +246,34 @@ test("enabled sites: the background registers the annotator and the frame relay 
   ]);
   await setSites([]);
   await expect.poll(registered).toEqual([]);
+});
+
+test('one link, two spellings: a token on a service and on its alias is one link, one fetch, one badge state and one row (issue #33 item 14)', async ({
+  context,
+  extensionId,
+  serviceWorker,
+}) => {
+  // A server of its own, configured as the local server is: on 127.0.0.1, with localhost as its alias.
+  const service = await startTestServer();
+  try {
+    const origin = new URL(service.baseUrl).origin;
+    const alias = origin.replace('127.0.0.1', 'localhost');
+    await serviceWorker.evaluate(addServiceInExtension, { id: 'aliased', name: 'Aliased server', origin, aliases: [alias] });
+    const [kobo] = await createDeals(service.baseUrl, ['Kobo Ledger Ltd']);
+    if (!kobo) throw new Error('no deal');
+    const deals = await DealFlowPage.openWith(context, [
+      { href: kobo.link.shareUrl, text: 'Data room A' },
+      { href: kobo.link.shareUrl.replace(origin, alias), text: 'Data room B' },
+    ]);
+    await restOn(deals.links.nth(1));
+    await expect((await deals.card.opened()).companyName).toHaveText('Kobo Ledger Ltd');
+    // Both badges follow the one fetch, whichever spelling was rested on.
+    for (const index of [0, 1]) await expect(deals.badges.nth(index)).toHaveAttribute('data-state', 'ready');
+    expect(await kobo.views()).toBe(1);
+    const popup = await PopupPage.open(context, extensionId);
+    await expect(popup.rows).toHaveCount(1);
+    await expect(popup.row('Kobo Ledger Ltd')).toHaveAttribute('data-state', 'ready');
+  } finally {
+    await service.stop();
+  }
 });

@@ -3,7 +3,7 @@ import { artifactPath } from './support/artifacts';
 import { expectNoSeriousViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { createDeal, type Deal } from './support/server';
-import { SidePanelPage } from './support/side-panel';
+import { SidePanelPage, WIDE_SIDE_PANEL_WIDTH } from './support/side-panel';
 import { DealFlowPage } from './support/web-page';
 
 /**
@@ -45,7 +45,7 @@ test('side panel: a table that follows the page, sorts by each column (aria-sort
   const { kobo, abuja, zed, page } = await openDealsOfCompanies(context, server.baseUrl);
   const late = await createLink(server.baseUrl, { name: 'Lagos Late Ltd', readiness: 55, fundraise: 50 });
 
-  const panel = await SidePanelPage.open(context, extensionId);
+  const panel = await SidePanelPage.open(context, extensionId, 'en', { width: WIDE_SIDE_PANEL_WIDTH });
   await expect(panel.pageTitle).toContainText('Deal flow');
   await expect(panel.rows).toHaveCount(3);
   await expect(panel.loadAll).toHaveText('Load 3 snapshots (counts 3 views)');
@@ -129,3 +129,30 @@ for (const language of ['en', 'fr'] as const) {
     });
   }
 }
+
+test('side panel at its usual width: one stacked row per link, sorted with toggles, nothing to scroll sideways (issue #33 item 11)', async ({
+  context,
+  extensionId,
+  server,
+}) => {
+  const { page } = await openDealsOfCompanies(context, server.baseUrl);
+  for (const index of [0, 1, 2]) await page.warmCache(index);
+  const panel = await SidePanelPage.open(context, extensionId);
+  await expect(panel.readyRows).toHaveCount(3);
+  await expect(panel.page.getByRole('table')).toHaveCount(0);
+  await panel.sortButton('readiness').click();
+  await expect(panel.sortButton('readiness')).toHaveAttribute('aria-pressed', 'true');
+  await expect(panel.companyColumn).toHaveText(['Abuja Remit Ltd', 'Kobo Ledger Ltd', ZED]);
+  await panel.sortButton('readiness').click();
+  await expect(panel.companyColumn).toHaveText([ZED, 'Kobo Ledger Ltd', 'Abuja Remit Ltd']);
+  expect(
+    await panel.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+    'nothing scrolls sideways',
+  ).toBe(true);
+  for (const row of await panel.rows.all()) {
+    const name = await row.getByTestId('row-company').boundingBox();
+    const figures = await row.getByTestId('row-figures').boundingBox();
+    if (!name || !figures) throw new Error('a row without its name or figures');
+    expect(figures.y, 'the score and risk under the name').toBeGreaterThanOrEqual(name.y + name.height - 1);
+  }
+});

@@ -35,17 +35,26 @@ export interface LaunchedBrowser {
 /** A persistent Chromium context, with the built extension loaded or without it (the baseline). */
 export async function launch(
   withExtension: boolean,
-  options: { viewport?: { width: number; height: number }; extension?: string } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    extension?: string;
+    /** Scrollbars drawn as a reader's browser draws them (headless hides them by default: they take no room). */
+    scrollbars?: boolean;
+    /** A profile kept between launches (a browser restart); the caller removes it. Default: a new one, removed on close. */
+    userDataDir?: string;
+  } = {},
 ): Promise<LaunchedBrowser> {
   const extension = options.extension ?? extensionPath;
   if (withExtension && !existsSync(path.join(extension, 'manifest.json'))) {
     throw new Error(`No built extension at ${extension}: run \`npx wxt build\` first.`);
   }
-  const userDataDir = mkdtempSync(path.join(os.tmpdir(), `compliance-lens-${withExtension ? 'ext' : 'base'}-`));
+  const kept = options.userDataDir;
+  const userDataDir = kept ?? mkdtempSync(path.join(os.tmpdir(), `compliance-lens-${withExtension ? 'ext' : 'base'}-`));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath,
     headless: true,
     ...(options.viewport ? { viewport: options.viewport } : {}),
+    ...(options.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     args: withExtension
       ? [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...COMMON_ARGS]
       : ['--disable-extensions', ...COMMON_ARGS],
@@ -55,7 +64,7 @@ export async function launch(
     context,
     async close() {
       await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
+      if (!kept) rmSync(userDataDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,7 +4,12 @@
  * Runs inside an extension context (the Chromium service worker, or the card page framed in Firefox):
  * pass it to `evaluate`, so it must stay self-contained (no imports, no helpers).
  */
-export async function addServiceInExtension(service: { id: string; name: string; origin: string }): Promise<void> {
+export async function addServiceInExtension(service: {
+  id: string;
+  name: string;
+  origin: string;
+  aliases?: string[];
+}): Promise<void> {
   const stored = await chrome.storage.local.get(['settings']);
   const current: Record<string, unknown> =
     typeof stored.settings === 'object' && stored.settings !== null ? { ...stored.settings } : {};

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
 import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
-import type { AwaitedCard, CardClaim } from '../../protocol/card';
+import { NOT_LOADED_REASONS, type AwaitedCard, type CardClaim } from '../../protocol/card';
 import type { CardAnchor, ContentPushType, ContentProtocolMap, FrameRect } from '../../protocol/content';
 import {
   CARD_AHEAD_CLAIM_WAIT_MS,
@@ -41,6 +41,8 @@ const routeSchema = z.object({
   /** The card page drawn ahead that shows it (`warmCard`): it claims with this nonce of its own. */
   page: z.string().optional(),
   fetch: z.boolean(),
+  /** Why it may not fetch: the gesture was not seen, or the tab's allowance is spent (the card says which). */
+  refused: z.enum(NOT_LOADED_REASONS).optional(),
   claimed: z.boolean(),
   at: z.number(),
 });
@@ -68,11 +70,13 @@ const claimNonceOf = (route: CardRoute): string => route.page ?? route.nonce;
 export interface CardRoutesDeps {
   /** storage.session: a tab's route survives a service-worker restart (read once per tab after one), not a browser restart. */
   area: StorageAreaAdapter;
-  service: Pick<SnapshotService, 'getSnapshot' | 'peek'>;
+  service: Pick<SnapshotService, 'getSnapshot' | 'peek' | 'wouldFetch'>;
   hoverAllowance: HoverAllowance;
   push: PushToFrame;
   /** The reader's language, sent with the card's snapshot (so the card page reads no storage first). */
   language: () => Promise<Language>;
+  /** The service's own origin for a link written on one of its aliases (the card shows the link as the service names it). */
+  canonicalOrigin?: (origin: string) => Promise<string>;
   now?: () => number;
   /** A route not claimed within this time is not given to a claim (the card page loads in well under a second). */
   claimWithinMs?: number;
@@ -105,6 +109,12 @@ export interface CardRoutes {
   claim(tabId: number, nonce: string): Promise<CardClaim | null>;
   /** A content script of `tabId` expects a card soon: the top frame loads a card page ahead (nothing is fetched). */
   warm(tabId: number): Promise<void>;
+  /**
+   * A page of `tabId` shows share links. The first time in this worker's life, its top frame loads a
+   * card page ahead at once: the browser's first card page of a session takes ~0.5 s to start (its
+   * process, its script read cold), longer than the rest before intent (issue #33 item 10).
+   */
+  linksShown(tabId: number): Promise<void>;
   /**
    * A card page loaded ahead in `tabId` waits until a card is drawn in it (`drawn`), and gets it in
    * the same answer (`claim`, once: one round trip less than waiting, then claiming) when its snapshot
@@ -155,6 +165,8 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   /** A tab's storage writes, in order. */
   const writes = new KeyedMutex();
   const keyOf = (tabId: number) => KEY_PREFIX + tabId;
+  /** Whether a card page was asked for since this worker started (a restarted worker asks once more). */
+  let cardPageAsked = false;
 
   function load(tabId: number): Promise<void> {
     let done = loaded.get(tabId);
@@ -220,6 +232,11 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     });
   }
 
+  async function warmCard(tabId: number): Promise<void> {
+    cardPageAsked = true;
+    await tellQuietly('warmCard', undefined, tabId, TOP_FRAME);
+  }
+
   /** What a card may show: its snapshot (one fetch at most, shared with every other asker), or the cache only. */
   const resultOf = (route: CardRoute): Promise<SnapshotResult | null> => {
     const request = { origin: route.origin, token: route.token };
@@ -236,7 +253,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     decided: () => void,
   ): Promise<{ shown: boolean; badge: BadgeSummary | null }> {
     const { tabId, frameId } = from;
-    const request = { origin, token };
+    const request = { origin: (await deps.canonicalOrigin?.(origin)) ?? origin, token };
     const opened = await opens.run(String(tabId), async () => {
       const cached = (await deps.service.peek(request)) !== null;
       const replaced = await routeOf(tabId);
@@ -270,10 +287,19 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     });
     // No fetch without a gesture a person could see, on a link they could see (DESIGN decision 1):
     // the asking frame's verdict and the top frame's on the frames around it; then the tab's
-    // allowance, for every kind of gesture. A cached link costs nothing. Else the card offers Load.
-    const fetch = opened.cached || (seen && opened.hostSeen && (await deps.hoverAllowance.take(tabId)));
+    // allowance, for every kind of gesture, spent only on a request that goes out (not on a fetch of
+    // the link already on its way, nor on an origin the service paused; issue #33 item 15). A cached
+    // link costs nothing. Else the card offers Load, and says why.
+    const visible = seen && opened.hostSeen;
+    const fetch =
+      opened.cached ||
+      (visible &&
+        (!(await deps.service.wouldFetch(request)) || (await deps.hoverAllowance.take(tabId, `${request.origin}|${token}`))));
     const current = routes.get(tabId);
-    if (fetch && current?.nonce === nonce) save(tabId, { ...current, fetch });
+    if (current?.nonce === nonce) {
+      if (fetch) save(tabId, { ...current, fetch });
+      else save(tabId, { ...current, refused: visible ? 'allowance' : 'unseen' });
+    }
     decided();
     const result = await resultOf({ ...opened.next, fetch });
     return { shown: opened.shown, badge: result && toBadgeSummary(result) };
@@ -297,11 +323,15 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   async function claimOf(tabId: number, route: CardRoute, shown: Promise<SnapshotResult | null>): Promise<CardClaim> {
     save(tabId, { ...route, claimed: true });
     const [result, language] = await Promise.all([shown, deps.language()]);
-    return { request: { origin: route.origin, token: route.token }, result, language };
+    const request = { origin: route.origin, token: route.token };
+    return result === null && route.refused
+      ? { request, result, language, unloaded: route.refused }
+      : { request, result, language };
   }
 
   return {
     async open(from, input) {
+      cardPageAsked = true;
       let decided = () => {};
       deciding.set(input.nonce, new Promise<void>((resolve) => (decided = resolve)));
       try {
@@ -317,8 +347,10 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       return route ? claimOf(tabId, route, resultOf(route)) : null;
     },
 
-    async warm(tabId) {
-      await tellQuietly('warmCard', undefined, tabId, TOP_FRAME);
+    warm: warmCard,
+
+    async linksShown(tabId) {
+      if (!cardPageAsked) await warmCard(tabId);
     },
 
     async awaitCard(tabId, nonce) {
@@ -328,9 +360,9 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       const result = resultOf(route).then((value) => ({ value }));
       const soon = await Promise.race([result, new Promise<null>((resolve) => setTimeout(resolve, aheadClaimWaitMs, null))]);
       if (routes.get(tabId) !== route) return { drawn: false };
-      if (!soon) return { drawn: true, language: await deps.language() };
+      if (!soon) return { drawn: true, language: await deps.language(), openedAt: route.at };
       const claim = await claimOf(tabId, route, Promise.resolve(soon.value));
-      return { drawn: true, language: claim.language, claim };
+      return { drawn: true, language: claim.language, openedAt: route.at, claim };
     },
 
     async move(from, { nonce, rect }) {

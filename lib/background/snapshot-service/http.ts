@@ -3,9 +3,10 @@ import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '../../core/s
 import type { ServiceConfig } from '../../core/services';
 import { describeIssues } from '../common/describe-issues';
 import { retryAtFrom } from './rate-budget';
-import { snapshotError, type SnapshotResult } from '../../core/schemas/results';
+import { SNAPSHOT_DEADLINE_MS, snapshotError, type SnapshotResult } from '../../core/schemas/results';
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+/** The snapshot request's deadline, for hovers and the watchlist alike. */
+export const DEFAULT_TIMEOUT_MS = SNAPSHOT_DEADLINE_MS;
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -114,8 +115,8 @@ export async function fetchSnapshot(url: string, options: HttpOptions): Promise<
       ]);
     } catch {
       return timedOut
-        ? snapshotError('TIMEOUT', `The service did not answer within ${seconds} s.`)
-        : snapshotError('NETWORK', 'The service could not be reached.');
+        ? snapshotError('TIMEOUT', `The service did not answer within ${seconds} s.`, { reason: 'timeout' })
+        : snapshotError('NETWORK', 'The service could not be reached.', { reason: 'unreachable' });
     }
 
     const fetchedAt = options.now();
@@ -128,13 +129,14 @@ export async function fetchSnapshot(url: string, options: HttpOptions): Promise<
         return snapshotError(
           'INVALID_RESPONSE',
           `The response is larger than ${Math.round(options.maxBodyBytes / 1024)} KB, so it was not read.`,
-          { httpStatus: response.status, fetchedAt },
+          { httpStatus: response.status, fetchedAt, reason: 'too-large' },
         );
       }
       return timedOut
-        ? snapshotError('TIMEOUT', `The service did not finish answering within ${seconds} s.`)
+        ? snapshotError('TIMEOUT', `The service did not finish answering within ${seconds} s.`, { reason: 'timeout' })
         : snapshotError('NETWORK', 'The connection failed while reading the response.', {
             httpStatus: response.status,
+            reason: 'interrupted',
           });
     }
     return interpretResponse(response.status, response.headers, text, fetchedAt);
@@ -147,16 +149,24 @@ function interpretResponse(status: number, headers: Headers, text: string, fetch
   const json = parseJson(text);
   const envelope = json.ok ? errorEnvelopeSchema.safeParse(json.value) : undefined;
   const serverMessage = envelope?.success ? envelope.data.error : undefined;
+  /** The service's own words, marked as such wherever they are shown. */
+  const said = serverMessage === undefined ? {} : { serviceMessage: serverMessage.slice(0, 1000) };
 
   if (status === 200) {
     if (!json.ok) {
-      return snapshotError('INVALID_RESPONSE', 'The response is not valid JSON.', { httpStatus: status, fetchedAt });
+      return snapshotError('INVALID_RESPONSE', 'The response is not valid JSON.', {
+        httpStatus: status,
+        fetchedAt,
+        reason: 'not-json',
+      });
     }
     const parsed = snapshotSuccessEnvelopeSchema.safeParse(json.value);
     if (!parsed.success) {
       return snapshotError('INVALID_RESPONSE', `The response does not match the API schema: ${describeIssues(parsed.error)}`, {
         httpStatus: status,
         fetchedAt,
+        reason: 'schema',
+        fields: [...new Set(parsed.error.issues.map((issue) => issue.path.map(String).join('.') || '(root)'))].slice(0, 10),
       });
     }
     const { data: snapshot, meta } = parsed.data;
@@ -174,29 +184,29 @@ function interpretResponse(status: number, headers: Headers, text: string, fetch
     };
   }
   if (status === 404) {
-    return snapshotError('NOT_FOUND', serverMessage ?? 'The share link is invalid, unknown or revoked.', { fetchedAt });
+    return snapshotError('NOT_FOUND', serverMessage ?? 'The share link is invalid, unknown or revoked.', { fetchedAt, ...said });
   }
   if (status === 410) {
-    return snapshotError('EXPIRED', serverMessage ?? 'The share link has expired.', { fetchedAt });
+    return snapshotError('EXPIRED', serverMessage ?? 'The share link has expired.', { fetchedAt, ...said });
   }
   if (status === 429) {
     return snapshotError('RATE_LIMITED', serverMessage ?? 'The service is limiting requests from this network.', {
       retryAt: retryAtFrom(headers.get('retry-after'), fetchedAt),
       fetchedAt,
+      ...said,
     });
   }
   if (status >= 500) {
     return snapshotError('NETWORK', `The service had a problem (HTTP ${status})${serverMessage ? `: ${serverMessage}` : '.'}`, {
       httpStatus: status,
       fetchedAt,
+      reason: 'server-error',
+      ...said,
     });
   }
   return snapshotError(
     'INVALID_RESPONSE',
     `Unexpected HTTP ${status} from the service${serverMessage ? `: ${serverMessage}` : '.'}`,
-    {
-      httpStatus: status,
-      fetchedAt,
-    },
+    { httpStatus: status, fetchedAt, reason: 'unexpected-status', ...said },
   );
 }

@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '../../core/services';
+import { serviceAt, type ServiceConfig } from '../../core/services';
 import { isValidTokenShape } from '../../core/token';
 import { SnapshotCache, cacheKey, type CacheEntry } from './cache';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, buildSnapshotUrl, fetchSnapshot, type FetchLike } from './http';
@@ -56,6 +56,11 @@ export interface SnapshotService {
   refreshInBackground: (request: SnapshotRequest, options: { reserve: number }) => Promise<SnapshotResult | BudgetDeferral>;
   /** The cache only, never the network: null when nothing fresh is cached. */
   peek: (request: SnapshotRequest) => Promise<PeekResult>;
+  /**
+   * Whether `getSnapshot` would send a request now: nothing fresh cached, no fetch of the link on its
+   * way to join, the origin not paused (a gesture's allowance is spent only on such a fetch).
+   */
+  wouldFetch: (request: SnapshotRequest) => Promise<boolean>;
   /** Cached entries (fresh or not) in the active cache area, oldest first. */
   listCached: () => Promise<CachedSummary[]>;
   /** Empties the cache: `all` (default) both areas, or just one. Returns how many entries went. */
@@ -81,10 +86,13 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
 
   const cacheFor = (settings: SnapshotServiceSettings) => (settings.persistCache ? localCache : sessionCache);
 
-  /** Re-checks what any caller claims (its shape was parsed where it entered): exact configured origin, valid token shape. */
+  /**
+   * Re-checks what any caller claims (its shape was parsed where it entered): exact configured origin
+   * (or one of its aliases: the same link, cached and fetched on the service's own origin), valid token shape.
+   */
   async function resolve({ origin, token }: SnapshotRequest): Promise<Resolved | SnapshotError> {
     const settings = await deps.getSettings();
-    const service = settings.services.find((candidate) => candidate.origin === origin);
+    const service = serviceAt(settings.services, origin);
     if (!service) {
       return snapshotError(
         'FORBIDDEN_ORIGIN',
@@ -222,6 +230,13 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
       const resolved = await resolve(request);
       if ('status' in resolved) return resolved;
       return readFresh(resolved);
+    },
+    async wouldFetch(request) {
+      const resolved = await resolve(request);
+      if ('status' in resolved) return false;
+      if (inFlight.has(cacheKey(resolved.service.origin, resolved.token))) return false;
+      if ((await readFresh(resolved)) !== null) return false;
+      return (await budget.pausedUntil(resolved.service.origin)) === null;
     },
     async listCached() {
       const settings = await deps.getSettings();

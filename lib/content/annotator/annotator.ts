@@ -25,10 +25,38 @@ export interface Annotator {
   setText(text: BadgeText): void;
   /** Anchors waiting to be looked at (0 once the DOM work is done). */
   readonly pendingWork: number;
-  /** The share links annotated now, one per canonical key, in the order they were found, with the first one's words. */
-  links(): (AnnotatableLink & { text: string })[];
+  /**
+   * The share links annotated now, one per canonical key, with the first one's words: in the order
+   * they were found, or with `inPageOrder` in the page's (a shadow root's links where its host is,
+   * nested roots too).
+   */
+  links(inPageOrder?: boolean): (AnnotatableLink & { text: string })[];
   /** Calls `listener` (synchronously, keep it cheap) whenever `links()` may have changed. */
   watchLinks(listener: () => void): () => void;
+}
+
+/** The node, then the hosts of the shadow roots it is in, innermost first. */
+function hostChain(node: Node): Node[] {
+  const chain = [node];
+  for (let root = node.getRootNode(); 'host' in root && root.host instanceof Node; root = root.host.getRootNode())
+    chain.push(root.host);
+  return chain;
+}
+
+/**
+ * Page order (issue #33 item 12): two nodes compared in the innermost tree that holds both, a shadow
+ * root's nodes where its host is. In `compareDocumentPosition`, 2 is PRECEDING and 4 FOLLOWING.
+ */
+function comparePageOrder(a: Node, b: Node): number {
+  const chainB = hostChain(b);
+  for (const x of hostChain(a)) {
+    const y = chainB.find((node) => node.getRootNode() === x.getRootNode());
+    if (y) {
+      const position = x.compareDocumentPosition(y);
+      return (position & 2) - (position & 4);
+    }
+  }
+  return 0;
 }
 
 /** A link's own words, as a list names it: whitespace collapsed, cut to what a page-links answer carries. */
@@ -112,9 +140,12 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
       linkListeners.add(listener);
       return () => linkListeners.delete(listener);
     },
-    links() {
+    links(inPageOrder) {
       const found = new Map<string, AnnotatableLink & { text: string }>();
-      for (const { link, anchor } of scanner.live) {
+      // In page order only when asked (a list for the popup and side panel, not on every change): a sort costs.
+      const order = [...scanner.live];
+      if (inPageOrder) order.sort((a, b) => comparePageOrder(a.anchor, b.anchor));
+      for (const { link, anchor } of order) {
         if (!found.has(link.canonicalKey)) found.set(link.canonicalKey, { ...link, text: wordsOf(anchor) });
       }
       return [...found.values()];

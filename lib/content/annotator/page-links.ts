@@ -14,7 +14,8 @@ export const PAGE_LINKS_CHANGED_DEBOUNCE_MS = 500;
 
 /** What the content-script engine exposes (lib/content `Annotator` fits). */
 export interface PageLinksSource {
-  links(): readonly PageLink[];
+  /** With `inPageOrder`, sorted as the page shows them (costs a sort: only for an answer). */
+  links(inPageOrder?: boolean): readonly PageLink[];
   /** Work still queued; the list is complete once this is 0. */
   readonly pendingWork: number;
   /** Calls `listener` whenever the list may have changed. Returns an unsubscribe function. */
@@ -37,7 +38,7 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 function toPageLinks(source: PageLinksSource): PageLink[] {
   return (
     source
-      .links()
+      .links(true)
       .slice(0, MAX_PAGE_LINKS)
       // Only what the protocol carries (a recognised link also holds its service and API URL).
       .map(({ origin, token, canonicalKey, kind, text }) => ({ origin, token, canonicalKey, kind, ...(text ? { text } : {}) }))

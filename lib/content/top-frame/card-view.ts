@@ -89,9 +89,12 @@ export function createCardView(deps: CardViewDeps, events: CardViewEvents): Card
 
   function place(): void {
     if (!iframe) return;
+    // The viewport less its scrollbars (issue #33 item 9): the root's client box in standards mode,
+    // the body's in quirks mode (CSSOM View); the window's size only where neither has one.
+    const root = doc.compatMode === 'BackCompat' ? doc.body : doc.documentElement;
     const viewport = {
-      width: doc.documentElement.clientWidth || (doc.defaultView?.innerWidth ?? 0),
-      height: doc.defaultView?.innerHeight ?? 0,
+      width: root?.clientWidth || (doc.defaultView?.innerWidth ?? 0),
+      height: root?.clientHeight || (doc.defaultView?.innerHeight ?? 0),
     };
     // The card is as wide as its frame, which is at most the viewport's width less the margins.
     const placement = placeCard(anchor(), { width: CARD_MAX_WIDTH, height: size.height }, viewport);

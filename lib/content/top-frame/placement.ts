@@ -17,15 +17,13 @@ export interface Placement {
   side: 'below' | 'above' | 'right' | 'left';
 }
 
-/** A card given less room than this above or below its link goes beside it instead, where that fits. */
-const SHORTEST_USEFUL = 200;
-
 /**
  * Places the card next to its anchor (the link and its badge), inside the viewport, never over the
- * anchor: below and left-aligned by default; above when the card fits only there, or neither fits
- * and there is more room above; beside it (right, then left) when neither above nor below leaves a
- * useful height and the side does; otherwise in the larger room above or below, shortened to it (its
- * middle scrolls). Shifted sideways, or up and down beside the anchor, to stay inside the viewport.
+ * anchor, so that as much of it shows as the viewport allows wherever the link sits (issue #33 item 1):
+ * below and left-aligned when it fits there whole, else above when it fits there whole; else beside
+ * the link (right, then left), where it can be as tall as the viewport; else (a window too narrow for
+ * that) in the larger room above or below, shortened to it (its middle scrolls, its start in view).
+ * Shifted sideways, or up and down beside the anchor, to stay inside the viewport.
  */
 export function placeCard(anchor: Rect, size: Size, viewport: Size, gap = 6, margin = 8): Placement {
   const width = Math.max(1, Math.min(size.width, viewport.width - 2 * margin));
@@ -59,10 +57,8 @@ export function placeCard(anchor: Rect, size: Size, viewport: Size, gap = 6, mar
 
   if (want <= below) return vertical('below');
   if (want <= above) return vertical('above');
-  if (Math.max(below, above) < Math.min(want, SHORTEST_USEFUL)) {
-    if (width <= right) return alongside('right');
-    if (width <= left) return alongside('left');
-  }
+  if (width <= right) return alongside('right');
+  if (width <= left) return alongside('left');
   return vertical(below >= above ? 'below' : 'above');
 }
 

@@ -1,5 +1,5 @@
 import { isValidTokenShape } from '../token';
-import type { ServiceConfig } from '../services';
+import { serviceAt, spellOutAliases, type ServiceConfig } from '../services';
 import { getLinkRecognizer, type RecognizedLink } from './recognize';
 import { httpSchemeEnd } from './raw-url';
 import { unwrapUrlTrace } from './unwrap';
@@ -30,7 +30,8 @@ const SCHEMELESS_HOST_PATH = /^[A-Za-z0-9.-]+(?::[0-9]{1,5})?\//;
  * whitespace is trimmed (it is a paste); anything inside still disqualifies the link.
  */
 export function parseUserInput(text: string, services: readonly ServiceConfig[]): UserInput {
-  const recognizer = getLinkRecognizer(services);
+  // An alias of a service's origin is recognised like the origin itself (lib/core/services.ts).
+  const recognizer = getLinkRecognizer(spellOutAliases(services));
   const trimmed = text.trim();
   if (trimmed === '') return { kind: 'invalid', reason: 'empty' };
 
@@ -57,6 +58,6 @@ function classifyProblem(text: string, services: readonly ServiceConfig[]): User
     return 'not-a-link';
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'not-a-link';
-  const configured = services.some((service) => service.origin === url.origin);
+  const configured = serviceAt(services, url.origin) !== undefined;
   return configured ? 'not-a-share-path' : 'unknown-service';
 }

@@ -17,6 +17,29 @@ export { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../result-codes';
 
 const epochMs = z.number().int().nonnegative();
 
+/**
+ * How long a snapshot request may take before it is given up (TIMEOUT), hover and watchlist alike
+ * (issue #33 item 4); the card says it is still waiting at half of it.
+ */
+export const SNAPSHOT_DEADLINE_MS = 8_000;
+
+/**
+ * What went wrong, in the extension's own terms (the UI words it in the reader's language; issue #33
+ * item 6): no connection, no answer in time, the connection dropped while reading, a server fault, a
+ * status the API does not define, a body that is not JSON, one that is not a snapshot, one too large.
+ */
+export const ERROR_REASONS = [
+  'unreachable',
+  'timeout',
+  'interrupted',
+  'server-error',
+  'unexpected-status',
+  'not-json',
+  'schema',
+  'too-large',
+] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
 export const snapshotReadySchema = z.object({
   status: z.literal('ready'),
   snapshot: snapshotSchema,
@@ -31,7 +54,14 @@ export type SnapshotReady = z.infer<typeof snapshotReadySchema>;
 export const snapshotErrorSchema = z.object({
   status: z.literal('error'),
   code: z.enum(SNAPSHOT_ERROR_CODES),
+  /** The extension's own account of the failure, in English (logs, exports); the UI words `reason` instead. */
   message: z.string(),
+  /** What went wrong, for the technical details the UI words in the reader's language. */
+  reason: z.enum(ERROR_REASONS).optional(),
+  /** The error text the service itself sent (its envelope's `error`): shown as the service's own words. */
+  serviceMessage: z.string().max(1000).optional(),
+  /** `schema`: the fields of the answer that did not match the API. */
+  fields: z.array(z.string().max(200)).max(10).optional(),
   /** RATE_LIMITED: when the origin may be asked again. */
   retryAt: epochMs.optional(),
   /** EXPIRED: the share's expiry, when known. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SETTINGS_LIMITS } from '../limits';
-import { API_PATH_TEMPLATE, DEFAULT_SERVICES, SHARE_PATH_TEMPLATE, type ServiceConfig } from '../services';
+import { API_PATH_TEMPLATE, DEFAULT_SERVICES, LOCAL_SERVICES, SHARE_PATH_TEMPLATE, type ServiceConfig } from '../services';
 import { serviceConfigSchema } from './service';
 
 /**
@@ -130,7 +130,28 @@ export function migrateSettingsV1ToV2(stored: unknown): UserSettings {
   });
 }
 
-export const SETTINGS_VERSION = 2;
+/**
+ * Version 2 listed the bundled server twice (`local-localhost` at http://localhost:8787, `local-127`
+ * at http://127.0.0.1:8787); version 3 lists it once, the other name as its alias (issue #33 item
+ * 14). Entries the user changed are kept as they are.
+ */
+const V2_LOCAL_ORIGINS: Readonly<Record<string, string>> = {
+  'local-localhost': 'http://localhost:8787',
+  'local-127': 'http://127.0.0.1:8787',
+};
+
+export function migrateSettingsV2ToV3(stored: unknown): UserSettings {
+  const settings = parseStoredUserSettings(stored);
+  const isOldLocal = (service: ServiceConfig) => !service.aliases && V2_LOCAL_ORIGINS[service.id] === service.origin;
+  const first = settings.services.findIndex(isOldLocal);
+  if (first === -1) return settings;
+  const services = settings.services.flatMap((service, index) =>
+    !isOldLocal(service) ? [service] : index === first ? [...LOCAL_SERVICES] : [],
+  );
+  return { ...settings, services: dedupeServices(services) };
+}
+
+export const SETTINGS_VERSION = 3;
 
 // ---- Managed storage (administrator policy; schema in public/managed_schema.json) ----
 

@@ -108,7 +108,7 @@ describe('options page: services', () => {
     const described = origin.getAttribute('aria-describedby')?.split(' ') ?? [];
     expect(described.map((id) => document.getElementById(id)?.textContent).join(' ')).toContain('Origin must be');
     expect(parts.permissions.request).not.toHaveBeenCalled();
-    expect(await storedServices()).toHaveLength(3);
+    expect(await storedServices()).toHaveLength(2);
   });
 
   it('adds a valid service after asking for access inside the click', async () => {
@@ -184,7 +184,7 @@ describe('options page: services', () => {
     const services = await servicesRegion();
     await user.click(within(services).getByRole('button', { name: 'Remove Compliance Status' }));
     expect(await within(services).findByText('Removed Compliance Status.')).toBeTruthy();
-    expect((await storedServices()).map((service) => service.id)).toEqual(['local-localhost', 'local-127']);
+    expect((await storedServices()).map((service) => service.id)).toEqual(['local-localhost']);
     await waitFor(() =>
       expect(parts.permissions.remove).toHaveBeenCalledWith({ origins: ['https://app.compliance-status.example/*'] }),
     );
@@ -197,7 +197,7 @@ describe('options page: services', () => {
     const services = await servicesRegion();
     await user.click(await within(services).findByRole('button', { name: 'Allow access to Compliance Status' }));
     expect(parts.requestsInGesture).toEqual([true]);
-    await waitFor(() => expect(within(services).getAllByText('Access allowed')).toHaveLength(3));
+    await waitFor(() => expect(within(services).getAllByText('Access allowed')).toHaveLength(2));
   });
 });
 

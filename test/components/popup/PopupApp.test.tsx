@@ -39,7 +39,7 @@ describe('popup: states', () => {
     const { api, user } = renderPopup({ scan: { status: 'links', links: [] } });
     const empty = await screen.findByTestId('page-empty');
     expect(empty.textContent).toContain('No share links on this page');
-    expect(empty.textContent).toMatch(/Local dev server, Local dev server \(127\.0\.0\.1\),? and Compliance Status/);
+    expect(empty.textContent).toMatch(/Local dev server and Compliance Status/);
     await user.click(within(empty).getByRole('button', { name: 'Open Compliance Lens settings' }));
     expect(api.openOptionsPage).toHaveBeenCalledTimes(1);
   });
@@ -89,7 +89,7 @@ describe('popup: the list', () => {
     expect(rows[0]?.textContent).toContain('Readiness 76/100 · Good Standing');
     expect(rows[0]?.textContent).toContain('Fundraising risk: Low');
     expect(rows[0]?.textContent).toContain('Link expires next week');
-    expect(rows[1]?.textContent).toContain('Share link 2');
+    expect(rows[1]?.textContent).toContain(`localhost:8787 API link · ${links[1]?.token.slice(0, 6)}…`);
     expect(rows[1]?.textContent).toContain('API link · localhost');
     expect(rows[1]?.textContent).toContain('Not loaded yet');
     expect(screen.getByTestId('page-links-summary').textContent).toBe('3 share links on this page · 1 cached');

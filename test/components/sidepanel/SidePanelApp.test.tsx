@@ -13,6 +13,8 @@ afterEach(() => cleanup());
 
 const [kobo, abuja, zed, unloaded] = [pageLink(1), pageLink(2, 'api'), pageLink(3), pageLink(4)];
 const DAY = 24 * 3600_000;
+/** The row of a link not loaded, named by its service and its token's start (issue #33 item 12). */
+const UNLOADED = `localhost:8787 share link · ${unloaded.token.slice(0, 6)}…`;
 const cached = {
   [kobo.token]: readyResult('Kobo Ledger Ltd', 76, 68, 5 * DAY),
   [abuja.token]: readyResult('abuja Remit Ltd', 35, 30, 2 * DAY),
@@ -34,12 +36,7 @@ describe('side panel', () => {
     renderPanel();
     await screen.findByText('Kobo Ledger Ltd');
     expect(screen.getByTestId('panel-page').textContent).toContain('Deals');
-    expect(companies()).toEqual([
-      'Kobo Ledger Ltd',
-      'abuja Remit Ltd',
-      '=HYPERLINK("http://evil.example","Zed")',
-      'Share link 4',
-    ]);
+    expect(companies()).toEqual(['Kobo Ledger Ltd', 'abuja Remit Ltd', '=HYPERLINK("http://evil.example","Zed")', UNLOADED]);
     expect(screen.getByRole('table', { name: 'Share links on this page' })).toBeTruthy();
     expect(within(screen.getByTestId('list-disclaimers')).getByTestId('disclaimer').textContent).toBe(DISCLAIMER);
     expect(screen.getByTestId('load-all').textContent).toBe('Load 1 snapshot (counts 1 view)');
@@ -48,14 +45,10 @@ describe('side panel', () => {
   });
 
   it.each([
-    ['company', /Company/, ['=HYPERLINK("http://evil.example","Zed")', 'abuja Remit Ltd', 'Kobo Ledger Ltd', 'Share link 4']],
-    ['readiness', /Readiness/, ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', 'Share link 4']],
-    [
-      'band',
-      /Fundraising risk/,
-      ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', 'Share link 4'],
-    ],
-    ['expiry', /Expires/, ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', 'Share link 4']],
+    ['company', /Company/, ['=HYPERLINK("http://evil.example","Zed")', 'abuja Remit Ltd', 'Kobo Ledger Ltd', UNLOADED]],
+    ['readiness', /Readiness/, ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', UNLOADED]],
+    ['band', /Fundraising risk/, ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', UNLOADED]],
+    ['expiry', /Expires/, ['abuja Remit Ltd', 'Kobo Ledger Ltd', '=HYPERLINK("http://evil.example","Zed")', UNLOADED]],
   ])('sorts by %s: ascending, then descending; rows without a value stay last', async (column, name, ascending) => {
     const { user } = renderPanel();
     await screen.findByText('Kobo Ledger Ltd');
@@ -64,7 +57,7 @@ describe('side panel', () => {
     expect(companies()).toEqual(ascending);
     await user.click(screen.getByTestId(`sort-${column}`));
     expect(header(name).getAttribute('aria-sort')).toBe('descending');
-    expect(companies()).toEqual([...ascending.slice(0, 3).reverse(), 'Share link 4']);
+    expect(companies()).toEqual([...ascending.slice(0, 3).reverse(), UNLOADED]);
   });
 
   it('sorts with the keyboard (header buttons: Enter and Space)', async () => {

@@ -73,3 +73,55 @@ export async function serveDealPage(context: BrowserContext, links: readonly (st
     route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
   );
 }
+
+/** The page of `servePlacedLinks`: another loopback origin. */
+export const PLACED_ORIGIN = 'http://localhost:5994';
+
+/** A link placed at a point of the viewport (CSS pixels from its top left corner). */
+export interface PlacedLink extends DealLink {
+  x: number;
+  y: number;
+}
+
+/**
+ * A page of links each fixed at a point of the page (the card's room depends on where its link sits),
+ * at `PLACED_ORIGIN/<any path>`; `wide` makes the page wider than any window, so it has a horizontal
+ * scrollbar.
+ */
+export async function servePlacedLinks(
+  context: BrowserContext,
+  links: readonly PlacedLink[],
+  options: { wide?: boolean } = {},
+): Promise<void> {
+  const anchors = links
+    .map(
+      ({ href, text, x, y }) =>
+        `<p style="position:absolute;margin:0;left:${x}px;top:${y}px"><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></p>`,
+    )
+    .join('');
+  const wide = options.wide ? '<div style="width:900px;height:1px"></div>' : '';
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Placed links</title></head><body style="margin:0;font:14px sans-serif">${wide}${anchors}</body></html>`;
+  await context.route(`${PLACED_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+  );
+}
+
+/** The page of `serveLinkList`: another loopback origin. */
+export const LIST_ORIGIN = 'http://localhost:5993';
+
+/**
+ * A mail-like list of links at `LIST_ORIGIN/<any path>`, in order; the last one inside a web
+ * component's open shadow root (a link there is listed where its host is on the page).
+ */
+export async function serveLinkList(context: BrowserContext, links: readonly DealLink[]): Promise<void> {
+  const items = links.map(({ href, text }) => `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`);
+  const last = items.pop() ?? '';
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deal mail</title></head><body style="font:14px sans-serif">
+<h1>Deal mail</h1><ul>${items.join('')}</ul><deal-card></deal-card>
+<template id="last"><ul>${last}</ul></template>
+<script>customElements.define('deal-card', class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: 'open' }).append(document.getElementById('last').content.cloneNode(true)); } });</script>
+</body></html>`;
+  await context.route(`${LIST_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
+  );
+}

@@ -1,6 +1,7 @@
 import { expect, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { z } from 'zod';
 import { HOVER_FETCHES_KEY_PREFIX } from '../../../lib/background/hover-allowance';
+import { LAST_POLICY_STORAGE_KEY } from '../../../lib/core/storage-keys';
 import { addServiceInExtension } from '../../support/test-service';
 
 /** @webext-core/messaging's reply: the handler's result, or the error it threw. */
@@ -20,6 +21,21 @@ export async function startFreshMinute(serviceWorker: Worker): Promise<void> {
     const stored = await chrome.storage.session.get(null);
     await chrome.storage.session.remove(Object.keys(stored).filter((key) => key.startsWith(prefix)));
   }, HOVER_FETCHES_KEY_PREFIX);
+}
+
+/**
+ * Waits until the browser's first read of the administrator policy is done (seconds in Chromium, once
+ * per session; a fresh profile's first card waits for it): for tests that time a card, as a browser
+ * that ran before would not wait.
+ */
+export async function untilPolicyRead(serviceWorker: Worker): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        serviceWorker.evaluate(async (key) => (await chrome.storage.local.get(key))[key] !== undefined, LAST_POLICY_STORAGE_KEY),
+      { message: 'the first policy read', timeout: 20_000 },
+    )
+    .toBe(true);
 }
 
 /**

@@ -15,6 +15,8 @@ interface Options {
    * (`test.use({ withTestService: true })`); off, the extension has only its built-in services.
    */
   withTestService: boolean;
+  /** Scrollbars take room as in a reader's browser (`test.use({ scrollbars: true })`); off, headless hides them. */
+  scrollbars: boolean;
 }
 
 interface Fixtures {
@@ -37,6 +39,7 @@ interface WorkerFixtures {
 
 export const test = base.extend<Options & Fixtures, WorkerFixtures>({
   withTestService: [false, { option: true }],
+  scrollbars: [false, { option: true }],
   server: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern even without dependencies
     async ({}, use) => {
@@ -60,9 +63,8 @@ export const test = base.extend<Options & Fixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern even without dependencies
-  context: async ({}, use) => {
-    const browser = await launch(true);
+  context: async ({ scrollbars }, use) => {
+    const browser = await launch(true, { scrollbars });
     await use(browser.context);
     await browser.close();
   },

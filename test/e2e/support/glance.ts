@@ -42,6 +42,9 @@ function clippedElements(): string[] {
     if (style.display === 'none' || style.visibility === 'hidden') continue;
     // Screen-reader-only text is 1 × 1 px on purpose.
     if (element.clientWidth <= 1 || element.clientHeight <= 1) continue;
+    // Cut with an ellipsis is fine where the whole text is at hand in the tooltip (a list's long names, issue #33 item 11).
+    const wholeInTitle = style.textOverflow === 'ellipsis' && element.title.trim() === (element.textContent ?? '').trim();
+    if (wholeInTitle) continue;
     const hidesX = style.overflowX === 'hidden' || style.overflowX === 'clip' || style.textOverflow === 'ellipsis';
     const hidesY = style.overflowY === 'hidden' || style.overflowY === 'clip';
     if (hidesX && element.scrollWidth > element.clientWidth + 1) found.push(`${describe(element)} (cut sideways)`);
@@ -62,6 +65,12 @@ function visibleText(except: string | undefined): string {
     for (const child of [...details.children]) if (child.localName !== 'summary') child.remove();
   }
   return clone.textContent ?? '';
+}
+
+/** Saves a screenshot of the page as it is this moment, as `name` (a passing state, checked in full elsewhere). */
+export async function photographNow(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
 }
 
 /** Runs the first-glance checks on the page as it is now, then saves a full-page screenshot as `name`. */
@@ -92,8 +101,51 @@ function scrollState(): { hides: boolean; cue: boolean } {
   const scroller = document.querySelector('[data-card-scroll]');
   if (!scroller) return { hides: false, cue: false };
   const hides = scroller.scrollHeight > scroller.clientHeight + 1;
-  const cue = scroller.querySelector('[data-card-scroll-cue]') !== null;
+  const cue = document.querySelector('[data-card-scroll-cue]') !== null;
   return { hides, cue };
+}
+
+/** Text of the card under its "More below" cue: it must cover nothing (issue #33 item 2). */
+function cueCovers(): string[] {
+  const cue = document.querySelector('[data-card-scroll-cue]');
+  if (!cue) return [];
+  const line = cue.getBoundingClientRect();
+  const covered: string[] = [];
+  for (const element of document.querySelectorAll<HTMLElement>('[data-card-scroll] *, [data-testid="disclaimer"]')) {
+    if (element.children.length > 0 || !(element.textContent ?? '').trim()) continue;
+    const box = element.getBoundingClientRect();
+    const scroller = element.closest('[data-card-scroll]')?.getBoundingClientRect();
+    // Only what shows: scrolled-away parts are under nothing.
+    const top = Math.max(box.top, scroller?.top ?? box.top);
+    const bottom = Math.min(box.bottom, scroller?.bottom ?? box.bottom);
+    if (bottom > top && top < line.bottom && line.top < bottom) covered.push((element.textContent ?? '').trim().slice(0, 40));
+  }
+  return covered;
+}
+
+/**
+ * What an investor came for, in the open card's first screenful without scrolling (issue #33 item 1):
+ * the company, the readiness, the fundraising risk, the first two gaps (or that there are none), and
+ * the whole disclaimer. Answers what does not show.
+ */
+export function essentialsOutOfView(): string[] {
+  const scroller = document.querySelector('[data-card-scroll]');
+  if (!scroller) return ['the snapshot'];
+  const view = scroller.getBoundingClientRect();
+  const out: string[] = [];
+  if (scroller.scrollTop > 0) out.push('the card is scrolled');
+  const shows = (element: Element | null | undefined, name: string, within: { top: number; bottom: number }) => {
+    const box = element?.getBoundingClientRect();
+    if (!box || box.height === 0 || box.top < within.top - 0.5 || box.bottom > within.bottom + 0.5) out.push(name);
+  };
+  shows(document.querySelector('[data-testid="company-name"]'), 'company', view);
+  shows(document.querySelector('[data-testid="readiness-score"]'), 'readiness', view);
+  shows(document.querySelector('[data-testid="risk-band"]'), 'risk', view);
+  const gaps = [...document.querySelectorAll('[data-testid="gap"]')];
+  if (gaps.length === 0) shows(document.querySelector('[data-testid="no-gaps"]'), 'no gaps', view);
+  for (const [index, gap] of gaps.slice(0, 2).entries()) shows(gap, `gap ${index + 1}`, view);
+  shows(document.querySelector('[data-testid="disclaimer"]'), 'disclaimer', { top: 0, bottom: window.innerHeight });
+  return out;
 }
 
 /**
@@ -107,13 +159,17 @@ export async function expectCardGlance(page: Page, card: HoverCard, anchors: rea
   const frame = await card.frame();
   await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
   const box = await card.box();
-  const viewport = page.viewportSize();
-  if (!viewport) throw new Error('no viewport');
+  // The viewport less its scrollbars: what the reader sees (issue #33 item 9).
+  const viewport = await page.evaluate(() => ({
+    width: document.documentElement.clientWidth,
+    height: document.documentElement.clientHeight,
+  }));
   expect.soft(box.x, `${name}: left edge in the viewport`).toBeGreaterThanOrEqual(0);
   expect.soft(box.y, `${name}: top edge in the viewport`).toBeGreaterThanOrEqual(0);
   expect.soft(box.x + box.width, `${name}: right edge in the viewport`).toBeLessThanOrEqual(viewport.width);
   expect.soft(box.y + box.height, `${name}: bottom edge in the viewport`).toBeLessThanOrEqual(viewport.height);
   expect.soft(box.width, `${name}: at most the viewport's width less 16 px`).toBeLessThanOrEqual(viewport.width - 16);
+  expect.soft(await frame.evaluate(cueCovers), `${name}: "More below" covers what it sits on`).toEqual([]);
   for (const anchor of anchors) {
     const covered = await anchor.boundingBox();
     if (covered) expect.soft(overlaps(box, covered), `${name}: the card covers its link or badge`).toBe(false);

@@ -2,10 +2,11 @@ import { createServer, type ServerResponse } from 'node:http';
 import { API_PATH_PREFIX, SHARE_PATH_PREFIX } from '@/lib/core/services';
 
 /**
- * A snapshot service that misbehaves in the two ways the bundled server never does: it holds an
- * answer (a slow network; the card shows that it is loading), or it answers 200 with data that is not
- * a snapshot (the extension must show "Unreadable answer", not the data). Its token names the
- * behaviour; tokens must still have the real shape for the extension to ask at all.
+ * A snapshot service that misbehaves in ways the bundled server never does: it holds an answer (a
+ * slow network; the card shows that it is loading), answers 200 with data that is not a snapshot (the
+ * extension must show "Unreadable answer", not the data), or answers every request 429 with a short
+ * `Retry-After` (a pause that ends within a test). Its token names the behaviour; tokens must still
+ * have the real shape for the extension to ask at all. It counts the requests for each token.
  */
 export interface MisbehavingService {
   baseUrl: string;
@@ -13,15 +14,34 @@ export interface MisbehavingService {
   slowToken: string;
   /** A token answered with a 200 that is not a snapshot. */
   garbageToken: string;
+  /** Tokens (`limitedToken('a')`) answered 429 with `Retry-After: LIMITED_RETRY_AFTER_S`. */
+  limitedToken(name: string): string;
+  /** How many requests reached the service for `token`. */
+  requestsFor(token: string): number;
   shareUrl(token: string): string;
   stop(): Promise<void>;
 }
 
+/** The pause a limited token's 429 asks for, in seconds: short enough to see it end. */
+export const LIMITED_RETRY_AFTER_S = 8;
+
 export async function startMisbehavingService(): Promise<MisbehavingService> {
   const held = new Set<ServerResponse>();
+  const requests = new Map<string, number>();
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://service').pathname;
     const token = path.startsWith(API_PATH_PREFIX) ? path.slice(API_PATH_PREFIX.length) : '';
+    requests.set(token, (requests.get(token) ?? 0) + 1);
+    if (token.startsWith('limited')) {
+      response.writeHead(429, {
+        'content-type': 'application/json',
+        'access-control-allow-origin': '*',
+        'access-control-expose-headers': 'Retry-After',
+        'retry-after': String(LIMITED_RETRY_AFTER_S),
+      });
+      response.end(JSON.stringify({ success: false, error: 'Too many requests', code: 'RATE_LIMITED' }));
+      return;
+    }
     if (token.startsWith('slow')) {
       held.add(response);
       response.on('close', () => held.delete(response));
@@ -43,6 +63,8 @@ export async function startMisbehavingService(): Promise<MisbehavingService> {
     baseUrl,
     slowToken: `slow_${'s'.repeat(40)}`,
     garbageToken: `garbage_${'g'.repeat(40)}`,
+    limitedToken: (name) => `limited_${name}_${'l'.repeat(40 - name.length)}`,
+    requestsFor: (token) => requests.get(token) ?? 0,
     shareUrl: (token) => `${baseUrl}${SHARE_PATH_PREFIX}${token}`,
     stop: () =>
       new Promise((resolve) => {

@@ -6,6 +6,11 @@ import { WatchlistView } from './watchlist-view';
 
 export type SortColumn = 'company' | 'readiness' | 'band' | 'expiry';
 
+/** Chrome's side panel at its usual width. */
+export const SIDE_PANEL_WIDTH = 360;
+/** A side panel widened enough for the links' table. */
+export const WIDE_SIDE_PANEL_WIDTH = 640;
+
 /**
  * The side panel (entrypoints/sidepanel) opened as a page: a sortable table of the last web tab's
  * share links that follows the page, with CSV export.
@@ -30,12 +35,13 @@ export class SidePanelPage extends PageLinksView {
     context: BrowserContext,
     extensionId: string,
     language: Language = 'en',
-    options: { view?: 'page' | 'watchlist'; colorScheme?: 'light' | 'dark' } = {},
+    options: { view?: 'page' | 'watchlist'; colorScheme?: 'light' | 'dark'; width?: number } = {},
   ): Promise<SidePanelPage> {
     const hash = options.view === 'watchlist' ? '#watchlist' : '';
     const page = await openExtensionPage(context, extensionId, `sidepanel.html${hash}`, {
       language,
-      viewport: { width: 420, height: 900 },
+      // A side panel's usual width (its links stacked); a wider one shows them as a table.
+      viewport: { width: options.width ?? SIDE_PANEL_WIDTH, height: 900 },
       ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
     });
     return new SidePanelPage(page, language);

@@ -32,6 +32,7 @@ function setUp(result: () => SnapshotResult | { status: 'deferred'; retryAt: num
     refresh: async () => result() as SnapshotResult,
     refreshInBackground: async () => result(),
     peek: async () => null,
+    wouldFetch: unused,
     listCached: unused,
     clearCache: unused,
   };

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createManagedPolicyReader } from '@/lib/extension/settings';
 
@@ -69,7 +69,7 @@ describe('managed policy reader', () => {
       const source = slowRead();
       const reader = createManagedPolicyReader(source.read);
       expect(await reader.provisional()).toEqual({ policy: { cacheTtlMinutes: 90 }, settled: false });
-      // What gates a fetch still waits for the real read.
+      // `get()` still waits for the real read; the snapshot service's `standIn()` does not (below).
       let gated = false;
       const gate = reader.get().then(() => (gated = true));
       await Promise.resolve();
@@ -108,5 +108,26 @@ describe('managed policy reader', () => {
       await expect.poll(() => changes).toEqual([{ cacheTtlMinutes: 180 }]);
       expect(await fakeBrowser.storage.local.get('lastManagedPolicy')).toEqual({ lastManagedPolicy: { cacheTtlMinutes: 180 } });
     });
+  });
+});
+
+describe('the policy the snapshot service fetches with (issue #33 item 10)', () => {
+  it('while the first read of a session is pending: the last session’s, at once; then the read', async () => {
+    await fakeBrowser.storage.local.set({ lastManagedPolicy: policy(90) });
+    const source = slowRead();
+    const reader = createManagedPolicyReader(source.read);
+    expect(await reader.standIn()).toEqual({ cacheTtlMinutes: 90 });
+    source.answer(policy(120));
+    await reader.get();
+    expect(await reader.standIn()).toEqual({ cacheTtlMinutes: 120 });
+  });
+
+  it('with no policy ever read: the read’s, not none (it waits for it)', async () => {
+    const source = slowRead();
+    const reader = createManagedPolicyReader(source.read);
+    const standIn = reader.standIn();
+    await vi.waitFor(() => expect(source.calls()).toBe(1));
+    source.answer(policy(45));
+    expect(await standIn).toEqual({ cacheTtlMinutes: 45 });
   });
 });

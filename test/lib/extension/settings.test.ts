@@ -40,7 +40,6 @@ describe('defaults', () => {
     expect(Object.values(effective.locked).every((locked) => !locked)).toBe(true);
     expect(effective.services.map((service) => [service.origin, service.source, service.locked])).toEqual([
       ['http://localhost:8787', 'user', false],
-      ['http://127.0.0.1:8787', 'user', false],
       [PRODUCTION_SERVICE_ORIGIN, 'user', false],
     ]);
   });
@@ -85,11 +84,33 @@ describe('corrupt stored values', () => {
   });
 });
 
+/** The bundled server on 127.0.0.1, as version 2 of the settings listed it beside localhost. */
+const OTHER_LOCAL = {
+  id: 'local-127',
+  name: 'Local dev server (127.0.0.1)',
+  origin: 'http://127.0.0.1:8787',
+  apiPathTemplate: '/api/v1/compliance-status/{token}',
+  sharePathTemplates: ['/share/{token}'],
+};
+
 describe('migration', () => {
+  it('version 2 to 3: the bundled server listed twice becomes one service with an alias; a changed entry stays (issue #33 item 14)', async () => {
+    const [local] = LOCAL_SERVICES;
+    if (!local) throw new Error('no local service');
+    const { aliases: _aliases, ...localV2 } = local;
+    const mine = { ...OTHER_LOCAL, id: 'mine', origin: 'http://127.0.0.1:9000' };
+    await fakeBrowser.storage.local.set({
+      [STORAGE_KEY]: { ...DEFAULT_USER_SETTINGS, services: [localV2, OTHER_LOCAL, mine] },
+      [`${STORAGE_KEY}$`]: { v: 2 },
+    });
+    const store = createSettingsStore();
+    expect((await store.getUserSettings()).services).toEqual([local, mine]);
+  });
+
   it('migrates version 1 (prefetchVisible, hoverDelay, cacheTtlMs, requestsPerMinute, persistentCache)', async () => {
     await fakeBrowser.storage.local.set({
       [STORAGE_KEY]: {
-        services: [LOCAL_SERVICES[1]],
+        services: [OTHER_LOCAL],
         prefetchVisible: true,
         hoverDelay: 250,
         cacheTtlMs: 2 * 3600_000,
@@ -99,7 +120,8 @@ describe('migration', () => {
     });
     const store = createSettingsStore();
     expect(await store.getUserSettings()).toEqual({
-      services: [LOCAL_SERVICES[1]],
+      // Version 3 lists the bundled server once, with its other name as an alias.
+      services: [...LOCAL_SERVICES],
       fetchMode: 'prefetch-visible',
       hoverDelayMs: 300,
       cacheTtlMinutes: 120,

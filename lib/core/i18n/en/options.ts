@@ -20,6 +20,10 @@ export const optionsEn = {
   'services.managed': 'Managed',
   'services.access.granted': 'Access allowed',
   'services.access.missing': 'Access not allowed yet: links to this service are not read.',
+  'services.access.shipped': 'Built in, not in use: links to it are read once you allow access.',
+  'services.start.title': 'Add the service your founders share links from',
+  'services.start.detail':
+    'Press “Add a service”, give it a name, and as its origin the start of one of their share links up to the host (from https://app.comply.io/share/… that is https://app.comply.io). Your browser then asks you to let Compliance Lens reach that address; only share-link tokens are ever sent to it.',
   'services.access.checking': 'Checking access…',
   'services.access.allow': 'Allow access',
   'services.access.allowNamed': 'Allow access to {name}',

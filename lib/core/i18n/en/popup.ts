@@ -37,7 +37,8 @@ export const popupEn = {
   'pageLinks.expires': 'Expires {when}',
   'pageLinks.expiresTitle': 'Link expires {date}',
   'pageLinks.openDetails': 'Show details for {name}',
-  'pageLinks.unnamed': 'Share link {number}',
+  'pageLinks.unnamed': '{host} share link · {token}',
+  'pageLinks.unnamedApi': '{host} API link · {token}',
   'pageLinks.disclaimers': 'Disclaimer',
 
   'pageLinks.empty.title': 'No share links on this page',
@@ -105,6 +106,7 @@ export const popupEn = {
   'panel.column.company': 'Company',
   'panel.column.expiry': 'Expires',
   'panel.sortBy': 'Sort by {column}',
+  'panel.sort': 'Sort:',
   'panel.sortedAscending': 'sorted ascending',
   'panel.sortedDescending': 'sorted descending',
   'panel.export#one': 'Export CSV ({count} row)',

@@ -22,6 +22,10 @@ export const optionsFr: Record<keyof typeof optionsEn, string> = {
   'services.managed': 'Géré',
   'services.access.granted': 'Accès autorisé',
   'services.access.missing': 'Accès pas encore autorisé : les liens vers ce service ne sont pas lus.',
+  'services.access.shipped': 'Fourni avec l’extension, non utilisé : ses liens sont lus une fois l’accès autorisé.',
+  'services.start.title': 'Ajoutez le service d’où vos fondateurs partagent leurs liens',
+  'services.start.detail':
+    'Cliquez sur « Ajouter un service », donnez-lui un nom et, comme origine, le début de l’un de leurs liens de partage jusqu’à l’hôte (de https://app.comply.io/share/… c’est https://app.comply.io). Votre navigateur vous demande alors d’autoriser Compliance Lens à joindre cette adresse ; seuls les jetons des liens de partage lui sont envoyés.',
   'services.access.checking': 'Vérification de l’accès…',
   'services.access.allow': 'Autoriser l’accès',
   'services.access.allowNamed': 'Autoriser l’accès à {name}',

@@ -38,7 +38,8 @@ export const popupFr: Record<keyof typeof popupEn, string> = {
   'pageLinks.expires': 'Expire {when}',
   'pageLinks.expiresTitle': 'Le lien expire le {date}',
   'pageLinks.openDetails': 'Afficher le détail de {name}',
-  'pageLinks.unnamed': 'Lien de partage {number}',
+  'pageLinks.unnamed': 'Lien de partage {host} · {token}',
+  'pageLinks.unnamedApi': 'Lien API {host} · {token}',
   'pageLinks.disclaimers': 'Avertissement',
 
   'pageLinks.empty.title': 'Aucun lien de partage sur cette page',
@@ -107,6 +108,7 @@ export const popupFr: Record<keyof typeof popupEn, string> = {
   'panel.table.caption': 'Liens de partage sur cette page',
   'panel.column.company': 'Entreprise',
   'panel.column.expiry': 'Expiration',
+  'panel.sort': 'Trier :',
   'panel.sortBy': 'Trier par {column}',
   'panel.sortedAscending': 'tri croissant',
   'panel.sortedDescending': 'tri décroissant',

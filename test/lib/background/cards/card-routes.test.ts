@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createCardRoutes, type CardRoutesDeps } from '@/lib/background/cards/card-routes';
 import type { StorageAreaAdapter } from '@/lib/background/common/storage-area';
-import { createHoverAllowance, HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
+import { createHoverAllowance, HOVER_FETCHES_KEY_PREFIX, HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
 import { createBadgeFrames } from '@/lib/background/badge-frames';
 import { createLinkFrames } from '@/lib/background/link-frames';
 import {
@@ -113,7 +113,8 @@ function handlers(options: Options = {}) {
   const fetched: string[] = [];
   /** Fetches not answered yet, shared by every asker (as the real service coalesces them). */
   const inFlight = new Map<string, Promise<SnapshotResult>>();
-  const cachedOnly = (token: string) => fetched.includes(token) && !inFlight.has(token);
+  const forgotten = new Set<string>();
+  const cachedOnly = (token: string) => fetched.includes(token) && !inFlight.has(token) && !forgotten.has(token);
   const service: SnapshotService = {
     peek: async (asked) => options.cached?.() ?? (cachedOnly(asked.token) ? { ...READY, fromCache: true } : null),
     getSnapshot: async (asked) => {
@@ -121,6 +122,7 @@ function handlers(options: Options = {}) {
       const pending = inFlight.get(asked.token);
       if (pending) return pending;
       fetched.push(asked.token);
+      forgotten.delete(asked.token);
       const fetching = (async () => {
         await options.fetchDone?.();
         inFlight.delete(asked.token);
@@ -131,6 +133,7 @@ function handlers(options: Options = {}) {
     },
     refresh: async () => READY,
     refreshInBackground: unused,
+    wouldFetch: async (asked) => !options.cached?.() && !cachedOnly(asked.token) && !inFlight.has(asked.token),
     listCached: unused,
     clearCache: unused,
   };
@@ -177,6 +180,8 @@ function handlers(options: Options = {}) {
     pushes,
     pushesOf,
     fetched,
+    /** The link's answer is no longer cached (an error is never kept): the next gesture fetches it again. */
+    forgetCached: (token: string) => forgotten.add(token),
   };
 }
 
@@ -275,6 +280,7 @@ describe('what may be fetched', () => {
       request: { ...request, token: uncached },
       result: null,
       language: 'fr',
+      unloaded: 'allowance',
     });
     // A cached link costs nothing, and is shown.
     expect(await background.openCard(open(NONCE, 'hover', fixtureToken(0)), contentScript(5))).toEqual({
@@ -282,6 +288,40 @@ describe('what may be fetched', () => {
       badge: READY_BADGE,
     });
     expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 1);
+  });
+
+  it('the allowance counts the fetches gestures made, each link once: gestures again on one link, or on a link already on its way, spend nothing more (issue #33 item 15)', async () => {
+    let answer = () => {};
+    const background = handlers({ fetchDone: () => new Promise<void>((resolve) => (answer = resolve)) });
+    // A link fetched and on its way: a click on its badge while it loads joins that fetch.
+    const slow = background.openCard(open(NONCE, 'hover', fixtureToken(0)), contentScript(5));
+    await vi.waitFor(() => expect(background.fetched).toEqual([fixtureToken(0)]));
+    const joined = background.openCard(open(OTHER_NONCE, 'click', fixtureToken(0)), contentScript(5));
+    answer();
+    await Promise.all([slow, joined]);
+    // Nine more links: the tenth fetch of the minute. The same links again are not new fetches.
+    const fetchOf = async (token: string) => {
+      const before = background.fetched.length;
+      const opening = background.openCard(open(NONCE, 'hover', token), contentScript(5));
+      await vi.waitFor(() => expect(background.fetched.slice(before)).toEqual([token]));
+      answer();
+      return opening;
+    };
+    for (let i = 1; i < HOVER_FETCHES_PER_MINUTE; i += 1) await fetchOf(fixtureToken(i));
+    const spent = async () => {
+      const stored: unknown = (await background.area.get([`${HOVER_FETCHES_KEY_PREFIX}5`]))[`${HOVER_FETCHES_KEY_PREFIX}5`];
+      return Array.isArray(stored) ? stored.length : 0;
+    };
+    expect(await spent()).toBe(HOVER_FETCHES_PER_MINUTE);
+    expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE);
+    // The allowance is spent: a new link gets Load; a link fetched this minute (its answer was not
+    // kept, say the service was down) may be asked again without spending more.
+    await background.openCard(open(NONCE, 'hover', fixtureToken(30)), contentScript(5));
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ result: null, unloaded: 'allowance' });
+    background.forgetCached(fixtureToken(3));
+    await fetchOf(fixtureToken(3));
+    expect(background.fetched.filter((token) => token === fixtureToken(3))).toHaveLength(2);
+    expect(await spent()).toBe(HOVER_FETCHES_PER_MINUTE);
   });
 
   it('a gesture its frame did not see fetches nothing and takes nothing of the allowance; the card offers Load (issue #26 item 1)', async () => {
@@ -295,7 +335,7 @@ describe('what may be fetched', () => {
       }
     }
     expect(background.fetched).toEqual([]);
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ result: null });
+    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ result: null, unloaded: 'unseen' });
     // The allowance is whole: a seen click fetches.
     await background.openCard(open(OTHER_NONCE, 'click', fixtureToken(40)), contentScript(5));
     expect(background.fetched).toEqual([fixtureToken(40)]);
@@ -613,7 +653,7 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
     });
     const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
     const opened = background.openCard(open(NONCE, 'hover'), contentScript(5));
-    expect(await waiting).toEqual({ drawn: true, language: 'fr' }); // its Loading… in the reader's language
+    expect(await waiting).toEqual({ drawn: true, language: 'fr', openedAt: expect.any(Number) as unknown }); // its Loading… in the reader's language, counted from intent
     const claim = background.claimCard({ nonce: AHEAD }, cardPage(5));
     answer();
     expect(await claim).toMatchObject({ request, result: { snapshot: { company: { name: 'Kobo Ledger Ltd' } } } });

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { snapshotResultSchema } from '@/lib/background/snapshot-service';
+import { PRODUCTION_SERVICE_ORIGIN } from '@/lib/core/services';
 import { FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
 import { ORIGIN, createHarness, flush, okResponse } from './helpers';
 
@@ -64,8 +65,19 @@ describe('in-flight de-duplication', () => {
     await Promise.all([
       service.getSnapshot(request),
       service.getSnapshot({ origin: ORIGIN, token: `${FIXTURE_TOKEN}A` }),
-      service.getSnapshot({ origin: 'http://127.0.0.1:8787', token: FIXTURE_TOKEN }),
+      service.getSnapshot({ origin: PRODUCTION_SERVICE_ORIGIN, token: FIXTURE_TOKEN }),
     ]);
     expect(fetch).toHaveBeenCalledTimes(3);
+  });
+
+  it('a token on an alias of its service’s origin is the same link: one fetch from the service’s origin, one cache entry (issue #33 item 14)', async () => {
+    const { service, fetch } = createHarness();
+    const alias = { origin: 'http://127.0.0.1:8787', token: FIXTURE_TOKEN };
+    const [first, second] = await Promise.all([service.getSnapshot(request), service.getSnapshot(alias)]);
+    expect(first).toEqual(second);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch.mock.calls[0]?.[0]).toBe(`${ORIGIN}/api/v1/compliance-status/${FIXTURE_TOKEN}`);
+    expect(await service.peek(alias)).toMatchObject({ status: 'ready', fromCache: true });
+    expect(await service.wouldFetch(alias)).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { API_VERSION } from '@/lib/core/labels';
 import { DEFAULT_MAX_BODY_BYTES } from '@/lib/background/snapshot-service';
+import { SNAPSHOT_DEADLINE_MS } from '@/lib/core/schemas/results';
 import { FIXTURE_TOKEN, buildErrorEnvelope, buildSuccessEnvelope } from '@/test/fixtures/snapshot';
-import { ORIGIN, createHarness, jsonResponse, okResponse } from './helpers';
+import { ORIGIN, createHarness, flush, jsonResponse, okResponse } from './helpers';
 
 const request = { origin: ORIGIN, token: FIXTURE_TOKEN };
 
@@ -208,6 +209,32 @@ describe('timeout', () => {
       timeoutMs: 30,
     });
     expect(await service.getSnapshot(request)).toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  describe('one deadline for hovers and the watchlist (issue #33 item 4)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it.each([
+      ['a hover', (service: ReturnType<typeof createHarness>['service']) => service.getSnapshot(request)],
+      [
+        'the watchlist’s scheduled refresh',
+        (service: ReturnType<typeof createHarness>['service']) => service.refreshInBackground(request, { reserve: 0 }),
+      ],
+      ['the watchlist’s own refresh', (service: ReturnType<typeof createHarness>['service']) => service.refresh(request)],
+    ])('%s is given up at the deadline, with its reason', async (_name, ask) => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { service } = createHarness(() => new Promise<Response>(() => undefined));
+      let answer: unknown;
+      void ask(service).then((result) => (answer = result));
+      await flush();
+      await vi.advanceTimersByTimeAsync(SNAPSHOT_DEADLINE_MS - 1);
+      expect(answer).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await flush();
+      expect(answer).toMatchObject({ status: 'error', code: 'TIMEOUT', reason: 'timeout' });
+    });
   });
 
   it('a timed-out request is not cached and can be retried', async () => {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { PRODUCTION_SERVICE_ORIGIN } from '@/lib/core/services';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { DEFAULT_RETRY_AFTER_MS, MAX_RETRY_AFTER_MS, retryAtFrom, type SnapshotResult } from '@/lib/background/snapshot-service';
 import { FIXTURE_NOW, buildErrorEnvelope, fixtureToken } from '@/test/fixtures/snapshot';
@@ -75,7 +76,7 @@ describe('client request budget', () => {
   it('budgets each origin separately', async () => {
     const { service, fetch, clock } = createHarness(async () => okResponse(), { settings: { requestBudgetPerMinute: 1 } });
     await service.getSnapshot(token(0));
-    await service.getSnapshot({ origin: 'http://127.0.0.1:8787', token: fixtureToken(0) });
+    await service.getSnapshot({ origin: PRODUCTION_SERVICE_ORIGIN, token: fixtureToken(0) });
     expect(fetch).toHaveBeenCalledTimes(2);
     expect(clock.waiting).toBe(0);
   });
@@ -132,7 +133,7 @@ describe('429 pause', () => {
   it('does not pause other origins', async () => {
     const { service, fetch } = rateLimitedThenOk('300');
     await service.getSnapshot(token(0));
-    expect(await service.getSnapshot({ origin: 'http://127.0.0.1:8787', token: fixtureToken(0) })).toMatchObject({
+    expect(await service.getSnapshot({ origin: PRODUCTION_SERVICE_ORIGIN, token: fixtureToken(0) })).toMatchObject({
       status: 'ready',
     });
     expect(fetch).toHaveBeenCalledTimes(2);

@@ -28,6 +28,7 @@ export function unusedCards(): CardRoutes {
     open: unused,
     claim: unused,
     warm: unused,
+    linksShown: unused,
     awaitCard: unused,
     move: unused,
     close: unused,

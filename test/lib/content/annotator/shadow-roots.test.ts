@@ -43,6 +43,17 @@ describe('open shadow roots', () => {
     expect(harness.annotator.links().map((link) => link.token)).toEqual([fixtureToken(1)]);
   });
 
+  it('lists links in page order when asked, a shadow root’s where its host is (issue #33 item 12)', () => {
+    document.body.insertAdjacentHTML('beforeend', shareLink(1));
+    const middle = host(shareLink(2));
+    document.body.insertAdjacentHTML('beforeend', shareLink(3));
+    host(shareLink(5), host(shareLink(4)));
+    const harness = start();
+    harness.scheduler.runAllFrames();
+    expect(badgesIn(middle)).toHaveLength(1);
+    expect(harness.annotator.links(true).map((link) => link.token)).toEqual([1, 2, 3, 4, 5].map(fixtureToken));
+  });
+
   it('finds links in nested shadow roots', () => {
     const outer = host(`<section>${shareLink(1)}</section>`);
     const inner = host(shareLink(2), outer);

@@ -39,6 +39,24 @@ describe('placeCard', () => {
     expect(overlaps(boxOf(placement), row)).toBe(false);
   });
 
+  it('a full card that fits neither above nor below a link mid-screen goes beside it, whole, not shortened (issue #33 item 1)', () => {
+    const tall = { width: 360, height: 560 };
+    const link = { left: 40, top: 390, right: 220, bottom: 408 };
+    const placement = placeCard(link, tall, viewport);
+    expect(placement).toMatchObject({ side: 'right', left: 226, height: 560 });
+    expect(placement.top).toBe(800 - 8 - 560);
+    const nearRightEdge = placeCard({ left: 1000, top: 390, right: 1180, bottom: 408 }, tall, viewport);
+    expect(nearRightEdge).toMatchObject({ side: 'left', left: 1000 - 6 - 360, height: 560 });
+  });
+
+  it('in a window too narrow to go beside it: the larger room above or below, shortened to it', () => {
+    const phone = { width: 360, height: 740 };
+    const upper = placeCard({ left: 8, top: 296, right: 160, bottom: 314 }, { width: 360, height: 560 }, phone);
+    expect(upper).toMatchObject({ side: 'below', top: 320, height: 740 - 320 - 8 });
+    const lower = placeCard({ left: 8, top: 500, right: 160, bottom: 518 }, { width: 360, height: 560 }, phone);
+    expect(lower).toMatchObject({ side: 'above', top: 8, height: 500 - 6 - 8 });
+  });
+
   it('in a 360 px window: at most the viewport less 16 px wide, inside it', () => {
     const phone = { width: 360, height: 740 };
     const placement = placeCard({ left: 10, top: 100, right: 90, bottom: 116 }, size, phone);

@@ -1,6 +1,6 @@
 /** Shared services, tokens and wrapper encoders for the link-recognition tests. */
 import type { ServiceConfig } from '@/lib/core/services';
-import { API_PATH_TEMPLATE, LOCAL_SERVICES, SHARE_PATH_TEMPLATE } from '@/lib/core/services';
+import { API_PATH_TEMPLATE, LOCAL_SERVICES, SHARE_PATH_TEMPLATE, spellOutAliases } from '@/lib/core/services';
 
 export const COMPLY: ServiceConfig = {
   id: 'comply',
@@ -18,7 +18,8 @@ export const SERVICE: ServiceConfig = {
   sharePathTemplates: [SHARE_PATH_TEMPLATE],
 };
 
-export const SERVICES: readonly ServiceConfig[] = [COMPLY, SERVICE, ...LOCAL_SERVICES];
+/** As the content script gets them: the local server's alias spelt out as a service of its own. */
+export const SERVICES: readonly ServiceConfig[] = spellOutAliases([COMPLY, SERVICE, ...LOCAL_SERVICES]);
 export const CONFIGURED_ORIGINS: ReadonlySet<string> = new Set(SERVICES.map((s) => s.origin));
 
 /** 43 characters, like the server's 256-bit tokens. */

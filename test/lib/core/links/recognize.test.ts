@@ -37,7 +37,8 @@ describe('direct links', () => {
   it.each([
     ['localhost API', `http://localhost:8787/api/v1/compliance-status/${TOKEN}`, 'local-localhost', 'http://localhost:8787'],
     ['localhost share', `http://localhost:8787/share/${TOKEN}`, 'local-localhost', 'http://localhost:8787'],
-    ['127.0.0.1 share', `http://127.0.0.1:8787/share/${TOKEN}`, 'local-127', 'http://127.0.0.1:8787'],
+    // An alias of the local server's origin, spelt out as a service of its own (lib/core/services.ts).
+    ['127.0.0.1 share', `http://127.0.0.1:8787/share/${TOKEN}`, 'local-localhost~1', 'http://127.0.0.1:8787'],
     ['second service', `https://service.example/share/${TOKEN}`, 'service', 'https://service.example'],
   ])('%s', (_name, href, serviceId, origin) => {
     const link = recognizer.recognize({ href });
