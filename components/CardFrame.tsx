@@ -52,6 +52,14 @@ export function CardFrame({ onClose, onResize, onHover, children }: CardFramePro
   const { t } = useCardI18n();
   const root = useRef<HTMLElement>(null);
   const content = useRef<HTMLDivElement>(null);
+  /**
+   * The height told last, and the one the card keeps after a press inside it until the pointer leaves
+   * (issue #33 item 3): a shorter answer (Refresh on a revoked link) must not shrink the card out from
+   * under a still pointer, which would close it on the reader who just paid a view for it.
+   */
+  const told = useRef(0);
+  const held = useRef(0);
+  const reportSize = useRef<(() => void) | null>(null);
 
   useLayoutEffect(() => {
     const card = root.current;
@@ -60,9 +68,11 @@ export function CardFrame({ onClose, onResize, onHover, children }: CardFramePro
     const report = () => {
       const scroll = inner.querySelector<HTMLElement>('[data-card-scroll]');
       const step = scroll ? CARD_HEIGHT_STEP : 1;
-      const height = Math.min(Math.ceil(naturalHeight(card, inner, scroll) / step) * step, CARD_MAX_HEIGHT);
-      onResize({ width: card.offsetWidth, height });
+      const needed = Math.min(Math.ceil(naturalHeight(card, inner, scroll) / step) * step, CARD_MAX_HEIGHT);
+      told.current = Math.max(needed, held.current);
+      onResize({ width: card.offsetWidth, height: told.current });
     };
+    reportSize.current = report;
     const observer = new ResizeObserver(report);
     // The content's box grows with the frame: what is in it tells when the card's height changes.
     for (const part of [inner, ...inner.children, inner.querySelector('[data-card-body]')]) if (part) observer.observe(part);
@@ -104,14 +114,23 @@ export function CardFrame({ onClose, onResize, onHover, children }: CardFramePro
     };
     const leave = () => {
       saidAt = Number.NEGATIVE_INFINITY;
+      if (held.current > 0) {
+        held.current = 0;
+        reportSize.current?.();
+      }
       onHover(false);
+    };
+    const press = () => {
+      held.current = told.current;
     };
     document.addEventListener('pointerover', inside);
     document.addEventListener('pointermove', inside, { passive: true });
+    document.addEventListener('pointerdown', press, { passive: true });
     document.documentElement.addEventListener('pointerleave', leave);
     return () => {
       document.removeEventListener('pointerover', inside);
       document.removeEventListener('pointermove', inside);
+      document.removeEventListener('pointerdown', press);
       document.documentElement.removeEventListener('pointerleave', leave);
     };
   }, [onHover]);
