@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { BADGE_COMPACT_WIDTH, BADGE_HEIGHT, BADGE_WIDTH } from '@/lib/core/badge-look';
-import { escapeHtml } from '../support/html';
 import { launch, type LaunchedBrowser } from '../support/chromium';
 import { PAGES_ORIGIN, servePages } from './pages/serve';
+import { READING_PAGES, readingValues } from './pages/reading-pages';
 import { expect, test } from './support/fixtures';
 import { clippedBadges, coveredCharacters, layoutShift, layoutShiftSources, recordLayoutShifts } from './support/reading';
 
@@ -23,26 +23,6 @@ import { clippedBadges, coveredCharacters, layoutShift, layoutShiftSources, reco
 test.use({ withTestService: true });
 
 const screenshots = path.resolve(import.meta.dirname, '../../test-results/glance');
-
-const READING_PAGES = [
-  { name: 'mail-thread', badges: 6, opened: 'body[data-opened="true"]' },
-  { name: 'reading-pane', badges: 4 },
-  { name: 'crm-table', badges: 8 },
-  { name: 'shared-doc', badges: 6 },
-] as const;
-
-/** The placeholders of the reading pages: share links of the test service (never fetched here). */
-function readingValues(serviceOrigin: string): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (let index = 1; index <= 8; index += 1) {
-    const link = `${serviceOrigin}/share/${String.fromCharCode(64 + index).repeat(40)}rd${index}`;
-    values[`LINK_${index}`] = escapeHtml(link);
-    values[`SAFELINK_${index}`] = escapeHtml(
-      `https://eur01.safelinks.protection.outlook.com/?url=${encodeURIComponent(link)}&data=05%7C01%7C&reserved=0`,
-    );
-  }
-  return values;
-}
 
 async function openReadingPage(
   context: BrowserContext,

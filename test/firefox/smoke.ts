@@ -32,6 +32,8 @@ import { escapeHtml } from '../support/html';
 import { addServiceInExtension } from '../support/test-service';
 import { waitLongerThanHoverDelay } from '../support/timing';
 import { CARD_AHEAD_HASH } from '../../lib/protocol/guarded/card';
+import { READING_PAGES, readingPageHtml, readingValues } from '../e2e/pages/reading-pages';
+import { findClippedBadges, findCoveredCharacters } from '../e2e/support/reading';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const extensionPath = path.join(repoRoot, '.output/firefox-mv3');
@@ -44,7 +46,7 @@ const EXTENSION_ID = 'compliance-lens@compliance-lens.dev';
 const EXTENSION_UUID = '0c6f3a52-8d1e-4b7a-9f25-6e4d2c1b0a93';
 const EXTENSION_ORIGIN = `moz-extension://${EXTENSION_UUID}`;
 /** The whole run must stay well under 3 minutes. */
-const WATCHDOG_MS = 150_000;
+const WATCHDOG_MS = 240_000;
 
 // ---------------------------------------------------------------------------------------------
 // A tiny runner: named checks in order, each timed; one summary line at the end.
@@ -168,6 +170,22 @@ function attackPage(links: { jack: string; trap: string; plain: string; body: st
 </body></html>`;
 }
 
+/**
+ * Issue #32's attack classes: links whose paint is invisible (transparent text, transparent fill) with
+ * page CSS that tries to hide the badges, and a link the page slides under a still pointer; one
+ * visible link beside them.
+ */
+function paintAttackPage(links: { ink: string; fill: string; slide: string; clear: string }): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Offers</title>
+<style>compliance-lens-badge{opacity:0!important;visibility:hidden!important}</style></head>
+<body style="font:16px system-ui;margin:24px">
+<p>Ink: <a id="ink" href="${escapeHtml(links.ink)}" style="color:transparent">special offer</a></p>
+<p>Fill: <a id="fill" href="${escapeHtml(links.fill)}" style="-webkit-text-fill-color:transparent">special offer</a></p>
+<a id="slide" href="${escapeHtml(links.slide)}" style="position:absolute;left:600px;top:420px;transition:top .3s">an offer that moves</a>
+<p style="margin-top:120px">Visible: <a id="clear" href="${escapeHtml(links.clear)}">snapshot</a></p>
+</body></html>`;
+}
+
 /** A page that frames the card page itself: its URL is stable per install on Firefox. */
 function framingPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Framer</title></head><body>
@@ -189,7 +207,8 @@ const BLANK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>setu
  * as test/e2e/support/extension.ts does in Chromium), from an extension page: card.html framed in a
  * loopback page. BiDi refuses to navigate a tab to moz-extension:// but evaluates inside such a frame.
  */
-async function configureService(browser: Browser, setupUrl: string, serviceOrigin: string): Promise<void> {
+/** Runs `use` in an extension page (card.html, framed by the page at `setupUrl`): its storage is the extension's. */
+async function inExtensionFrame(browser: Browser, setupUrl: string, use: (frame: Frame) => Promise<void>): Promise<void> {
   const page = await browser.newPage();
   try {
     await page.goto(setupUrl);
@@ -210,20 +229,29 @@ async function configureService(browser: Browser, setupUrl: string, serviceOrigi
       (found) => found !== null,
     );
     assert(frame, 'no extension frame');
-    await frame.evaluate(addServiceInExtension, {
-      id: `ff-smoke-${new URL(serviceOrigin).port}`,
-      name: 'Firefox smoke test server',
-      origin: serviceOrigin,
-    });
+    await use(frame);
   } finally {
     await page.close();
   }
 }
 
-/**
- * The frame showing an extension page. Puppeteer reports such frames as `about:blank` under BiDi in
- * Firefox (their URL is hidden), so ask each frame where it is.
- */
+async function configureService(browser: Browser, setupUrl: string, serviceOrigin: string): Promise<void> {
+  await inExtensionFrame(browser, setupUrl, async (frame) => {
+    await frame.evaluate(addServiceInExtension, {
+      id: `ff-smoke-${new URL(serviceOrigin).port}`,
+      name: 'Firefox smoke test server',
+      origin: serviceOrigin,
+    });
+  });
+}
+
+/** The reader's language, as the options page sets it. */
+async function setLanguage(browser: Browser, setupUrl: string, language: 'en' | 'fr'): Promise<void> {
+  await inExtensionFrame(browser, setupUrl, async (frame) => {
+    await frame.evaluate((value) => chrome.storage.local.set({ language: value }), language);
+  });
+}
+
 async function findExtensionFrame(page: Page, pathname: string): Promise<Frame | null> {
   for (const frame of page.frames()) {
     if (frame === page.mainFrame()) continue;
@@ -476,6 +504,16 @@ async function main(): Promise<number> {
     );
     const [jack, trap, plain, body] = attackDeals;
     if (!jack || !trap || !plain || !body) throw new Error('attack deals not created');
+    const paintDeals = await Promise.all(
+      ['Ink Co', 'Fill Co', 'Slide Co', 'Clear Co'].map(async (name) => {
+        const owner = await FounderClient.signUp(baseUrl, name);
+        const shared = await owner.createShareLink();
+        return { shared, views: () => owner.viewCount(shared.id) };
+      }),
+    );
+    const [ink, fill, slide, clear] = paintDeals;
+    if (!ink || !fill || !slide || !clear) throw new Error('paint attack deals not created');
+    const reading = readingValues(serviceOrigin);
     fixtures = await startFixtureServer({
       '/blank.html': BLANK_PAGE,
       '/attacks.html': attackPage({
@@ -488,6 +526,20 @@ async function main(): Promise<number> {
       '/mail.html': mailPage(link),
       '/crm.html': crmPage(sealedLink),
       '/record.html': recordPage(link),
+      '/paint-attacks.html': paintAttackPage({
+        ink: ink.shared.shareUrl,
+        fill: fill.shared.shareUrl,
+        slide: slide.shared.shareUrl,
+        clear: clear.shared.shareUrl,
+      }),
+      ...Object.fromEntries(READING_PAGES.map(({ name }) => [`/${name}.html`, readingPageHtml(name, reading)])),
+      // Dark copies: Firefox over WebDriver BiDi cannot emulate the colour scheme, so the pages' dark rules always apply.
+      ...Object.fromEntries(
+        READING_PAGES.map(({ name }) => [
+          `/dark-${name}.html`,
+          readingPageHtml(name, reading).replaceAll('@media (prefers-color-scheme: dark)', '@media all'),
+        ]),
+      ),
     });
 
     const b = browser;
@@ -795,6 +847,80 @@ async function main(): Promise<number> {
           await restOn(tab, { selector: '#share', frame: mailFrame });
           await waitForBadge(tab, { selector: '#share', frame: mailFrame }, 'ready');
           assert((await body.views()) === 1, `resting on the visible mail body's link cost ${await body.views()} views`);
+        });
+      },
+    );
+
+    await check(
+      'issue #32: the reading pages (a mail thread opened after load, a reading pane, a CRM table, a shared doc), EN light and FR dark: no word under a badge, every badge whole',
+      async () => {
+        for (const [language, scheme] of [
+          ['en', 'light'],
+          ['fr', 'dark'],
+        ] as const) {
+          await setLanguage(b, `${fixtures!.origin}/blank.html`, language);
+          for (const page of READING_PAGES) {
+            const tab = await b.newPage();
+            tab.on('pageerror', (error) => pageErrors.push(String(error)));
+            try {
+              await tab.goto(`${fixtures!.origin}/${scheme === 'dark' ? 'dark-' : ''}${page.name}.html`);
+              const drawn = await waitFor(
+                `${page.name}: ${page.badges} badges drawn in the page's scheme`,
+                () =>
+                  tab.evaluate(
+                    (value) => document.querySelectorAll(`compliance-lens-badge[data-scheme="${value}"]`).length,
+                    scheme,
+                  ),
+                (count) => count === page.badges,
+              );
+              assert(drawn === page.badges, `${page.name}: ${drawn} badges drawn`);
+              await new Promise((resolve) => setTimeout(resolve, 500));
+              // tsx keeps function names with a `__name` helper, which the page does not have.
+              await tab.evaluate('globalThis.__name ??= (target) => target');
+              const covered = await tab.evaluate(findCoveredCharacters);
+              assert(
+                covered.length === 0,
+                `${page.name} (${language}, ${scheme}): covered ${JSON.stringify(covered.slice(0, 5))}`,
+              );
+              const clipped = await tab.evaluate(findClippedBadges);
+              assert(clipped.length === 0, `${page.name} (${language}, ${scheme}): badges not whole: ${clipped.join(', ')}`);
+              await tab.screenshot({ path: path.join(outDir, `reading-${page.name}-${language}-${scheme}.png`) });
+            } finally {
+              await tab.close();
+            }
+          }
+        }
+        await setLanguage(b, `${fixtures!.origin}/blank.html`, 'en');
+      },
+    );
+
+    await check(
+      'issue #32: links painted invisible (transparent text or fill) under page CSS that hides badges, and a link slid under a still pointer, cost no view; a rest on a visible link costs one',
+      async () => {
+        await inNewTab(`${fixtures!.origin}/paint-attacks.html`, async (tab) => {
+          await waitForBadge(tab, '#clear', 'idle');
+          for (const selector of ['#ink', '#fill']) {
+            for (let rest = 0; rest < 3; rest++) {
+              await restOn(tab, selector);
+              await waitLongerThanHoverDelay();
+              await closeCardByLeaving(tab); // the card offers Load (not seen); it closes when the pointer leaves
+            }
+          }
+          // The pointer parks where the page then slides its link.
+          await tab.mouse.move(3, 3, { steps: 2 });
+          await tab.mouse.move(640, 200, { steps: 4 });
+          await tab.evaluate(() => document.getElementById('slide')?.style.setProperty('top', '190px'));
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          const spent = await Promise.all([ink, fill, slide].map((deal) => deal.views()));
+          assert(
+            spent.every((views) => views === 0),
+            `the attacks cost views: ink, fill, slide = ${spent.join(', ')}`,
+          );
+          await tab.mouse.move(3, 3, { steps: 2 });
+          await restOn(tab, '#clear');
+          await waitForBadge(tab, '#clear', 'ready');
+          assert((await clear.views()) === 1, `a rest on the visible link cost ${await clear.views()} views`);
+          await tab.screenshot({ path: path.join(outDir, 'attack-paint.png') });
         });
       },
     );

@@ -28,9 +28,14 @@ export async function servePages(context: BrowserContext, values: Record<string,
     } catch {
       return route.fulfill({ status: 404, body: 'not found' });
     }
-    const body = html.replace(/\{\{([A-Z0-9_]+)\}\}/g, (match, key: string) => values[key] ?? match);
+    const body = fillPlaceholders(html, values);
     return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
   });
+}
+
+/** A fixture page with its `{{KEY}}` placeholders replaced (those without a value are left as they are). */
+export function fillPlaceholders(html: string, values: Record<string, string>): string {
+  return html.replace(/\{\{([A-Z0-9_]+)\}\}/g, (match, key: string) => values[key] ?? match);
 }
 
 /** Placeholder values for the mail fixture pages, for one share link. */

@@ -21,55 +21,61 @@ export interface CoveredCharacter {
  * docs/design-changes.md).
  */
 export function coveredCharacters(page: Page): Promise<CoveredCharacter[]> {
-  return page.evaluate(() => {
-    const overlap = (a: DOMRect, b: DOMRect) =>
-      Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
-      Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
-    const badges = [...document.querySelectorAll('compliance-lens-badge')].map((host) => ({
-      box: host.getBoundingClientRect(),
-      link: host.previousElementSibling,
-    }));
-    const found: { link: string; character: string; around: string }[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    const range = document.createRange();
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent ?? '';
-      if (!text.trim() || node.parentElement?.closest('script, style')) continue;
-      range.selectNodeContents(node);
-      const lines = [...range.getClientRects()];
-      for (const { box, link } of badges) {
-        if (link?.contains(node) || !lines.some((line) => overlap(line, box) > 0)) continue;
-        for (let index = 0; index < text.length; index += 1) {
-          if (/\s/.test(text[index] ?? ' ')) continue;
-          range.setStart(node, index);
-          range.setEnd(node, index + 1);
-          for (const glyph of range.getClientRects()) {
-            if (overlap(glyph, box) >= 0.2 * glyph.width * glyph.height && glyph.width > 0) {
-              found.push({
-                link: link?.id ?? '?',
-                character: text[index] ?? '',
-                around: text.slice(Math.max(0, index - 12), index + 12),
-              });
-            }
+  return page.evaluate(findCoveredCharacters);
+}
+
+/** `coveredCharacters`, as it runs in the page (self-contained: Puppeteer's Firefox runs it too). */
+export function findCoveredCharacters(): CoveredCharacter[] {
+  const overlap = (a: DOMRect, b: DOMRect) =>
+    Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+    Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const badges = [...document.querySelectorAll('compliance-lens-badge')].map((host) => ({
+    box: host.getBoundingClientRect(),
+    link: host.previousElementSibling,
+  }));
+  const found: { link: string; character: string; around: string }[] = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent ?? '';
+    if (!text.trim() || node.parentElement?.closest('script, style')) continue;
+    range.selectNodeContents(node);
+    const lines = [...range.getClientRects()];
+    for (const { box, link } of badges) {
+      if (link?.contains(node) || !lines.some((line) => overlap(line, box) > 0)) continue;
+      for (let index = 0; index < text.length; index += 1) {
+        if (/\s/.test(text[index] ?? ' ')) continue;
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        for (const glyph of range.getClientRects()) {
+          if (overlap(glyph, box) >= 0.2 * glyph.width * glyph.height && glyph.width > 0) {
+            found.push({
+              link: link?.id ?? '?',
+              character: text[index] ?? '',
+              around: text.slice(Math.max(0, index - 12), index + 12),
+            });
           }
         }
       }
     }
-    return found;
-  });
+  }
+  return found;
 }
 
 /** The links whose badge is not the element a click at its centre reaches (cut off, or under something). */
 export function clippedBadges(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('compliance-lens-badge')]
-      .filter((host) => {
-        host.scrollIntoView({ block: 'center', inline: 'nearest' });
-        const { left, top, width, height } = host.getBoundingClientRect();
-        return document.elementFromPoint(left + width / 2, top + height / 2) !== host;
-      })
-      .map((host) => host.previousElementSibling?.id ?? '?'),
-  );
+  return page.evaluate(findClippedBadges);
+}
+
+/** `clippedBadges`, as it runs in the page (self-contained). */
+export function findClippedBadges(): string[] {
+  return [...document.querySelectorAll('compliance-lens-badge')]
+    .filter((host) => {
+      host.scrollIntoView({ block: 'center', inline: 'nearest' });
+      const { left, top, width, height } = host.getBoundingClientRect();
+      return document.elementFromPoint(left + width / 2, top + height / 2) !== host;
+    })
+    .map((host) => host.previousElementSibling?.id ?? '?');
 }
 
 /** Records the page's layout shifts from its first paint on (Layout Instability API): add before it loads. */
