@@ -1,6 +1,6 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
 import { badgeFace } from '../core/badge-face';
-import { serviceAt, spellOutAliases } from '../core/services';
+import { serviceAt } from '../core/services';
 import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../core/schemas/results';
 import type { EffectiveSettings, PageSettings } from '../core/schemas/settings';
 import type { WatchSettings } from '../core/watchlist/schedule';
@@ -24,6 +24,7 @@ import {
 import type { SenderContext } from './sender';
 import type { SnapshotService } from './snapshot-service/service';
 import type { Watchlist } from './watchlist/watchlist';
+import { contentSettingsOf } from './page-settings-copy';
 
 export interface MessageHandlerDeps {
   service: SnapshotService;
@@ -73,9 +74,7 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       },
       async getPageSettings(input) {
         if (input?.waitForPolicy) await deps.getSettings();
-        const { services, hoverDelayMs, settled } = await deps.getPageSettings();
-        // A service's aliases are recognised like its origin; the background makes them one link.
-        return { services: spellOutAliases(services), hoverDelayMs, settled };
+        return contentSettingsOf(await deps.getPageSettings());
       },
       getBadgeText: () => deps.getBadgeText(),
       async openCard(input, sender) {

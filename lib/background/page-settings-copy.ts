@@ -1,4 +1,5 @@
 import type { PageSettings } from '../core/schemas/settings';
+import { spellOutAliases } from '../core/services';
 import { PAGE_SETTINGS_COPY_KEY } from '../core/storage-keys';
 
 /** The part of `storage.local` the copy needs (injected: tests pass a fake). */
@@ -10,6 +11,25 @@ export interface CopyArea {
 export interface PageSettingsCopy {
   /** Writes the settings again if they differ from the copy; one write at a time. */
   refresh(): Promise<void>;
+}
+
+/**
+ * What content scripts get of the settings, by message or from the copy: the services to recognise
+ * (a service's aliases spelled out as services of their own: the background makes them one link),
+ * the hover delay, and whether the policy was read.
+ */
+export function contentSettingsOf({ services, hoverDelayMs, settled }: PageSettings) {
+  return {
+    services: spellOutAliases(services).map(({ id, name, origin, apiPathTemplate, sharePathTemplates }) => ({
+      id,
+      name,
+      origin,
+      apiPathTemplate,
+      sharePathTemplates,
+    })),
+    hoverDelayMs,
+    settled,
+  };
 }
 
 /**
@@ -25,18 +45,7 @@ export function createPageSettingsCopy(getPageSettings: () => Promise<PageSettin
     refresh() {
       chain = chain
         .then(async () => {
-          const { services, hoverDelayMs, settled } = await getPageSettings();
-          const next = {
-            services: services.map(({ id, name, origin, apiPathTemplate, sharePathTemplates }) => ({
-              id,
-              name,
-              origin,
-              apiPathTemplate,
-              sharePathTemplates,
-            })),
-            hoverDelayMs,
-            settled,
-          };
+          const next = contentSettingsOf(await getPageSettings());
           const current: unknown = (await area.get(PAGE_SETTINGS_COPY_KEY))[PAGE_SETTINGS_COPY_KEY];
           if (JSON.stringify(current) !== JSON.stringify(next)) await area.set({ [PAGE_SETTINGS_COPY_KEY]: next });
         })
