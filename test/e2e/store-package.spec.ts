@@ -78,7 +78,8 @@ function namedFiles(manifest: Manifest): string[] {
 function referencedFiles(file: string, text: string): string[] {
   const references = file.endsWith('.html')
     ? [...text.matchAll(/\s(?:src|href)="([^"]+)"/g)]
-    : [...text.matchAll(/\bfrom\s*["'`]([^"'`]+)["'`]/g)];
+    : // A module's own files are written as paths ("./x.js", "/chunks/x.js"): words in a string ("links from`,") are not.
+      [...text.matchAll(/\bfrom\s*["'`]((?:\.{1,2}\/|\/)[^"'`]+)["'`]/g)];
   return references
     .map((match) => match[1] ?? '')
     .filter((reference) => !/^(?:[a-z][\w+.-]*:|\/\/|#)/i.test(reference))
