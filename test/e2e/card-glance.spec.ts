@@ -3,7 +3,14 @@ import { HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
 import { API_PATH_PREFIX } from '@/lib/core/services';
 import { configureTestService, openExtensionPage, startFreshMinute, untilPolicyRead, type Language } from './support/extension';
 import { expect, test } from './support/fixtures';
-import { essentialsOutOfView, expectBadgesGlance, expectCardGlance, expectFirstGlance, photographNow } from './support/glance';
+import {
+  essentialsOutOfView,
+  expectBadgesGlance,
+  expectCardGlance,
+  expectFirstGlance,
+  expectNoEmptyBand,
+  photographNow,
+} from './support/glance';
 import { LIMITED_RETRY_AFTER_S, startMisbehavingService, type MisbehavingService } from './support/misbehaving-service';
 import { SETTINGS_LIMITS } from '@/lib/core/limits';
 import { SNAPSHOT_DEADLINE_MS } from '@/lib/core/schemas/results';
@@ -164,8 +171,8 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
         await expect(at('withdrawn').badge).toHaveAttribute('data-error-code', 'NOT_FOUND');
         await photograph('withdrawn');
 
-        await photograph('not-found');
-        await photograph('expired');
+        await photograph('not-found', 'click', true, expectNoEmptyBand);
+        await photograph('expired', 'click', true, expectNoEmptyBand);
         // Its clock is days ahead of ours: what it stamped reads "just now", and the link expires in 7 days by its clock.
         await photograph('clock-ahead', 'click', true, async (frame) => {
           const card = frame.getByTestId('snapshot-card');
@@ -173,9 +180,9 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
           await expect(card).toContainText(language === 'en' ? 'in 7 days' : 'dans 7 jours');
         });
         await exhaustRateLimit(services.ahead.baseUrl);
-        await photograph('rate-limited');
-        await photograph('offline');
-        await photograph('unreadable');
+        await photograph('rate-limited', 'click', true, expectNoEmptyBand);
+        await photograph('offline', 'click', true, expectNoEmptyBand);
+        await photograph('unreadable', 'click', true, expectNoEmptyBand);
         await photograph('loading');
 
         // Resting on more uncached links than a tab may fetch that way in a minute: the next card

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Frame, type Locator, type Page } from '@playwright/test';
 import { seriousViolations, seriousViolationsInFrame } from './axe';
 import type { HoverCard } from './hover-card';
 
@@ -200,4 +200,25 @@ export async function expectBadgesGlance(page: Page, badges: Locator, states: re
   expect(drawn.map(({ face }) => face)).toEqual(expect.arrayContaining([...states]));
   expect(new Set(drawn.map(({ size }) => size)), `${name}: one size in every state`).toHaveProperty('size', 1);
   await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
+}
+
+/**
+ * A card is as tall as its content (issue #33 item 7): the space between its last line and its bottom
+ * edge, measured in the card page once the frame took the height the card told it, is no more than the
+ * card's own padding and border.
+ */
+export async function expectNoEmptyBand(frame: Frame): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        frame.evaluate(() => {
+          const main = document.querySelector('main');
+          const content = main?.firstElementChild;
+          if (!main || !content) return Number.POSITIVE_INFINITY;
+          const bottoms = [...content.querySelectorAll('*')].map((element) => element.getBoundingClientRect().bottom);
+          return main.getBoundingClientRect().bottom - Math.max(...bottoms);
+        }),
+      { message: 'space between the last line and the card’s bottom edge (px)' },
+    )
+    .toBeLessThanOrEqual(16);
 }
