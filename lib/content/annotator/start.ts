@@ -44,13 +44,6 @@ function lifetimeScheduler(lifetime: Lifetime): Scheduler {
   };
 }
 
-/**
- * For this long after the document started loading, nobody is reading it yet: a badge whose link was
- * painted before the settings came (a slow storage read: Firefox, a busy machine) still takes its room,
- * moving the page once while it loads, rather than covering its own link's last words for good.
- */
-const STILL_LOADING_MS = 1000;
-
 /** Before the background sent the badge's words and stylesheet (a few milliseconds): room taken, nothing drawn. */
 const NO_WORDS: BadgeText = { locale: 'en', strings: {}, style: '' };
 
@@ -82,7 +75,7 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
     scheduler: lifetimeScheduler(lifetime),
     hoverDelayMs: settings.hoverDelayMs,
     text: NO_WORDS,
-    rendered: () => rendered && performance.now() > STILL_LOADING_MS,
+    rendered: () => rendered,
   });
   words.then(
     (text) => {

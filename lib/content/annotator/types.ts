@@ -74,9 +74,9 @@ export interface AnnotatorOptions {
   /** Work per batch before yielding, so no task grows long on huge pages. */
   sliceBudgetMs?: number;
   /**
-   * Whether a reader may already be reading what the browser rendered before the settings came:
-   * links found then were painted without their badges, which must not move them now. Default:
-   * never (tests).
+   * Whether the browser has rendered the document since the script started (a frame came before the
+   * settings did): links found then were painted without their badges, which must not move them now.
+   * Default: never (tests).
    */
   rendered?: () => boolean;
   /** Wall clock for badge texts ("retry in 2 min"). */
