@@ -277,10 +277,13 @@ describe('restart in the middle of a retry', () => {
     expect(moved.status).toBe(200);
     await waitFor(() => local.received.length === 2, 'the retry after the restart');
     expect(local.received[1]?.headers['webhook-id']).toBe(id);
-    const events = z
-      .object({ data: z.object({ events: z.array(z.object({ delivery: z.object({ status: z.string() }) })) }) })
-      .parse(await (await call(second.url, 'GET', '/api/v1/events', key)).json());
-    expect(events.data.events.map((e) => e.delivery.status)).toEqual(['delivered']);
+    // The receiver has it; the server records the answer as the send ends, a moment later.
+    const statuses = async () =>
+      z
+        .object({ data: z.object({ events: z.array(z.object({ delivery: z.object({ status: z.string() }) })) }) })
+        .parse(await (await call(second.url, 'GET', '/api/v1/events', key)).json())
+        .data.events.map((e) => e.delivery.status);
+    await expect.poll(statuses, { timeout: 10_000 }).toEqual(['delivered']);
   });
 });
 
