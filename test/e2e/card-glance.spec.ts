@@ -169,7 +169,7 @@ for (const language of ['en', 'fr'] as const satisfies readonly Language[]) {
         // Peeked again from the cache, the badge says so too.
         await page.reload();
         await expect(at('withdrawn').badge).toHaveAttribute('data-error-code', 'NOT_FOUND');
-        await photograph('withdrawn');
+        await photograph('withdrawn', 'click', true, expectNoEmptyBand);
 
         await photograph('not-found', 'click', true, expectNoEmptyBand);
         await photograph('expired', 'click', true, expectNoEmptyBand);

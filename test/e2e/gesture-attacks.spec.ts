@@ -3,7 +3,7 @@ import { waitLongerThanHoverDelay } from '../support/timing';
 import { expect, test } from './support/fixtures';
 import { openHostilePage, pageToken, recordSnapshotRequests } from './support/hostile';
 import { restOn } from './support/pointer';
-import { createDeal } from './support/server';
+import { createDeal, type Deal } from './support/server';
 
 /**
  * A gesture counts only on the extension's own mark, seen, with a pointer that moved (issue #32 part
@@ -26,6 +26,17 @@ const addStyle = (page: Page, css: string) =>
     style.textContent = text;
     document.head.append(style);
   }, css);
+
+/** The visible gesture that ends each attack: the link's card opens, at exactly one view and one request. */
+async function expectCardAtOneView(
+  hostile: Awaited<ReturnType<typeof openHostilePage>>,
+  deal: Deal,
+  fetched: ReturnType<typeof recordSnapshotRequests>,
+): Promise<void> {
+  await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
+  expect(await deal.views()).toBe(1);
+  expect(fetched).toHaveLength(1);
+}
 
 /** The page's link `#ghost` points at a new token of its own. */
 const retarget = (page: Page, href: string) =>
@@ -74,9 +85,7 @@ for (const { mode, paint } of [
     expect(fetched).toEqual([]);
 
     await restOn(hostile.link('share'));
-    await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
-    expect(await deal.views()).toBe(1);
-    expect(fetched).toHaveLength(1);
+    await expectCardAtOneView(hostile, deal, fetched);
   });
 }
 
@@ -137,9 +146,7 @@ test('a still pointer: links slid under it by a transition, inserted under it, o
   await hostile.link('share').focus();
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
-  await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
-  expect(await deal.views()).toBe(1);
-  expect(fetched).toHaveLength(1);
+  await expectCardAtOneView(hostile, deal, fetched);
 });
 
 test('click-jacking the badge: transparent link text and a transparent mask on compliance-lens-badge over a decoy cost no view in 6 clicks and a key; a click on a visible badge costs one', async ({
@@ -188,9 +195,7 @@ test('click-jacking the badge: transparent link text and a transparent mask on c
   await page.keyboard.press('Escape');
   await page.mouse.move(5, 5);
   await hostile.badgeAfter('share').click();
-  await expect((await hostile.card.opened()).companyName).toHaveText(deal.name);
-  expect(await deal.views()).toBe(1);
-  expect(fetched).toHaveLength(1);
+  await expectCardAtOneView(hostile, deal, fetched);
 });
 
 test('a page that rewrites a badge’s style or adds attributes to hide it gets them put back', async ({ context, deal }) => {

@@ -26,10 +26,9 @@ const DAY = 24 * HOUR;
 const WEEK = 7 * DAY;
 
 let database: TestDatabase;
-// PGlite and the server's migrations: as long as the server project allows (14 s seen on two busy cores).
 beforeAll(async () => {
   database = await openTestDatabase();
-}, 60_000);
+});
 afterAll(async () => {
   await database.close();
 });
