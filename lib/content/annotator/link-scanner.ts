@@ -8,6 +8,7 @@ import { ANCHOR_SELECTOR, anchorsDeep, forEachShadowRoot, isAnchor, isElement } 
 import type { Annotation, LinkStates } from './link-states';
 import type { AnchorRecognizer, AnnotatableLink, EngineConfig } from './types';
 import type { VisibilityWatcher } from './visibility';
+import { watchUpgrades } from './upgrade-watch';
 
 export interface ScannerHooks {
   /** Makes the badge of a new annotation. */
@@ -154,6 +155,7 @@ export function createLinkScanner(
       return;
     }
     forEachShadowRoot(root as ParentNode, addShadowRoot);
+    upgrades.collect(root as ParentNode);
     const found = (root as ParentNode).querySelectorAll(searchSelector);
     // Indexed, not for-of: no iterator objects (hundreds of candidates on a long page).
     for (let index = 0; index < found.length; index += 1) {
@@ -259,6 +261,7 @@ export function createLinkScanner(
     }
   }
 
+  const upgrades = watchUpgrades(doc, scheduler, signal, addShadowRoot, () => flush(IN_CALLBACK_BUDGET_MS));
   let address = doc.URL;
   const observer = new MutationObserver((records) => {
     if (signal.aborted) return;
@@ -297,6 +300,7 @@ export function createLinkScanner(
         }
       }
     }
+    if (upgrades.check()) changed = true;
     if (changed) flush(IN_CALLBACK_BUDGET_MS);
   });
   observer.observe(doc, OBSERVED);

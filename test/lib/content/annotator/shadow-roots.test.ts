@@ -129,6 +129,66 @@ describe('open shadow roots', () => {
     expect(harness.card().opened).toHaveLength(1);
   });
 
+  describe('a custom element defined after it was scanned (tags in the HTML, definitions in a later script)', () => {
+    let tag = 0;
+    /** A tag, not yet defined, whose definition fills an open shadow root with `html`. */
+    function laterComponent(html: string): { element: HTMLElement; define: () => void } {
+      const name = `deal-card-${(tag += 1)}`;
+      const element = document.createElement(name);
+      document.body.append(element);
+      const define = () =>
+        customElements.define(
+          name,
+          class extends HTMLElement {
+            constructor() {
+              super();
+              this.attachShadow({ mode: 'open' }).innerHTML = html;
+            }
+          },
+        );
+      return { element, define };
+    }
+
+    it('its links are badged at the next change of the page', async () => {
+      const { element, define } = laterComponent(shareLink(11));
+      const harness = start();
+      harness.scheduler.runAllFrames();
+      expect(harness.annotator.links()).toEqual([]);
+      define();
+      expect(element.shadowRoot).not.toBeNull();
+      document.body.append(document.createElement('p')); // the parser going on after the script
+      await harness.settle();
+      harness.scheduler.runAllFrames();
+      expect(badgesIn(element.shadowRoot!)).toHaveLength(1);
+      expect(harness.annotator.links().map((link) => link.token)).toEqual([fixtureToken(11)]);
+    });
+
+    it('its links are badged when the page changes nothing else (a definition loaded late)', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { element, define } = laterComponent(shareLink(12));
+      const harness = start();
+      harness.scheduler.runAllFrames();
+      define();
+      await harness.settle();
+      expect(harness.annotator.links()).toEqual([]);
+      vi.advanceTimersByTime(1_000);
+      harness.scheduler.runAllFrames();
+      expect(badgesIn(element.shadowRoot!)).toHaveLength(1);
+    });
+
+    it('stops looking once nothing waits for a definition', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { define } = laterComponent('<p>no link here</p>');
+      const harness = start();
+      harness.scheduler.runAllFrames();
+      const whileWaiting = vi.getTimerCount();
+      define();
+      vi.advanceTimersByTime(1_000);
+      await harness.settle();
+      expect(vi.getTimerCount()).toBe(whileWaiting - 1);
+    });
+  });
+
   it('never reaches into a closed shadow root', () => {
     host(shareLink(10), document.body, 'closed');
     const harness = start();

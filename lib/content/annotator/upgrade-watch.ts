@@ -1,0 +1,80 @@
+import { isElement } from '../../dom';
+import type { Scheduler } from './types';
+
+/** Custom elements followed at most: a page that never defines its tags costs a bounded check. */
+const MAX_WAITING = 256;
+const FIRST_LOOK_MS = 250;
+const LAST_LOOK_EVERY_MS = 8_000;
+
+export interface UpgradeWatcher {
+  /** Notes the custom elements under `root` (and `root`) that are not defined yet. */
+  collect: (root: ParentNode) => void;
+  /** Hands over the open shadow roots the noted elements got since; answers whether there were any. */
+  check: () => boolean;
+}
+
+/**
+ * A custom element parsed before its definition gets its shadow root when the page defines it,
+ * which no mutation record tells (the usual web-component page: tags in the HTML, definitions in a
+ * script after them). Such elements are looked at again on every DOM change the scanner hears, at
+ * DOMContentLoaded and load, and on a timer that slows down while they stay undefined.
+ */
+export function watchUpgrades(
+  doc: Document,
+  scheduler: Scheduler,
+  signal: AbortSignal,
+  onShadowRoot: (shadow: ShadowRoot) => void,
+  onFound: () => void,
+): UpgradeWatcher {
+  const waiting = new Set<Element>();
+  let cancelLook: (() => void) | null = null;
+  let lookEveryMs = FIRST_LOOK_MS;
+
+  /** Only a custom element's name has a hyphen (a built-in is always defined). */
+  function note(element: Element | undefined): void {
+    if (element?.localName.includes('-') && !element.matches(':defined')) waiting.add(element);
+  }
+
+  function check(): boolean {
+    let found = false;
+    for (const element of waiting) {
+      const shadow = element.shadowRoot;
+      if (shadow) {
+        onShadowRoot(shadow);
+        found = true;
+      }
+      if (shadow || !element.isConnected || element.matches(':defined')) waiting.delete(element);
+    }
+    return found;
+  }
+
+  function lookLater(): void {
+    cancelLook?.();
+    cancelLook = waiting.size === 0 || signal.aborted ? null : scheduler.timeout(look, lookEveryMs);
+  }
+  function look(): void {
+    cancelLook = null;
+    if (check()) onFound();
+    lookEveryMs = Math.min(lookEveryMs * 2, LAST_LOOK_EVERY_MS);
+    lookLater();
+  }
+
+  const onLoaded = () => check() && onFound();
+  doc.addEventListener('DOMContentLoaded', onLoaded, { signal });
+  doc.defaultView?.addEventListener('load', onLoaded, { signal });
+  signal.addEventListener('abort', () => cancelLook?.(), { once: true });
+
+  return {
+    collect(root) {
+      const before = waiting.size;
+      if (isElement(root)) note(root);
+      const found = root.querySelectorAll(':not(:defined)');
+      for (let index = 0; index < found.length && waiting.size < MAX_WAITING; index += 1) note(found[index]);
+      if (waiting.size > before) {
+        lookEveryMs = FIRST_LOOK_MS;
+        lookLater();
+      }
+    },
+    check: () => waiting.size > 0 && check(),
+  };
+}
