@@ -16,6 +16,7 @@ beforeEach(async () => {
 afterEach(() => {
   h.stop();
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 const over = pointTo;
@@ -129,6 +130,7 @@ describe('hover intent', () => {
     vi.advanceTimersByTime(400);
     await h.settle();
     const card = h.card();
+    vi.spyOn(window, 'top', 'get').mockReturnValue({} as Window); // this document is a subframe
     // The pointer crosses the badge on its way out of a frame into the card the top frame draws, and
     // the frame is told nothing when it leaves (no pointerout): only the card says where it is.
     over(byId('a').nextElementSibling!);
@@ -136,6 +138,22 @@ describe('hover intent', () => {
     vi.advanceTimersByTime(1000);
     expect(card.isOpen).toBe(true);
     card.events.onCardHover(false);
+    vi.advanceTimersByTime(300);
+    expect(card.isOpen).toBe(false);
+    expect(card.closed).toEqual(['pointer-left']);
+  });
+
+  it('a card in this document: a "pointer inside" message that comes after the page saw the pointer elsewhere is stale, and the card closes', async () => {
+    over(byId('a'));
+    vi.advanceTimersByTime(400);
+    await h.settle();
+    const card = h.card();
+    // Into the card's frame (the page sees the pointer leave the window), and straight out of it onto
+    // the page, where the frame's move ping (sent on its way through the background) arrives last.
+    document.dispatchEvent(new PointerEvent('pointerout', { bubbles: true, relatedTarget: null }));
+    card.events.onCardHover(true);
+    byId('elsewhere').dispatchEvent(new PointerEvent('pointermove', { bubbles: true, clientX: 5, clientY: 5 }));
+    card.events.onCardHover(true);
     vi.advanceTimersByTime(300);
     expect(card.isOpen).toBe(false);
     expect(card.closed).toEqual(['pointer-left']);
