@@ -41,6 +41,9 @@ async function openReadingPage(
   return page;
 }
 
+/** Loads of a reading page at most, for one without a shift (see the race below). */
+const LOOKS_AT_A_LOADED_PAGE = 3;
+
 let baseline: LaunchedBrowser | null = null;
 test.afterAll(async () => {
   await baseline?.close();
@@ -68,11 +71,14 @@ for (const language of ['en', 'fr'] as const) {
 
         expect(await coveredCharacters(page)).toEqual([]);
         let withExtension = await layoutShift(page);
-        if (withExtension > 0) {
-          // The room is taken before the first paint when the annotator has read its settings by then
-          // (a few ms); on a machine this loaded it may lose that race (docs/design-changes.md, issue
-          // #32): noted, and the page is looked at once more, where it must not move.
-          test.info().annotations.push({ type: 'first load shifted', description: (await layoutShiftSources(page)).join('; ') });
+        // The room is taken before the first paint when the annotator has read its settings by then
+        // (a few ms); on a machine this loaded it may lose that race (docs/design-changes.md, issue
+        // #32, measured there): each lost load is noted, and the page is loaded again, at most twice;
+        // one load must not move.
+        for (let look = 1; withExtension > 0 && look < LOOKS_AT_A_LOADED_PAGE; look += 1) {
+          test
+            .info()
+            .annotations.push({ type: `load ${look} shifted`, description: (await layoutShiftSources(page)).join('; ') });
           await page.reload();
           if (opened) await expect(page.locator(opened)).toHaveCount(1);
           await expect(page.locator('compliance-lens-badge[data-scheme]')).toHaveCount(badges);
