@@ -3,9 +3,20 @@ import JSZip from 'jszip';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { ANNOTATOR_SCRIPT, CARD_PRESENTER_SCRIPT, FRAME_RELAY_SCRIPT } from '../../lib/extension/content-scripts';
 import { findUnsafeCode } from '../../scripts/build/unsafe-code';
-import { storePackagePaths } from '../bench/bundle';
+import {
+  ANNOTATOR_HEADROOM_BYTES,
+  CARD_PRESENTER_BUDGET_BYTES,
+  CONTENT_SCRIPT_BUDGET_BYTES,
+  FRAME_RELAY_BUDGET_BYTES,
+  storePackagePaths,
+} from '../bench/bundle';
+
+/** docs/architecture.md, "The processes": the card frame is a build of its own, at most 60 KB gzip of script. */
+const CARD_PAGE_SCRIPT_BUDGET_BYTES = 60 * 1024;
 
 /**
  * The store packages, as a store receives them: `npm test` runs `npm run zip` (WXT builds each
@@ -236,12 +247,47 @@ test('the Firefox sources zip holds what a reviewer rebuilds from, and nothing g
   expect(ignored.stdout.split('\n').filter(Boolean), 'git-ignored files in the sources zip').toEqual([]);
 });
 
-test('store package sizes', () => {
-  const sizes = (['chrome', 'firefox', 'sources'] as const).map((name) => {
-    const file = packages[name];
-    expect(existsSync(file), `no ${name} package at ${file}: run \`npm run zip\``).toBe(true);
-    return `${name} ${readFileSync(file).length} B (${path.relative(repoRoot, file)})`;
+/** A file of the package, gzipped at level 9 as test/bench/bundle.ts counts it. */
+async function gzipBytes(pkg: Package, file: string): Promise<number> {
+  const entry = pkg.zip.file(file);
+  if (entry === null) throw new Error(`${file} is not in the package`);
+  return gzipSync(await entry.async('uint8array'), { level: 9 }).length;
+}
+
+/** The card page's own script: every module card.html loads, and the modules they import (gzip level 9, each file). */
+async function cardPageScriptGzipBytes(pkg: Package): Promise<number> {
+  const seen = new Set<string>();
+  const queue = ['card.html'];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (seen.has(file) || !pkg.files.includes(file)) continue;
+    seen.add(file);
+    queue.push(...referencedFiles(file, await pkg.text(file)).filter((reference) => /\.m?js$/.test(reference)));
+  }
+  const scripts = [...seen].filter((file) => /\.m?js$/.test(file));
+  expect(scripts.length, 'card.html loads a script').toBeGreaterThan(0);
+  const sizes = await Promise.all(scripts.map((file) => gzipBytes(pkg, file)));
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
+
+for (const browser of ['chrome', 'firefox'] as const) {
+  test(`${browser}: the scripts in the store package keep their budgets (the annotator 1 KB under 15 KB gzip, the relay and card presenter 6 KB, the card page 60 KB)`, async () => {
+    const pkg = await openPackage(packages[browser]);
+    const sizes = {
+      annotator: await gzipBytes(pkg, ANNOTATOR_SCRIPT),
+      frameRelay: await gzipBytes(pkg, FRAME_RELAY_SCRIPT),
+      cardPresenter: await gzipBytes(pkg, CARD_PRESENTER_SCRIPT),
+      cardPage: await cardPageScriptGzipBytes(pkg),
+    };
+    const zipBytes = readFileSync(packages[browser]).length;
+    test.info().annotations.push({
+      type: 'size',
+      description: `${browser} zip ${zipBytes} B; gzip: annotator ${sizes.annotator} B, relay ${sizes.frameRelay} B, card presenter ${sizes.cardPresenter} B, card page script ${sizes.cardPage} B`,
+    });
+    expect
+      .soft(sizes.annotator, 'annotator gzip size')
+      .toBeLessThanOrEqual(CONTENT_SCRIPT_BUDGET_BYTES - ANNOTATOR_HEADROOM_BYTES);
+    expect.soft(sizes.frameRelay, 'frame relay gzip size').toBeLessThanOrEqual(FRAME_RELAY_BUDGET_BYTES);
+    expect.soft(sizes.cardPresenter, 'card presenter gzip size').toBeLessThanOrEqual(CARD_PRESENTER_BUDGET_BYTES);
+    expect.soft(sizes.cardPage, "card page's script gzip size").toBeLessThanOrEqual(CARD_PAGE_SCRIPT_BUDGET_BYTES);
   });
-  console.log(`store packages: ${sizes.join(', ')}`);
-  test.info().annotations.push({ type: 'size', description: sizes.join(', ') });
-});
+}

@@ -66,8 +66,8 @@ export interface CardView {
 /**
  * The hover card as drawn in a document: the extension page `card.html` in an iframe, inside a
  * **closed** shadow root (the page can neither restyle it nor read the frame's URL or name), fixed
- * next to its anchor. Used by the annotator for its own links and by the top frame for a subframe's
- * card (card-host.ts). Removed when closed.
+ * next to its anchor. Used only in the top frame, by its card host (card-host.ts), which draws the
+ * card of every frame of the tab, the top frame's own links included. Removed when closed.
  */
 export function createCardView(deps: CardViewDeps, events: CardViewEvents): CardView {
   const doc = deps.document;

@@ -98,17 +98,27 @@ describe('a link fetched again reaches its badges', () => {
   it('nothing is sent for an answer from the cache, a deferred background refresh, or a link no frame shows; a frame gone is passed over', async () => {
     let next: SnapshotResult | { status: 'deferred'; retryAt: number } = { ...fetched, fromCache: true };
     const { frames, push, service } = setUp(() => next);
-    await frames.note({ tabId: 1, frameId: 0 }, [link]);
+    const shownToo = { ...link, token: fixtureToken(8) };
+    await frames.note({ tabId: 1, frameId: 0 }, [link, shownToo]);
     await service.getSnapshot(link);
     next = { status: 'deferred', retryAt: 5 };
     await service.refreshInBackground(link, { reserve: 5 });
     next = fetched;
     await service.refresh({ ...link, token: fixtureToken(7) });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(push).not.toHaveBeenCalled();
+    // Then a fetch of another link the frame shows: its announcement takes the same steps as theirs,
+    // after them, so once it is sent any of theirs would have been sent before it. It is the only one.
+    await service.refresh(shownToo);
+    await vi.waitFor(() =>
+      expect(push).toHaveBeenCalledWith(
+        'badgeChanged',
+        { ...shownToo, badge: expect.objectContaining({ state: 'ready' }) as unknown },
+        { tabId: 1, frameId: 0 },
+      ),
+    );
+    expect(push).toHaveBeenCalledTimes(1);
 
     push.mockRejectedValue(new Error('Could not establish connection. Receiving end does not exist.'));
     await expect(service.refresh(link)).resolves.toEqual(fetched);
-    await vi.waitFor(() => expect(push).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(push).toHaveBeenCalledTimes(2));
   });
 });

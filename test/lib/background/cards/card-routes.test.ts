@@ -211,17 +211,33 @@ describe('the card page claims the card its content script opened', () => {
   });
 
   it('a claim for a card never opened gets nothing once its wait is over, and a page cannot pile up waiting claims', async () => {
-    const background = handlers();
-    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toBeNull();
-    const waiting = Array.from({ length: 6 }, (_, index) =>
-      background.claimCard({ nonce: index.toString(16).repeat(32) }, cardPage(5)),
-    );
-    // The oldest two are answered at once (nothing) to make room; the rest when their wait is over.
-    const settled: number[] = [];
-    waiting.forEach((claim, index) => void claim.then(() => settled.push(index)));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(settled.sort()).toEqual([0, 1]);
-    expect(await Promise.all(waiting)).toEqual([null, null, null, null, null, null]);
+    vi.useFakeTimers();
+    try {
+      const background = handlers(); // a claim waits 50 ms here
+      let answered = false;
+      const lone = background.claimCard({ nonce: OTHER_NONCE }, cardPage(5)).finally(() => (answered = true));
+      await vi.advanceTimersByTimeAsync(49);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(answered).toBe(true);
+      expect(await lone).toBeNull();
+
+      const waiting = Array.from({ length: 6 }, (_, index) =>
+        background.claimCard({ nonce: index.toString(16).repeat(32) }, cardPage(5)),
+      );
+      // The oldest two are answered at once (nothing) to make room; the rest when their wait is over.
+      const settled: number[] = [];
+      waiting.forEach((claim, index) => void claim.then(() => settled.push(index)));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled.sort()).toEqual([0, 1]);
+      await vi.advanceTimersByTimeAsync(49);
+      expect(settled.sort()).toEqual([0, 1]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(await Promise.all(waiting)).toEqual([null, null, null, null, null, null]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a copy of the card page framed before the real one claims nothing without the nonce (finding 1)', async () => {
