@@ -66,11 +66,15 @@ export class HoverCard {
 
   private async findFrame(): Promise<Frame | undefined> {
     for (const frame of this.page.frames()) {
-      if (!frame.url().endsWith('/card.html') || frame.isDetached()) continue;
+      // A card page loaded ahead (`card.html#ahead`) drops its hash once it shows a card; the hidden
+      // one waiting is told apart by its frame element, not by an address that may lag behind.
+      if (!/\/card\.html(#|$)/.test(frame.url()) || frame.isDetached()) continue;
       const element = await frame.frameElement().catch(() => null);
       const ours = await element?.evaluate((iframe) => {
         const root = iframe.getRootNode();
-        return root instanceof ShadowRoot && root.host.localName === 'compliance-lens-card';
+        return (
+          root instanceof ShadowRoot && root.host.localName === 'compliance-lens-card' && !iframe.classList.contains('ahead')
+        );
       });
       if (ours) return frame;
     }
