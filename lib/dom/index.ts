@@ -51,15 +51,27 @@ export const SHADOW_HOST_CANDIDATES = `*:not(${NEVER_SHADOW_HOST})`;
 
 /**
  * Calls `found` with each open shadow root of `root` (when it is a host) and of its elements, not
- * those nested in them, until `found` returns true. Answers whether it did.
+ * those nested in them, until `found` returns true. Answers whether it did. `rootless`, if given,
+ * hears each candidate without an open root (one that may get one later).
  */
-export function forEachShadowRoot(root: ParentNode, found: (shadow: ShadowRoot) => boolean | void): boolean {
-  if (isElement(root) && root.shadowRoot && found(root.shadowRoot) === true) return true;
+export function forEachShadowRoot(
+  root: ParentNode,
+  found: (shadow: ShadowRoot) => boolean | void,
+  rootless?: (element: Element) => void,
+): boolean {
+  if (isElement(root)) {
+    if (root.shadowRoot) {
+      if (found(root.shadowRoot) === true) return true;
+    } else rootless?.(root);
+  }
   const elements = root.querySelectorAll(SHADOW_HOST_CANDIDATES);
   // Indexed: this looks at every candidate of a new subtree once (a page's first scan included).
   for (let index = 0; index < elements.length; index += 1) {
-    const shadow = elements[index]?.shadowRoot;
-    if (shadow && found(shadow) === true) return true;
+    const element = elements[index];
+    const shadow = element?.shadowRoot;
+    if (shadow) {
+      if (found(shadow) === true) return true;
+    } else if (rootless && element) rootless(element);
   }
   return false;
 }

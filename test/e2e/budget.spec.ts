@@ -18,7 +18,7 @@ import {
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 for (const target of ['chrome-mv3', 'firefox-mv3'] as const) {
-  test(`${target}: the annotator keeps 1 KB free under its 15 KB gzip, the frame relay is within 6 KB, the card presenter within 4 KB`, () => {
+  test(`${target}: the annotator keeps 1 KB free under its 15 KB gzip, the frame relay is within 6 KB, the card presenter within 6 KB`, () => {
     const dir = path.join(repoRoot, '.output', target);
     expect(
       existsSync(path.join(dir, 'manifest.json')),

@@ -154,8 +154,7 @@ export function createLinkScanner(
       root.remove(); // a page's clone of one of our badges: empty and inert
       return;
     }
-    forEachShadowRoot(root as ParentNode, addShadowRoot);
-    upgrades.collect(root as ParentNode);
+    forEachShadowRoot(root as ParentNode, addShadowRoot, upgrades.note);
     const found = (root as ParentNode).querySelectorAll(searchSelector);
     // Indexed, not for-of: no iterator objects (hundreds of candidates on a long page).
     for (let index = 0; index < found.length; index += 1) {

@@ -1,4 +1,3 @@
-import { isElement } from '../../dom';
 import type { Scheduler } from './types';
 
 /** Custom elements followed at most: a page that never defines its tags costs a bounded check. */
@@ -7,8 +6,8 @@ const FIRST_LOOK_MS = 250;
 const LAST_LOOK_EVERY_MS = 8_000;
 
 export interface UpgradeWatcher {
-  /** Notes the custom elements under `root` (and `root`) that are not defined yet. */
-  collect: (root: ParentNode) => void;
+  /** Notes `element` if it is a custom element not defined yet. */
+  note: (element: Element) => void;
   /** Hands over the open shadow roots the noted elements got since; answers whether there were any. */
   check: () => boolean;
 }
@@ -29,11 +28,6 @@ export function watchUpgrades(
   const waiting = new Set<Element>();
   let cancelLook: (() => void) | null = null;
   let lookEveryMs = FIRST_LOOK_MS;
-
-  /** Only a custom element's name has a hyphen (a built-in is always defined). */
-  function note(element: Element | undefined): void {
-    if (element?.localName.includes('-') && !element.matches(':defined')) waiting.add(element);
-  }
 
   function check(): boolean {
     let found = false;
@@ -65,15 +59,12 @@ export function watchUpgrades(
   signal.addEventListener('abort', () => cancelLook?.(), { once: true });
 
   return {
-    collect(root) {
-      const before = waiting.size;
-      if (isElement(root)) note(root);
-      const found = root.querySelectorAll(':not(:defined)');
-      for (let index = 0; index < found.length && waiting.size < MAX_WAITING; index += 1) note(found[index]);
-      if (waiting.size > before) {
-        lookEveryMs = FIRST_LOOK_MS;
-        lookLater();
-      }
+    note(element) {
+      // Only a custom element's name has a hyphen (a built-in is always defined).
+      if (!element.localName.includes('-') || waiting.size >= MAX_WAITING || element.matches(':defined')) return;
+      waiting.add(element);
+      lookEveryMs = FIRST_LOOK_MS;
+      if (!cancelLook) lookLater();
     },
     check: () => waiting.size > 0 && check(),
   };

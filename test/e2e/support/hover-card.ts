@@ -72,9 +72,8 @@ export class HoverCard {
       const element = await frame.frameElement().catch(() => null);
       const ours = await element?.evaluate((iframe) => {
         const root = iframe.getRootNode();
-        return (
-          root instanceof ShadowRoot && root.host.localName === 'compliance-lens-card' && !iframe.classList.contains('ahead')
-        );
+        const shown = iframe instanceof HTMLElement && !iframe.classList.contains('ahead');
+        return shown && root instanceof ShadowRoot && root.host.localName === 'compliance-lens-card';
       });
       if (ours) return frame;
     }
