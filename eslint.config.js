@@ -146,17 +146,18 @@ const SERVER = [
 ];
 /**
  * server/ is grouped by domain, and each folder imports only the folders below it (no loops): the
- * shared platform at the bottom, then snapshots and webhooks, partners (follows and their events,
- * which queue webhooks), founders (whose changes partners hear of), dev (demo data over all of them).
+ * shared platform at the bottom, then snapshots, webhooks and signing, partners (follows and their events,
+ * which queue webhooks; the keys CLI rotates the signing key), founders (whose changes partners hear of), dev (demo data over all of them).
  * The files at the top (app, start, cli, webhook-receiver) compose them; no folder imports those.
  */
 const SERVER_FOLDERS = {
   platform: [],
   snapshots: ['platform'],
   webhooks: ['platform'],
-  partners: ['platform', 'snapshots', 'webhooks'],
+  signing: ['platform'],
+  partners: ['platform', 'snapshots', 'webhooks', 'signing'],
   founders: ['platform', 'snapshots', 'partners'],
-  dev: ['platform', 'snapshots', 'webhooks', 'partners', 'founders'],
+  dev: ['platform', 'snapshots', 'webhooks', 'signing', 'partners', 'founders'],
 };
 /** @param {string} folder @param {string[]} below */
 const serverFolderRule = (folder, below) => {

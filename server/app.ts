@@ -39,6 +39,8 @@ import { htmlErrorPage } from './platform/views/error-page';
 import { isSharePath, isSnapshotPath, SHARE_PATHS, SNAPSHOT_PATHS } from './snapshots/paths';
 import { setShareHeaders, snapshotRoutes } from './snapshots/routes';
 import { ViewCounter } from './snapshots/snapshot';
+import { JWKS_PATH, jwksRoutes, SIGNATURE_HEADERS, signAnswers, signingOperatorRoutes } from './signing/routes';
+import { SnapshotSigner } from './signing/signer';
 import { checkEndpointUrl, type UrlCheck } from './webhooks/url-policy';
 import { webhookRoutes } from './webhooks/routes';
 
@@ -101,6 +103,11 @@ export function createApp(input: AppDeps): ServerApp {
     if (c.req.path === '/demo') setDemoHeaders(c);
   });
 
+  // Every snapshot answer is signed (issue #36); outermost but for the headers above, so the host
+  // check's 421 and the limiter's 429 are signed too.
+  const signer = new SnapshotSigner(deps.db, deps.clock);
+  app.use(SNAPSHOT_PATHS, signAnswers(signer));
+
   // DNS rebinding: a page whose domain now resolves to this machine still sends its own name as Host.
   // The URL's authority is checked too: an absolute-form request target overrides Host.
   const isAllowedHost = hostChecker(deps.config.allowedHosts);
@@ -115,12 +122,13 @@ export function createApp(input: AppDeps): ServerApp {
     origin: '*',
     allowMethods: ['GET', 'HEAD', 'OPTIONS'],
     allowHeaders: ['Accept', 'Content-Type'],
-    exposeHeaders: RATE_LIMIT_HEADERS,
+    exposeHeaders: [...RATE_LIMIT_HEADERS, ...SIGNATURE_HEADERS],
     maxAge: 600,
   });
   app.use('/api/v1/*', publicCors);
   app.use('/api/health', publicCors);
   app.use('/api/openapi.json', publicCors);
+  app.use(JWKS_PATH, publicCors);
 
   // With a partner key, a snapshot request draws on the key's own quota instead of its address's.
   const partnerAuth = requirePartner(deps, {
@@ -154,6 +162,7 @@ export function createApp(input: AppDeps): ServerApp {
   const views = new ViewCounter(deps.db, () => deps.clock.now());
   snapshotRoutes(app, deps, views);
   healthRoutes(app, deps);
+  jwksRoutes(app, signer);
   founderRoutes(app, { ...deps, nudge });
   partnerRoutes(app, { ...deps, requirePartner: partnerAuth });
   webhookRoutes(app, {
@@ -163,7 +172,10 @@ export function createApp(input: AppDeps): ServerApp {
     checkUrl: (url) => input.webhooks?.checkUrl(url) ?? checkEndpointUrl(url, { allowLoopback: deps.config.dev }),
   });
   const operatorSecret = deps.config.operatorSecret;
-  if (operatorSecret) operatorRoutes(app, { ...deps, secret: operatorSecret, store: input.rateLimiter.store });
+  if (operatorSecret) {
+    operatorRoutes(app, { ...deps, secret: operatorSecret, store: input.rateLimiter.store });
+    signingOperatorRoutes(app, signer);
+  }
   if (deps.config.dev) devRoutes(app, { ...deps, store: input.rateLimiter.store, nudge });
 
   let document: unknown;

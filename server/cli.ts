@@ -18,6 +18,7 @@ const USAGE =
   '                         [--trust-proxy] [--operator-secret S]\n' +
   '       npm run server -- keys (create --name NAME [--quota N] | list | rotate ID [--grace-seconds N] | revoke ID)\n' +
   '                         [--memory | --data DIR] [--json]\n' +
+  '       npm run server -- keys signing (rotate | list) [--memory | --data DIR] [--json]\n' +
   '  defaults: --port 8787 --host 127.0.0.1 --data .data/pglite; DATABASE_URL selects PostgreSQL\n' +
   '  --seed keeps the demo data of an earlier start (--reseed starts over); --operator-secret (or OPERATOR_SECRET)\n' +
   '  enables the operator API (partner keys)\n' +

@@ -18,6 +18,7 @@ import type { ServerApp } from './platform/http/routes';
 import { MemoryRateLimitStore } from './platform/rate-limit/memory-store';
 import { SPEC_RATE_LIMIT } from './platform/rate-limit/middleware';
 import { SqlRateLimitStore } from './platform/rate-limit/sql-store';
+import { ensureSigningKeys } from './signing/keys';
 import type { ClockedStore } from './platform/rate-limit/store';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 import { createHttpSender, type WebhookSender } from './webhooks/sender';
@@ -126,6 +127,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     db = await openDatabase(options.database);
   } catch (error) {
+    await closeServer();
+    throw error;
+  }
+  try {
+    // The first start makes the snapshot signing key (server/signing), not the first reader.
+    await ensureSigningKeys(db, clock.now());
+  } catch (error) {
+    await db.close();
     await closeServer();
     throw error;
   }

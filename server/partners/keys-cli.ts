@@ -9,6 +9,7 @@ import { messageOf } from '../../lib/core/thrown';
 import type { DatabaseTarget } from '../platform/db/open';
 import { openDatabase } from '../platform/db/open';
 import { ApiError } from '../platform/http/errors';
+import { ensureSigningKeys, rotateSigningKey, type SigningKey } from '../signing/keys';
 import { createPartnerKey, listPartnerKeys, revokePartnerKey, rotatePartnerKey } from './keys';
 import { createPartnerKeyBody, MAX_ROTATION_GRACE_SECONDS, type PartnerKeyView } from './schemas';
 
@@ -25,6 +26,11 @@ const wholeNumber = (name: string, max: number) =>
 function describe(key: PartnerKeyView): string {
   const grace = key.previous_key_expires_at ? `, previous key valid until ${key.previous_key_expires_at}` : '';
   return `${key.id}  ${key.status}  ${key.name}  ${key.key_hint}  ${key.quota_per_minute}/min  created ${key.created_at}${grace}`;
+}
+
+function describeSigningKey(key: SigningKey): string {
+  const until = key.retiredAt ? ` until ${key.retiredAt.toISOString()}` : '';
+  return `${key.kid}  ${key.retiredAt ? 'retired' : 'active'}  signed from ${key.createdAt.toISOString()}${until}`;
 }
 
 /** Runs one `keys` command; returns the process exit code (0 done, 1 failed, 2 usage). */
@@ -65,7 +71,10 @@ export async function runKeysCommand(argv: readonly string[], context: KeysComma
     if (key.key !== undefined) print(`key (shown once, keep it): ${key.key}`);
   };
 
-  if (!['create', 'list', 'rotate', 'revoke'].includes(command ?? '')) {
+  if (command === 'signing' && id !== 'rotate' && id !== 'list') {
+    return usage(id === undefined ? 'keys signing needs rotate or list' : `unknown keys signing command: ${id}`);
+  }
+  if (!['create', 'list', 'rotate', 'revoke', 'signing'].includes(command ?? '')) {
     return usage(command === undefined ? 'keys needs a command' : `unknown keys command: ${command}`);
   }
   const db = await openDatabase(context.databaseTarget(values));
@@ -92,6 +101,15 @@ export async function runKeysCommand(argv: readonly string[], context: KeysComma
         const grace = wholeNumber('--grace-seconds', MAX_ROTATION_GRACE_SECONDS).safeParse(values['grace-seconds'] ?? '0');
         if (!grace.success) return usage(grace.error.issues[0]?.message ?? 'bad --grace-seconds');
         show(await rotatePartnerKey(db, now, id, grace.data));
+        return 0;
+      }
+      case 'signing': {
+        // The snapshot signing keys (server/signing): a running server on the same PostgreSQL picks a
+        // rotation up within a minute; PGlite's data directory needs the server stopped anyway.
+        const keys = id === 'rotate' ? await rotateSigningKey(db, now) : await ensureSigningKeys(db, now);
+        if (values.json)
+          print(JSON.stringify(keys.map((key) => ({ kid: key.kid, created_at: key.createdAt, retired_at: key.retiredAt }))));
+        else keys.forEach((key) => print(describeSigningKey(key)));
         return 0;
       }
       case 'revoke': {

@@ -195,6 +195,20 @@ UPDATE organisations o SET secondary_regulators = COALESCE((
         WHERE o.primary_regulator IS NULL OR t.code <> o.primary_regulator GROUP BY t.code) s), '[]'::jsonb)
 `,
   },
+  {
+    // Issue #36: the Ed25519 keys that sign snapshot answers (server/signing). One active key (no
+    // retired_at); retired keys stay, so what they signed still verifies.
+    id: '005_signing_keys',
+    sql: `
+CREATE TABLE signing_keys (
+  kid text PRIMARY KEY,
+  private_key text NOT NULL,
+  created_at timestamptz NOT NULL,
+  retired_at timestamptz
+);
+CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys ((retired_at IS NULL)) WHERE retired_at IS NULL
+`,
+  },
 ];
 
 const appliedRow = z.object({ id: z.string() });

@@ -1,0 +1,85 @@
+/**
+ * Signed snapshots (issue #36): the middleware that signs every answer of the snapshot API, the
+ * public key set at `/.well-known/jwks.json`, and the operator's key rotation.
+ */
+import { createRoute } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../platform/app-env';
+import { emptyBody } from '../platform/http/body';
+import { COMMON_ERRORS, errors, json, jsonBody, SECURITY, success, WRITE_ERRORS } from '../platform/http/openapi';
+import { serve, type ServerApp } from '../platform/http/routes';
+import type { SnapshotSigner } from './signer';
+
+export const JWKS_PATH = '/.well-known/jwks.json';
+/** Keys change rarely and a retired key stays published: a verifier may keep the set for an hour. */
+export const JWKS_MAX_AGE_SECONDS = 3600;
+/** What a browser page reading the snapshot API may see of the signature. */
+export const SIGNATURE_HEADERS = ['Content-Digest', 'Signature-Input', 'Signature'];
+
+const jwkSchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string(),
+  kid: z.string(),
+  alg: z.literal('EdDSA'),
+  use: z.literal('sig'),
+  signed_from: z.int(),
+  signed_until: z.int().optional(),
+});
+const jwksSchema = z.object({ keys: z.array(jwkSchema) });
+
+/**
+ * Runs outside every other middleware of the snapshot paths, so what they answer (421, 429, 401, the
+ * route's 200/404/410, 405, a 500 from onError) is signed as sent; HEAD gets GET's headers.
+ */
+export function signAnswers(signer: SnapshotSigner): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    // A CORS preflight attests nothing (no body, no content type, never shown to a script).
+    if (c.req.method === 'OPTIONS') return;
+    const signed = await signer.sign(c.res);
+    // Cleared first: Hono's setter would copy the old answer's headers onto the signed one.
+    c.res = undefined;
+    c.res = signed;
+  };
+}
+
+export function jwksRoutes(app: ServerApp, signer: SnapshotSigner): void {
+  serve(
+    app,
+    createRoute({
+      method: 'get',
+      path: JWKS_PATH,
+      summary: 'The public keys that sign snapshot answers (JWK Set, RFC 7517)',
+      description: 'Not a view, not rate-limited. Retired keys stay, with `signed_until`.',
+      responses: { 200: json(jwksSchema, 'JWK Set'), ...errors(COMMON_ERRORS) },
+    }),
+    async (c) => {
+      c.header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
+      return c.body(JSON.stringify(await signer.jwks()), 200, { 'Content-Type': 'application/jwk-set+json' });
+    },
+  );
+}
+
+/** Registered after the operator API's secret check (server/partners/operator-routes.ts). */
+export function signingOperatorRoutes(app: ServerApp, signer: SnapshotSigner): void {
+  serve(
+    app,
+    createRoute({
+      method: 'post',
+      path: '/api/operator/signing-keys/rotate',
+      summary: 'Operator: retire the snapshot signing key and sign with a new one',
+      security: SECURITY.operatorSecret,
+      request: { body: jsonBody(emptyBody, false) },
+      responses: {
+        200: json(success(jwksSchema.extend({ active_kid: z.string() })), 'Rotated: every key, the new one first'),
+        ...errors({ ...WRITE_ERRORS, 401: ['UNAUTHORIZED'], 429: ['RATE_LIMITED'], ...COMMON_ERRORS }),
+      },
+    }),
+    async (c) => {
+      const jwks = await signer.rotate();
+      return c.json({ success: true as const, data: { active_kid: jwks.keys[0]?.kid ?? '', keys: jwks.keys }, meta: {} }, 200);
+    },
+  );
+}

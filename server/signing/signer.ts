@@ -1,0 +1,143 @@
+/**
+ * Signs snapshot answers (issue #36): `Content-Digest` (RFC 9530) over the exact body bytes and an
+ * RFC 9421 signature labelled `snapshot` over the status, the content type and that digest. The keys
+ * are read from the database once and kept (KeyObject and kid), so a signature costs a SHA-256 and
+ * one Ed25519 sign, not a query.
+ */
+import { createHash, sign } from 'node:crypto';
+import { httpbis } from 'http-message-signatures';
+import { serializeDictionary } from 'structured-headers';
+import type { Clock } from '../platform/clock';
+import type { Database } from '../platform/db/driver';
+import { ensureSigningKeys, publicJwk, rotateSigningKey, type SigningKey } from './keys';
+
+export const SIGNATURE_LABEL = 'snapshot';
+export const SIGNATURE_TAG = 'compliance-snapshot';
+export const SIGNED_COMPONENTS = ['@status', 'content-type', 'content-digest'] as const;
+/**
+ * How long this process trusts its copy of the keys: a rotation made elsewhere (the CLI, another
+ * instance on the same PostgreSQL) is picked up within this time. A rotation through this process's
+ * operator API applies at once.
+ */
+export const KEY_REFRESH_MS = 60_000;
+
+export interface PublishedJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid: string;
+  alg: 'EdDSA';
+  use: 'sig';
+  /** Unix seconds: the first `created` this key signed with. */
+  signed_from: number;
+  /** Unix seconds, retired keys only: when it stopped signing (the next key's `signed_from`). */
+  signed_until?: number;
+}
+
+interface KeySet {
+  active: SigningKey;
+  jwks: { keys: PublishedJwk[] };
+  loadedAt: number;
+}
+
+const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+async function keySet(keys: SigningKey[]): Promise<KeySet> {
+  const [active] = keys;
+  if (!active || active.retiredAt !== null) throw new Error('no active signing key');
+  const published = await Promise.all(
+    keys.map(async (key): Promise<PublishedJwk> => ({
+      ...(await publicJwk(key.publicKey)),
+      kid: key.kid,
+      alg: 'EdDSA',
+      use: 'sig',
+      signed_from: unixSeconds(key.createdAt),
+      ...(key.retiredAt ? { signed_until: unixSeconds(key.retiredAt) } : {}),
+    })),
+  );
+  return { active, jwks: { keys: published }, loadedAt: performance.now() };
+}
+
+export function contentDigest(body: Uint8Array): string {
+  return serializeDictionary({ 'sha-256': [createHash('sha256').update(body).digest(), new Map()] });
+}
+
+export class SnapshotSigner {
+  #current: Promise<KeySet> | undefined;
+  #refreshing = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  #read(): Promise<KeySet> {
+    return ensureSigningKeys(this.db, this.clock.now()).then(keySet);
+  }
+
+  #keys(): Promise<KeySet> {
+    const current = this.#current;
+    if (!current) {
+      const loading = this.#read();
+      this.#current = loading;
+      // A failed first read is not kept: the next answer tries again.
+      loading.catch(() => {
+        if (this.#current === loading) this.#current = undefined;
+      });
+      return loading;
+    }
+    void current.then(
+      (set) => this.#refreshIfStale(current, set),
+      () => undefined,
+    );
+    return current;
+  }
+
+  /** Answers keep the keys in hand while a fresh copy is read; a failed read is tried again later. */
+  #refreshIfStale(current: Promise<KeySet>, set: KeySet): void {
+    if (this.#refreshing || performance.now() - set.loadedAt <= KEY_REFRESH_MS) return;
+    this.#refreshing = true;
+    void this.#read()
+      .then(
+        (next) => {
+          if (this.#current === current) this.#current = Promise.resolve(next);
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.#refreshing = false;
+      });
+  }
+
+  /** The JWK Set of every key, active and retired. */
+  async jwks(): Promise<{ keys: PublishedJwk[] }> {
+    return (await this.#keys()).jwks;
+  }
+
+  async rotate(): Promise<{ keys: PublishedJwk[] }> {
+    const set = await keySet(await rotateSigningKey(this.db, this.clock.now()));
+    this.#current = Promise.resolve(set);
+    return set.jwks;
+  }
+
+  /** A copy of `response` with the body read once, `Content-Digest`, `Signature-Input` and `Signature`. */
+  async sign(response: Response): Promise<Response> {
+    const { active } = await this.#keys();
+    const body = new Uint8Array(await response.arrayBuffer());
+    const headers = new Headers(response.headers);
+    headers.set('Content-Digest', contentDigest(body));
+    // http-message-signatures builds the RFC 9421 signature base and headers from a plain message.
+    const signed = await httpbis.signMessage(
+      {
+        key: { id: active.kid, alg: 'ed25519', sign: (data) => Promise.resolve(sign(null, data, active.privateKey)) },
+        name: SIGNATURE_LABEL,
+        fields: [...SIGNED_COMPONENTS],
+        params: ['created', 'keyid', 'alg', 'tag'],
+        paramValues: { created: this.clock.now(), tag: SIGNATURE_TAG },
+      },
+      { status: response.status, headers: Object.fromEntries(headers) },
+    );
+    for (const name of ['Signature-Input', 'Signature']) headers.set(name, String(signed.headers[name]));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
