@@ -299,7 +299,6 @@ export function createLinkScanner(
         }
       }
     }
-    if (upgrades.check()) changed = true;
     if (changed) flush(IN_CALLBACK_BUDGET_MS);
   });
   observer.observe(doc, OBSERVED);

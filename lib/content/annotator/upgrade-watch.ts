@@ -3,20 +3,21 @@ import type { Scheduler } from './types';
 /** Custom elements followed at most: a page that never defines its tags costs a bounded check. */
 const MAX_WAITING = 256;
 const FIRST_LOOK_MS = 250;
+/** The badge and card hosts: plain elements with a custom element's name, never defined. */
+const OWN_TAG_PREFIX = 'compliance-lens-';
 const LAST_LOOK_EVERY_MS = 8_000;
 
 export interface UpgradeWatcher {
   /** Notes `element` if it is a custom element not defined yet. */
   note: (element: Element) => void;
-  /** Hands over the open shadow roots the noted elements got since; answers whether there were any. */
-  check: () => boolean;
 }
 
 /**
  * A custom element parsed before its definition gets its shadow root when the page defines it,
  * which no mutation record tells (the usual web-component page: tags in the HTML, definitions in a
- * script after them). Such elements are looked at again on every DOM change the scanner hears, at
- * DOMContentLoaded and load, and on a timer that slows down while they stay undefined.
+ * script after them). Such elements are looked at again at DOMContentLoaded and load, and on a timer
+ * that slows down while they stay undefined; not on every DOM change (on a page of 5,000 links that
+ * left a long task after parsing in 3 of 14 loads).
  */
 export function watchUpgrades(
   doc: Document,
@@ -60,12 +61,13 @@ export function watchUpgrades(
 
   return {
     note(element) {
-      // Only a custom element's name has a hyphen (a built-in is always defined).
-      if (!element.localName.includes('-') || waiting.size >= MAX_WAITING || element.matches(':defined')) return;
+      const name = element.localName;
+      // Only a custom element's name has a hyphen (a built-in is always defined); ours are never defined.
+      if (!name.includes('-') || name.startsWith(OWN_TAG_PREFIX) || waiting.size >= MAX_WAITING || element.matches(':defined'))
+        return;
       waiting.add(element);
       lookEveryMs = FIRST_LOOK_MS;
       if (!cancelLook) lookLater();
     },
-    check: () => waiting.size > 0 && check(),
   };
 }

@@ -149,14 +149,14 @@ describe('open shadow roots', () => {
       return { element, define };
     }
 
-    it('its links are badged at the next change of the page', async () => {
+    it('its links are badged when the document is parsed (the definitions ran by then)', async () => {
       const { element, define } = laterComponent(shareLink(11));
       const harness = start();
       harness.scheduler.runAllFrames();
       expect(harness.annotator.links()).toEqual([]);
       define();
       expect(element.shadowRoot).not.toBeNull();
-      document.body.append(document.createElement('p')); // the parser going on after the script
+      document.dispatchEvent(new Event('DOMContentLoaded'));
       await harness.settle();
       harness.scheduler.runAllFrames();
       expect(badgesIn(element.shadowRoot!)).toHaveLength(1);
