@@ -277,7 +277,7 @@ describe('npm run server (CLI)', () => {
     expect(health.data.database.driver).toBe('postgres');
     expect(await stop(child)).toBe(0);
     const tables = await withAdmin((c) => c.query('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1', [schema]));
-    expect(tables.rows[0]).toEqual({ n: 13 });
+    expect(tables.rows[0]).toEqual({ n: 14 });
   });
 
   it('a busy port: one line saying so and what to do, no stack, exit 1, and the data directory left alone', async () => {
