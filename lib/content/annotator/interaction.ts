@@ -81,11 +81,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   let card: CardPresenter | null = null;
   /** The pointer is on the link or badge whose card is open (tracked from page pointer events). */
   let pointerOnCardOwner = false;
-  /**
-   * False once this document saw the pointer somewhere else than the card (whose frame is in the top
-   * document): entering the frame, the page sees the pointer leave the window or come onto the card.
-   */
-  let pointerMayBeOnCard = true;
   const onCard = (target: EventTarget | null) => card?.isOpen === true && target instanceof Node && card.contains(target);
 
   function getCard(): CardPresenter {
@@ -97,8 +92,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
         if (owner && (hadFocus || reason === 'escape') && isLive(owner)) owner.badge.focus();
       },
       onCardHover(inside) {
-        // Told late (through the background): the page saw the pointer leave the card since.
-        if (inside && !pointerMayBeOnCard && doc.defaultView?.top === doc.defaultView) return;
         if (inside) {
           // Not on the link any more: a frame is not always told when the pointer leaves it for the card.
           pointerOnCardOwner = false;
@@ -168,7 +161,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     const target = targetOf(event);
     const annotation = annotationAt(target);
     pointerOnCardOwner = annotation !== null && annotation === cardFor;
-    pointerMayBeOnCard = onCard(target);
     if (annotation) {
       if (annotation === cardFor) {
         cancelClose();
@@ -182,7 +174,7 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
       arrived = { annotation, onBadge };
       return;
     }
-    if (pointerMayBeOnCard) {
+    if (onCard(target)) {
       cancelIntent();
       cancelClose();
       return;
@@ -194,14 +186,11 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
   function onPointerMove(event: PointerEvent): void {
     const moved = movedPointer(event);
     const target = targetOf(event);
-    if (card?.isOpen) {
-      pointerMayBeOnCard = onCard(target);
-      // Coming out of the card's frame, Chromium sends this document no pointerover: a move off
-      // every link, badge and the card has left them.
-      if (!cardSticky && !cancelCloseTimer && !pointerMayBeOnCard && annotationAt(target) === null) {
-        pointerOnCardOwner = false;
-        pointerLeftEverything();
-      }
+    // Coming out of the card's frame, Chromium sends this document no pointerover: a move off every
+    // link, badge and the card has left them (the card page's "left" message may never come).
+    if (card?.isOpen && !cardSticky && !cancelCloseTimer && !onCard(target) && annotationAt(target) === null) {
+      pointerOnCardOwner = false;
+      pointerLeftEverything();
     }
     if (!arrived || !moved) return;
     const { annotation, onBadge } = arrived;
@@ -221,7 +210,6 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     // Leaving the window or entering a frame: nothing in this document is hovered any more.
     if (event.relatedTarget === null) {
       pointerOnCardOwner = false;
-      pointerMayBeOnCard = true;
       pointerLeftEverything();
     }
   }
