@@ -16,12 +16,24 @@ beforeEach(async () => {
 afterEach(() => {
   h.stop();
   vi.useRealTimers();
-  vi.restoreAllMocks();
 });
 
 const over = pointTo;
 const byId = (id: string) => document.getElementById(id)!;
 const badgeOf = (id: string) => h.badgeOf(byId(id).nextElementSibling!);
+
+/** Rests on link `a` until its card opens, then moves into the card's frame (the page sees the pointer leave the window; the card says so); the card stays. */
+async function restThenEnterCard() {
+  over(byId('a'));
+  vi.advanceTimersByTime(400);
+  await h.settle();
+  const card = h.card();
+  document.dispatchEvent(new PointerEvent('pointerout', { bubbles: true, relatedTarget: null }));
+  card.events.onCardHover(true);
+  vi.advanceTimersByTime(1000);
+  expect(card.isOpen).toBe(true);
+  return card;
+}
 
 describe('hover intent', () => {
   it('the pointer coming to rest, or focus on a badge, has a card page loaded ahead, before any intent and without a fetch (issue #27 point 12)', async () => {
@@ -101,15 +113,7 @@ describe('hover intent', () => {
   });
 
   it('the card page reporting the pointer inside keeps it open; a late "left" message after reaching the link does not close it', async () => {
-    over(byId('a'));
-    vi.advanceTimersByTime(400);
-    await h.settle();
-    const card = h.card();
-    // Entering the iframe: the page sees the pointer leave the window, then the card reports it.
-    document.dispatchEvent(new PointerEvent('pointerout', { bubbles: true, relatedTarget: null }));
-    card.events.onCardHover(true);
-    vi.advanceTimersByTime(1000);
-    expect(card.isOpen).toBe(true);
+    const card = await restThenEnterCard();
 
     // Back to the link: the page event comes first, the card's "left" message after it.
     over(byId('a'));
@@ -130,7 +134,6 @@ describe('hover intent', () => {
     vi.advanceTimersByTime(400);
     await h.settle();
     const card = h.card();
-    vi.spyOn(window, 'top', 'get').mockReturnValue({} as Window); // this document is a subframe
     // The pointer crosses the badge on its way out of a frame into the card the top frame draws, and
     // the frame is told nothing when it leaves (no pointerout): only the card says where it is.
     over(byId('a').nextElementSibling!);
@@ -144,16 +147,9 @@ describe('hover intent', () => {
   });
 
   it('a card whose page never says the pointer left: a move of the pointer on the page, off link, badge and card, closes it', async () => {
-    over(byId('a'));
-    vi.advanceTimersByTime(400);
-    await h.settle();
-    const card = h.card();
-    // Into the card's frame (the page sees the pointer leave the window), then straight out of it onto
-    // the page: Chromium sends no pointerover there, and the card page's "left" message does not come.
-    document.dispatchEvent(new PointerEvent('pointerout', { bubbles: true, relatedTarget: null }));
-    card.events.onCardHover(true);
-    vi.advanceTimersByTime(1000);
-    expect(card.isOpen).toBe(true);
+    const card = await restThenEnterCard();
+    // Straight out of the card's frame onto the page: Chromium sends no pointerover there, and the card
+    // page's "left" message does not come.
     byId('elsewhere').dispatchEvent(new PointerEvent('pointermove', { bubbles: true, clientX: 5, clientY: 5 }));
     vi.advanceTimersByTime(300);
     expect(card.isOpen).toBe(false);
