@@ -9,25 +9,13 @@ import type { AppEnv } from '../platform/app-env';
 import { emptyBody } from '../platform/http/body';
 import { COMMON_ERRORS, errors, json, jsonBody, SECURITY, success, WRITE_ERRORS } from '../platform/http/openapi';
 import { serve, type ServerApp } from '../platform/http/routes';
-import type { SnapshotSigner } from './signer';
+import { jwksSchema, type SnapshotSigner } from './signer';
 
 export const JWKS_PATH = '/.well-known/jwks.json';
 /** Keys change rarely and a retired key stays published: a verifier may keep the set for an hour. */
 export const JWKS_MAX_AGE_SECONDS = 3600;
 /** What a browser page reading the snapshot API may see of the signature. */
 export const SIGNATURE_HEADERS = ['Content-Digest', 'Signature-Input', 'Signature'];
-
-const jwkSchema = z.object({
-  kty: z.literal('OKP'),
-  crv: z.literal('Ed25519'),
-  x: z.string(),
-  kid: z.string(),
-  alg: z.literal('EdDSA'),
-  use: z.literal('sig'),
-  signed_from: z.int(),
-  signed_until: z.int().optional(),
-});
-const jwksSchema = z.object({ keys: z.array(jwkSchema) });
 
 /**
  * Runs outside every other middleware of the snapshot paths, so what they answer (421, 429, 401, the

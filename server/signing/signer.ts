@@ -7,6 +7,7 @@
 import { createHash, sign } from 'node:crypto';
 import { httpbis } from 'http-message-signatures';
 import { serializeDictionary } from 'structured-headers';
+import { z } from 'zod';
 import type { Clock } from '../platform/clock';
 import type { Database } from '../platform/db/driver';
 import { ensureSigningKeys, publicJwk, rotateSigningKey, type SigningKey } from './keys';
@@ -21,18 +22,19 @@ export const SIGNED_COMPONENTS = ['@status', 'content-type', 'content-digest'] a
  */
 export const KEY_REFRESH_MS = 60_000;
 
-export interface PublishedJwk {
-  kty: 'OKP';
-  crv: 'Ed25519';
-  x: string;
-  kid: string;
-  alg: 'EdDSA';
-  use: 'sig';
-  /** Unix seconds: the first `created` this key signed with. */
-  signed_from: number;
-  /** Unix seconds, retired keys only: when it stopped signing (the next key's `signed_from`). */
-  signed_until?: number;
-}
+/** A published key: `signed_from` is the first `created` it signed with; `signed_until`, retired keys only, the next key's `signed_from` (unix seconds). */
+export const publishedJwkSchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string(),
+  kid: z.string(),
+  alg: z.literal('EdDSA'),
+  use: z.literal('sig'),
+  signed_from: z.int(),
+  signed_until: z.int().optional(),
+});
+export const jwksSchema = z.object({ keys: z.array(publishedJwkSchema) });
+export type PublishedJwk = z.infer<typeof publishedJwkSchema>;
 
 interface KeySet {
   active: SigningKey;

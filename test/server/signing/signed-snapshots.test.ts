@@ -14,23 +14,13 @@ import { z } from 'zod';
 import type { Database } from '../../../server/platform/db/driver';
 import { openDatabase } from '../../../server/platform/db/open';
 import { runKeysCommand } from '../../../server/partners/keys-cli';
+import { jwksSchema } from '../../../server/signing/signer';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/db';
 import { founderWithLink, listedViewCount, makeApp, snapshotPath, uniqueIp, type TestApp } from '../support/harness';
 import { OPERATOR_SECRET } from '../support/v1';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-const jwkSchema = z.object({
-  kty: z.literal('OKP'),
-  crv: z.literal('Ed25519'),
-  x: z.string(),
-  kid: z.string(),
-  alg: z.literal('EdDSA'),
-  use: z.literal('sig'),
-  signed_from: z.number().int(),
-  signed_until: z.number().int().optional(),
-});
-const jwksSchema = z.object({ keys: z.array(jwkSchema) });
 type Jwks = z.infer<typeof jwksSchema>;
 
 /** A received answer, kept as bytes so it can be checked later (or tampered with). */
