@@ -78,10 +78,19 @@ test('a badge keeps its size in every state, and stays next to its link', async 
   await page.locator('#l1 + compliance-lens-badge').click();
   await expect(page.locator('#l1 + compliance-lens-badge')).toHaveAttribute('data-error-code', 'NOT_FOUND');
   expect(await sizes()).toEqual(before);
-  // Next to its link: the running-text badge starts where its link's last line ends.
-  const link = await page.locator('#l0').boundingBox();
-  const badge = await page.locator('#l0 + compliance-lens-badge').boundingBox();
-  if (!link || !badge) throw new Error('not laid out');
-  expect(badge.x).toBeGreaterThanOrEqual(link.x + link.width + BADGE_GAP - 1);
-  expect(badge.x).toBeLessThan(link.x + link.width + BADGE_GAP + 1);
+  // Next to its link: the running-text badge starts where its link's last line ends (the link may
+  // wrap: "their" ending one line, "snapshot" starting the next, with fonts of other widths).
+  const { lastLine, badge } = await page.locator('#l0').evaluate((link) => {
+    const line = [...link.getClientRects()].at(-1);
+    const host = link.nextElementSibling;
+    if (!host) throw new Error('no badge after the link');
+    const box = host.getBoundingClientRect();
+    return { lastLine: line && { right: line.right, top: line.top, bottom: line.bottom }, badge: { x: box.x, middle: box.y + box.height / 2 } };
+  });
+  if (!lastLine) throw new Error('not laid out');
+  expect(badge.x).toBeGreaterThanOrEqual(lastLine.right + BADGE_GAP - 1);
+  expect(badge.x).toBeLessThan(lastLine.right + BADGE_GAP + 1);
+  // On that line, not on the next one.
+  expect(badge.middle).toBeGreaterThan(lastLine.top);
+  expect(badge.middle).toBeLessThan(lastLine.bottom);
 });
