@@ -187,13 +187,21 @@ function ClaimedCard({
   const { request } = claim;
   const [result, setResult] = useState(claim.result);
   const [refreshing, setRefreshing] = useState(false);
+  /** The background did not answer (it was restarted, or the extension updated): said, not swallowed. */
+  const [refreshFailed, setRefreshFailed] = useState(false);
   const refresh = () => {
     if (refreshing) return;
     setRefreshing(true);
+    setRefreshFailed(false);
     void refreshSnapshot(request)
-      .then(setResult, () => undefined)
+      .then(setResult, () => setRefreshFailed(true))
       .finally(() => setRefreshing(false));
   };
+  const failed = refreshFailed && (
+    <p role="alert" data-testid="refresh-failed" className="mt-2 text-xs font-medium text-red-800 dark:text-red-200">
+      {t('snapshot.refreshFailed')}
+    </p>
+  );
   // Watch follows a company's snapshot: none is offered for a link that never loaded (issue #33 item 5).
   const actions = (
     <>
@@ -214,33 +222,40 @@ function ClaimedCard({
         <button type="button" className={`self-start ${compactPrimaryButtonClass}`} onClick={refresh} disabled={refreshing}>
           {t('snapshot.card.load')}
         </button>
+        {failed}
       </div>
     );
   }
   if (result.status !== 'ready') {
     return (
-      <SnapshotError
-        code={result.code}
-        technical={result}
-        retryAt={result.retryAt}
-        expiredAt={result.expiredAt}
-        withdrawn={result.withdrawn}
-        onRetry={refresh}
-        headerActions={actions}
-      />
+      <>
+        <SnapshotError
+          code={result.code}
+          technical={result}
+          retryAt={result.retryAt}
+          expiredAt={result.expiredAt}
+          withdrawn={result.withdrawn}
+          onRetry={refresh}
+          headerActions={actions}
+        />
+        {failed}
+      </>
     );
   }
   return (
-    <SnapshotCard
-      snapshot={result.snapshot}
-      serviceOrigin={request.origin}
-      meta={result.meta}
-      fetchedAt={result.fetchedAt}
-      fromCache={result.fromCache}
-      apiVersionWarning={result.apiVersionWarning}
-      onRefresh={refresh}
-      refreshing={refreshing}
-      headerActions={actions}
-    />
+    <>
+      <SnapshotCard
+        snapshot={result.snapshot}
+        serviceOrigin={request.origin}
+        meta={result.meta}
+        fetchedAt={result.fetchedAt}
+        fromCache={result.fromCache}
+        apiVersionWarning={result.apiVersionWarning}
+        onRefresh={refresh}
+        refreshing={refreshing}
+        headerActions={actions}
+      />
+      {failed}
+    </>
   );
 }

@@ -127,3 +127,41 @@ describe('HoverCard: a snapshot slow to come', () => {
     }
   });
 });
+
+describe('HoverCard: a refresh the background does not answer', () => {
+  it('says so under the figures it keeps, and a refresh that works takes the notice away', async () => {
+    const request = { origin: 'https://comply.example', token: FIXTURE_TOKEN };
+    const ready = (score: number) => ({
+      status: 'ready' as const,
+      snapshot: buildSnapshot({ scores: { readiness_score: score } }),
+      meta: { token_status: 'active' as const, view_count: 1 },
+      fetchedAt: 1,
+      fromCache: false,
+    });
+    const claimed: CardClaim = { request, result: ready(61), language: 'en' };
+    const refreshSnapshot = vi
+      .fn<(asked: typeof request) => Promise<ReturnType<typeof ready>>>()
+      .mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'))
+      .mockResolvedValueOnce(ready(74));
+    const { getByRole, getByTestId, queryByTestId } = render(
+      <QueryClientProvider client={new QueryClient()}>
+        <HoverCard
+          claim={claimed}
+          refreshSnapshot={refreshSnapshot}
+          onClose={() => undefined}
+          onResize={() => undefined}
+          onHover={() => undefined}
+        />
+      </QueryClientProvider>,
+    );
+    const refreshButton = () => getByRole('button', { name: /Refresh/ });
+    await act(async () => refreshButton().click());
+    expect(getByTestId('refresh-failed').getAttribute('role')).toBe('alert');
+    expect(getByTestId('refresh-failed').textContent).toContain('Could not refresh');
+    expect(getByTestId('readiness-score').textContent).toContain('61'); // the figures it had stay
+    await act(async () => refreshButton().click());
+    expect(queryByTestId('refresh-failed')).toBeNull();
+    expect(getByTestId('readiness-score').textContent).toContain('74');
+    expect(refreshSnapshot).toHaveBeenCalledTimes(2);
+  });
+});

@@ -27,6 +27,7 @@ export const snapshotEn = {
   'snapshot.views': 'Views',
   'snapshot.refreshing': 'Refreshing…',
   'snapshot.refreshCosts': 'Refresh (counts 1 view)',
+  'snapshot.refreshFailed': 'Could not refresh: the extension did not answer. Nothing here changed; try again.',
   'snapshot.investorViewCosts': 'Investor view (counts 1 view)',
   'snapshot.investorViewTitle':
     'The service’s own page for this snapshot, in a new tab. Opening it counts as one view for the founder.',

@@ -26,6 +26,7 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
   'snapshot.views': 'Consultations',
   'snapshot.refreshing': 'Actualisation…',
   'snapshot.refreshCosts': 'Actualiser (compte 1 vue)',
+  'snapshot.refreshFailed': 'Actualisation impossible : l’extension n’a pas répondu. Rien n’a changé ici ; réessayez.',
   'snapshot.investorViewCosts': 'Vue investisseur (compte 1 vue)',
   'snapshot.investorViewTitle':
     'La page du service pour cet instantané, dans un nouvel onglet. L’ouvrir compte comme une vue pour le fondateur.',
