@@ -62,7 +62,10 @@ const FOLDERS = {
     group: ['**/schemas', '**/schemas/**'],
     message: 'lib/core/schemas holds the zod schemas; this code must stay zod-free.',
   },
-  alias: { group: ['@/*'], message: 'The server runs under tsx and vitest without the @/ alias: import lib/core relatively.' },
+  alias: {
+    group: ['@/*'],
+    message: "The server's vitest project has no @/ alias (no WXT plugin there): import lib/core relatively.",
+  },
 };
 /**
  * components/: pages (popup, side panel, options) compose features; a feature folder imports neither

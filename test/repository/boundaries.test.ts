@@ -69,7 +69,7 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
     ['the server reaches only the shared core: not extension storage', 'server/new.ts', "import { x } from '../lib/extension';"],
     ['the server imports no browser API', 'server/new.ts', "import { browser } from 'wxt/browser';"],
     [
-      'the server uses no @/ alias (tsx and vitest do not know it)',
+      'the server uses no @/ alias (its vitest project does not know it)',
       'server/new.ts',
       "import { TOKEN_PATTERN } from '@/lib/core/token';",
     ],
