@@ -9,6 +9,7 @@ import { createSettingsStore, createWatchSettingsStore, getLanguagePreference, h
 import { cardMessenger, pagesMessenger, watchPageLinks, type ContentProtocolMap } from '../protocol';
 import { createBadgeFrames, withBadgeUpdates } from './badge-frames';
 import { createCardRoutes, type PushToFrame } from './cards/card-routes';
+import { listenWhile, type BrowserEvent } from './common';
 import { startContentRegistration } from './content-registration';
 import { startAnnotatorInFrame, startCardPresenterInFrame } from './frame-start';
 import { createHoverAllowance } from './hover-allowance';
@@ -42,16 +43,13 @@ export interface Background {
  * call them. Listeners that wake the worker are added at once, as MV3 requires.
  */
 export function createBackground(browser: BackgroundBrowser, options: BackgroundOptions): Background {
-  const stops: (() => void)[] = [];
-  const listen = <Listener>(
-    event: { addListener(listener: Listener): void; removeListener(listener: Listener): void },
-    listener: Listener,
-  ) => {
-    event.addListener(listener);
-    stops.push(() => event.removeListener(listener));
-  };
+  // One lifetime for everything this call registers: stop() ends it.
+  const lifetime = new AbortController();
+  const { signal } = lifetime;
+  const onStop = (release: () => void) => signal.addEventListener('abort', release, { once: true });
+  const listen = <Listener>(event: BrowserEvent<Listener>, listener: Listener) => listenWhile(signal, event, listener);
   const uiLanguage = () => browser.i18n.getUILanguage();
-  const settings = createSettingsStore();
+  const settings = createSettingsStore(undefined, signal);
   // The content scripts' settings, where an annotator starting with the page reads them; rewritten
   // whenever what they are merged from changes, and once the policy is read.
   const pageSettingsCopy = createPageSettingsCopy(() => settings.getPageSettings(), browser.storage.local);
@@ -97,9 +95,10 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   });
   const linkFrames = createLinkFrames(browser.storage.session);
   // Frames that report share links, so the popup and side panel ask them too.
-  stops.push(watchPageLinks((tabId, frameId) => void linkFrames.add(tabId, frameId)));
+  onStop(watchPageLinks((tabId, frameId) => void linkFrames.add(tabId, frameId)));
   const watchSettings = createWatchSettingsStore();
   const watchlist = startWatchlist({
+    signal,
     browser: {
       alarms: browser.alarms,
       notifications: browser.notifications,
@@ -122,7 +121,7 @@ export function createBackground(browser: BackgroundBrowser, options: Background
     startAnnotator: (frame) => startAnnotatorInFrame(browser.scripting, frame),
   });
 
-  stops.push(
+  onStop(
     registerMessageHandlers(
       {
         service,
@@ -158,12 +157,12 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   });
   // The annotator on the user's extra sites (enabledSites), registered at runtime.
   const registration = startContentRegistration({ scripting: browser.scripting, settings });
-  stops.push(() => registration.stop());
+  onStop(() => registration.stop());
   // Snapshot data is confidential: turning persistence off removes what was kept on disk.
-  stops.push(
+  onStop(
     settings.watch((next) => {
       if (!next.persistCache) void service.clearCache('local');
     }),
   );
-  return { stop: () => stops.splice(0).forEach((stop) => stop()) };
+  return { stop: () => lifetime.abort() };
 }

@@ -145,12 +145,15 @@ export function createManagedPolicyReader(read: () => Promise<unknown> = readMan
   };
 }
 
-export function createSettingsStore(item = defineSettingsItem()): SettingsStore {
+/** `signal`: the lifetime of its listener for policy changes (the background's); none: the page's. */
+export function createSettingsStore(item = defineSettingsItem(), signal?: AbortSignal): SettingsStore {
   const getUserSettings = async () => parseStoredUserSettings(await item.getValue());
   const managedPolicy = createManagedPolicyReader();
-  browser.storage?.onChanged?.addListener((_changes, area) => {
+  const onPolicyChanged = (_changes: unknown, area: string) => {
     if (area === 'managed') void managedPolicy.reload();
-  });
+  };
+  browser.storage?.onChanged?.addListener(onPolicyChanged);
+  signal?.addEventListener('abort', () => browser.storage?.onChanged?.removeListener(onPolicyChanged), { once: true });
   const getManagedSettings = () => managedPolicy.get();
   const getEffectiveSettings = async () => {
     const [user, managed] = await Promise.all([getUserSettings(), getManagedSettings()]);

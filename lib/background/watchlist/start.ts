@@ -5,6 +5,7 @@ import { getLanguagePreference } from '../../extension/language-preference';
 import { markWatchlistChanged, requestWatchlistFocus } from '../../extension/watchlist-signals';
 import type { WatchSettings } from '../../core/watchlist/schedule';
 import type { WatchSettingsStore } from '../../extension/watch-settings';
+import { listenWhile, type BrowserEvent } from '../common';
 import type { SnapshotService } from '../snapshot-service/service';
 import { createNotifier, onNotificationClicked, type NotificationsLike, type OpenWatchlistDeps } from './notify';
 import { deferredWatchStore } from './store';
@@ -12,8 +13,8 @@ import { createWatchlist, WATCH_ALARM, type AlarmsLike, type Watchlist } from '.
 
 /** The browser APIs the watchlist uses, passed in by the background entrypoint. */
 export interface WatchlistBrowser {
-  alarms: AlarmsLike & { onAlarm: { addListener(listener: (alarm: { name: string }) => void): void } };
-  notifications: NotificationsLike & { onClicked: { addListener(listener: (notificationId: string) => void): void } };
+  alarms: AlarmsLike & { onAlarm: BrowserEvent<(alarm: { name: string }) => void> };
+  notifications: NotificationsLike & { onClicked: BrowserEvent<(notificationId: string) => void> };
   /** Chrome's side panel; undefined on Firefox (see notify.ts). */
   sidePanel?: OpenWatchlistDeps['sidePanel'];
   windowId: number;
@@ -25,6 +26,8 @@ export interface WatchlistBrowser {
 }
 
 export interface StartWatchlistDeps {
+  /** Its listeners are released when this aborts (the background's lifetime). */
+  signal: AbortSignal;
   browser: WatchlistBrowser;
   service: SnapshotService;
   watchSettings: WatchSettingsStore;
@@ -37,7 +40,14 @@ export interface StartWatchlistDeps {
  * listeners (registered at once, as MV3 requires for events that wake the worker), and the alarm set
  * again from the stored due times each time the worker starts.
  */
-export function startWatchlist({ browser, service, watchSettings, getRequestBudget, isOnline }: StartWatchlistDeps): Watchlist {
+export function startWatchlist({
+  signal,
+  browser,
+  service,
+  watchSettings,
+  getRequestBudget,
+  isOnline,
+}: StartWatchlistDeps): Watchlist {
   const translator = async () => {
     const ui = browser.uiLanguage();
     const language = resolveLanguage(await getLanguagePreference(), ui);
@@ -53,10 +63,10 @@ export function startWatchlist({ browser, service, watchSettings, getRequestBudg
     isOnline,
     changed: () => markWatchlistChanged(),
   });
-  browser.alarms.onAlarm.addListener((alarm) => {
+  listenWhile(signal, browser.alarms.onAlarm, (alarm) => {
     if (alarm.name === WATCH_ALARM) void watchlist.tick();
   });
-  browser.notifications.onClicked.addListener((notificationId) => {
+  listenWhile(signal, browser.notifications.onClicked, (notificationId) => {
     onNotificationClicked(notificationId, {
       ...(browser.sidePanel ? { sidePanel: browser.sidePanel } : {}),
       windowId: browser.windowId,
@@ -70,11 +80,12 @@ export function startWatchlist({ browser, service, watchSettings, getRequestBudg
   const cadenceOf = (settings: WatchSettings) => `${settings.cadence}/${settings.intervalSeconds}`;
   let cadence: string | undefined;
   void watchSettings.get().then((settings) => (cadence ??= cadenceOf(settings)));
-  watchSettings.watch((settings) => {
+  const unwatch = watchSettings.watch((settings) => {
     if (cadenceOf(settings) === cadence) return;
     cadence = cadenceOf(settings);
     void watchlist.cadenceChanged().catch(() => undefined);
   });
+  signal.addEventListener('abort', unwatch, { once: true });
   void watchlist.reschedule().catch(() => undefined);
   return watchlist;
 }

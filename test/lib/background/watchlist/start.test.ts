@@ -13,11 +13,12 @@ import { fixtureToken } from '@/test/fixtures/snapshot';
 
 const link = { origin: ORIGIN, token: fixtureToken(1) };
 
-function start() {
+function start(signal = new AbortController().signal) {
   const harness = createHarness();
   const watchSettings = createWatchSettingsStore();
   const openTab = vi.fn(async (_url: string) => undefined);
   const watchlist = startWatchlist({
+    signal,
     browser: {
       alarms: fakeBrowser.alarms,
       notifications: fakeBrowser.notifications,
@@ -75,5 +76,22 @@ describe('startWatchlist', () => {
     await fakeBrowser.notifications.onClicked.trigger(`compliance-lens-watchlist:${watch.id}`);
     await vi.waitFor(() => expect(openTab).toHaveBeenCalledWith('chrome-extension://id/sidepanel.html#watchlist'));
     expect((await takeWatchlistFocus())?.watchId).toBe(watch.id);
+  });
+
+  it('its alarm, notification-click and settings listeners are released when its lifetime ends', async () => {
+    const lifetime = new AbortController();
+    const { watchlist, watchSettings, service } = start(lifetime.signal);
+    await service.getSnapshot(link);
+    const watch = await watchlist.watch(link);
+    expect([fakeBrowser.alarms.onAlarm.hasListeners(), fakeBrowser.notifications.onClicked.hasListeners()]).toEqual([true, true]);
+    lifetime.abort();
+    expect([fakeBrowser.alarms.onAlarm.hasListeners(), fakeBrowser.notifications.onClicked.hasListeners()]).toEqual([
+      false,
+      false,
+    ]);
+    // A new cadence no longer re-times the watches.
+    await watchSettings.update({ cadence: 'manual' });
+    await flush();
+    expect((await watchlist.find(link))?.nextDueAt).toBe(watch.nextDueAt);
   });
 });
