@@ -1,6 +1,39 @@
 // Adds up the JSON reports of every runner in this test run and prints one closing line.
 import { existsSync, readFileSync } from 'node:fs';
 
+/**
+ * Vitest's cases by kind: the repository checks (test/repository, one case per file or rule) and the
+ * per-key i18n checks (a describe block named "each key") are bookkeeping, counted apart from behaviour.
+ */
+function kindsOf(report) {
+  const kinds = { behaviour: 0, repository: 0, perKey: 0 };
+  for (const file of report.testResults) {
+    const repository = file.name.includes('/test/repository/');
+    for (const test of file.assertionResults) {
+      if (test.status !== 'passed') continue;
+      if (repository) kinds.repository += 1;
+      else if (test.ancestorTitles.includes('each key')) kinds.perKey += 1;
+      else kinds.behaviour += 1;
+    }
+  }
+  return kinds;
+}
+
+/** Each stage of scripts/test-all.sh with its wall time (test-results/stages.tsv: name, seconds, exit code). */
+function stageRows() {
+  const file = 'test-results/stages.tsv';
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [name, seconds, code] = line.split('\t');
+      const minutes = Math.floor(Number(seconds) / 60);
+      return `  ${`${minutes}m ${String(Number(seconds) % 60).padStart(2, '0')}s`.padStart(8)}  ${code === '0' ? 'ok    ' : 'FAILED'}  ${name}`;
+    });
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -20,6 +53,10 @@ for (const [label, file] of [
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
   rows.push(`${label}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+  const kinds = kindsOf(report);
+  rows.push(
+    `  of which: ${kinds.behaviour} behaviour, ${kinds.repository} repository checks (test/repository: one per file or rule), ${kinds.perKey} per-key i18n checks`,
+  );
 }
 
 const e2eFile = 'test-results/e2e-results.json';
@@ -57,6 +94,11 @@ if (existsSync(firefoxFile)) {
   failed += 1;
 }
 
+const stages = stageRows();
+if (stages.length > 0) {
+  console.log('Wall time per stage:');
+  for (const row of stages) console.log(row);
+}
 for (const row of rows) console.log(`  ${row}`);
 console.log(`Total: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 ? 0 : 1);
