@@ -267,8 +267,18 @@ describe('restart in the middle of a retry', () => {
     local.respond = () => ({ status: 204 });
     const second = await startServer({ ...options, clock: manualClock(START) });
     onTestFinished(() => second.close());
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(local.received).toHaveLength(1); // the retry is not due yet
+    // The new server has the pending message, its retry due 10 s ± 20 % after the first attempt: not yet.
+    const message = z
+      .object({
+        data: z.object({
+          message: z.object({ status: z.string(), next_attempt_at: z.string(), attempts: z.array(z.unknown()) }),
+        }),
+      })
+      .parse(await (await call(second.url, 'GET', `/api/v1/webhook-messages/${String(id)}`, key)).json()).data.message;
+    expect(message.status).toBe('pending');
+    expect(message.attempts).toHaveLength(1);
+    expect(Date.parse(message.next_attempt_at)).toBeGreaterThanOrEqual(Date.parse(START) + 8_000);
+    expect(local.received).toHaveLength(1);
     const moved = await fetch(`${second.url}/api/dev/clock`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
