@@ -22,7 +22,7 @@ export const FRAME_SENTINEL_SCRIPT = 'frame-sentinel.js';
 /**
  * The content scripts of a page the extension runs on, one entry each: the manifest's
  * `content_scripts` (wxt.config.ts) and the runtime registrations for enabled sites
- * (lib/background/content-registration.ts) are both made from this list. Each also runs in a window
+ * (lib/background/content-scripts/content-registration.ts) are both made from this list. Each also runs in a window
  * or frame without an address of its own that a matched page opened or wrote. The relay has an entry
  * of its own, not a second file of the annotator's: in one entry the two cost 22 ms more script on
  * the page of 20,000 anchors (docs/design-changes.md).

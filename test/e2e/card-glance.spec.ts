@@ -1,5 +1,5 @@
 import type { Frame, Worker } from '@playwright/test';
-import { HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
+import { HOVER_FETCHES_PER_MINUTE } from '@/lib/background/cards/hover-allowance';
 import { API_PATH_PREFIX } from '@/lib/core/services';
 import { configureTestService, openExtensionPage, startFreshMinute, untilPolicyRead, type Language } from './support/extension';
 import { expect, test } from './support/fixtures';

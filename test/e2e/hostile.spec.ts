@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HOVER_FETCHES_PER_MINUTE } from '../../lib/background/hover-allowance';
+import { HOVER_FETCHES_PER_MINUTE } from '../../lib/background/cards/hover-allowance';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
 import { expect, test } from './support/fixtures';

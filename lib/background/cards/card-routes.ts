@@ -16,7 +16,7 @@ import {
 import type { GetDataType } from '@webext-core/messaging';
 import { KeyedMutex } from '../common/keyed-mutex';
 import type { StorageAreaAdapter } from '../common/storage-area';
-import type { HoverAllowance } from '../hover-allowance';
+import type { HoverAllowance } from './hover-allowance';
 import type { SnapshotService } from '../snapshot-service/service';
 
 /** The browser's id of a tab's top frame. */

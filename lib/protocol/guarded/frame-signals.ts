@@ -1,7 +1,7 @@
 /**
  * What the frame sentinel (lib/page-world, in the page's own world of an `about:blank`/`srcdoc` frame)
  * and the extension say to each other. It runs where the page runs, so the page can see, send and
- * forge all of it: a signal only makes the background look (lib/background/link-frames-locator.ts).
+ * forge all of it: a signal only makes the background look (lib/background/frames/link-frames-locator.ts).
  */
 
 /** Posted by a sentinel to each window above its frame: "links appeared here". */

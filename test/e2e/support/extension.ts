@@ -1,6 +1,6 @@
 import { expect, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { z } from 'zod';
-import { HOVER_FETCHES_KEY_PREFIX } from '../../../lib/background/hover-allowance';
+import { HOVER_FETCHES_KEY_PREFIX } from '../../../lib/background/cards/hover-allowance';
 import { LAST_POLICY_STORAGE_KEY } from '../../../lib/core/storage-keys';
 import { addServiceInExtension } from '../../support/test-service';
 

@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createCardRoutes, type CardRoutesDeps } from '@/lib/background/cards/card-routes';
 import type { StorageAreaAdapter } from '@/lib/background/common/storage-area';
-import { createHoverAllowance, HOVER_FETCHES_KEY_PREFIX, HOVER_FETCHES_PER_MINUTE } from '@/lib/background/hover-allowance';
-import { createBadgeFrames } from '@/lib/background/badge-frames';
-import { createLinkFrames } from '@/lib/background/link-frames';
+import { createHoverAllowance, HOVER_FETCHES_KEY_PREFIX, HOVER_FETCHES_PER_MINUTE } from '@/lib/background/cards/hover-allowance';
+import { createBadgeFrames } from '@/lib/background/frames/badge-frames';
+import { createLinkFrames } from '@/lib/background/frames/link-frames';
 import {
   createCardHandlers,
   createContentHandlers,
   createPagesHandlers,
   type MessageHandlerDeps,
-} from '@/lib/background/messages';
+} from '@/lib/background/messaging/messages';
 import type { SnapshotService } from '@/lib/background/snapshot-service';
 import { badgeFace } from '@/lib/core/badge-face';
 import { isRecord } from '@/lib/core/guards';

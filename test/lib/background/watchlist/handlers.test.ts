@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createBadgeFrames } from '@/lib/background/badge-frames';
-import { createLinkFrames } from '@/lib/background/link-frames';
-import { createPagesHandlers } from '@/lib/background/messages';
-import { ForbiddenSenderError, InvalidMessageError } from '@/lib/background/serve';
+import { createBadgeFrames } from '@/lib/background/frames/badge-frames';
+import { createLinkFrames } from '@/lib/background/frames/link-frames';
+import { createPagesHandlers } from '@/lib/background/messaging/messages';
+import { ForbiddenSenderError, InvalidMessageError } from '@/lib/background/messaging/serve';
 import { pagesProtocol } from '@/lib/protocol/pages';
 import { link, watchlistHarness, type WatchlistHarness } from './helpers';
 import { unusedCards } from './stubs';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSettingsOf, createPageSettingsCopy, type CopyArea } from '@/lib/background/page-settings-copy';
+import { contentSettingsOf, createPageSettingsCopy, type CopyArea } from '@/lib/background/content-scripts/page-settings-copy';
 import { LOCAL_SERVICES } from '@/lib/core/services';
 import { PAGE_SETTINGS_COPY_KEY } from '@/lib/core/storage-keys';
 import { DEFAULT_USER_SETTINGS, mergeSettings, type PageSettings } from '@/lib/core/schemas/settings';

@@ -8,7 +8,7 @@ import {
   syncContentScripts,
   type ContentScriptingApi,
   type RegisteredScript,
-} from '@/lib/background/content-registration';
+} from '@/lib/background/content-scripts/content-registration';
 import {
   ANNOTATOR_MATCHES,
   ANNOTATOR_SCRIPT,

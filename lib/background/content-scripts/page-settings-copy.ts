@@ -1,6 +1,6 @@
-import type { PageSettings } from '../core/schemas/settings';
-import { spellOutAliases } from '../core/services';
-import { PAGE_SETTINGS_COPY_KEY } from '../core/storage-keys';
+import type { PageSettings } from '../../core/schemas/settings';
+import { spellOutAliases } from '../../core/services';
+import { PAGE_SETTINGS_COPY_KEY } from '../../core/storage-keys';
 
 /** The part of `storage.local` the copy needs (injected: tests pass a fake). */
 export interface CopyArea {

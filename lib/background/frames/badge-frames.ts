@@ -1,11 +1,11 @@
-import { badgeFace, type BadgeWords } from '../core/badge-face';
-import { canonicalKeyOf } from '../core/links/templates';
-import { toBadgeSummary, type SnapshotRequest, type SnapshotResult } from '../core/schemas/results';
+import { badgeFace, type BadgeWords } from '../../core/badge-face';
+import { canonicalKeyOf } from '../../core/links/templates';
+import { toBadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
 import { z } from 'zod';
-import type { FrameOf, PushToFrame } from './cards/card-routes';
-import { KeyedMutex } from './common/keyed-mutex';
-import type { StorageAreaAdapter } from './common/storage-area';
-import type { BudgetDeferral, SnapshotService } from './snapshot-service/service';
+import type { FrameOf, PushToFrame } from '../cards/card-routes';
+import { KeyedMutex } from '../common/keyed-mutex';
+import type { StorageAreaAdapter } from '../common/storage-area';
+import type { BudgetDeferral, SnapshotService } from '../snapshot-service/service';
 
 /** Links of one tab whose badges are kept up to date (a page of more share links than this is not real). */
 const MAX_LINKS_PER_TAB = 1_000;

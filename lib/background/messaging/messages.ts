@@ -1,17 +1,17 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
-import { badgeFace } from '../core/badge-face';
-import { serviceAt } from '../core/services';
-import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../core/schemas/results';
-import type { EffectiveSettings, PageSettings } from '../core/schemas/settings';
-import type { WatchSettings } from '../core/watchlist/schedule';
-import { cardProtocol, type CardProtocolMap } from '../protocol/card';
-import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from '../protocol/content';
-import { pagesProtocol, type PagesProtocolMap } from '../protocol/pages';
-import { TOP_FRAME, type CardRoutes } from './cards/card-routes';
-import type { BadgeFrames } from './badge-frames';
-import type { FrameOfTab } from './frame-start';
-import type { LinkFrames } from './link-frames';
-import type { LinkFramesLocator } from './link-frames-locator';
+import { badgeFace } from '../../core/badge-face';
+import { serviceAt } from '../../core/services';
+import { toBadgeSummary, type PeekResult, type SnapshotRequest } from '../../core/schemas/results';
+import type { EffectiveSettings, PageSettings } from '../../core/schemas/settings';
+import type { WatchSettings } from '../../core/watchlist/schedule';
+import { cardProtocol, type CardProtocolMap } from '../../protocol/card';
+import { contentProtocol, type BadgeTextPayload, type ContentProtocolMap } from '../../protocol/content';
+import { pagesProtocol, type PagesProtocolMap } from '../../protocol/pages';
+import { TOP_FRAME, type CardRoutes } from '../cards/card-routes';
+import type { BadgeFrames } from '../frames/badge-frames';
+import type { FrameOfTab } from '../frames/frame-start';
+import type { LinkFrames } from '../frames/link-frames';
+import type { LinkFramesLocator } from '../frames/link-frames-locator';
 import {
   FROM_CONTENT_SCRIPT,
   FROM_EXTENSION_PAGE,
@@ -22,9 +22,9 @@ import {
   type GuardedHandlers,
 } from './serve';
 import type { SenderContext } from './sender';
-import type { SnapshotService } from './snapshot-service/service';
-import type { Watchlist } from './watchlist/watchlist';
-import { contentSettingsOf } from './page-settings-copy';
+import type { SnapshotService } from '../snapshot-service/service';
+import type { Watchlist } from '../watchlist/watchlist';
+import { contentSettingsOf } from '../content-scripts/page-settings-copy';
 
 export interface MessageHandlerDeps {
   service: SnapshotService;
@@ -41,7 +41,7 @@ export interface MessageHandlerDeps {
   linkFrames: LinkFrames;
   /** Finds the frames of a tab whose sentinel saw a share link, and starts the annotator there. */
   linkFramesLocator: LinkFramesLocator;
-  /** Runs the card presenter's script in one document (lib/background/frame-start.ts). */
+  /** Runs the card presenter's script in one document (lib/background/frames/frame-start.ts). */
   loadCardPresenter(frame: FrameOfTab): Promise<void>;
   watchlist: Watchlist;
   getWatchSettings(): Promise<WatchSettings>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { KeyedMutex } from './common/keyed-mutex';
-import type { StorageAreaAdapter } from './common/storage-area';
+import { KeyedMutex } from '../common/keyed-mutex';
+import type { StorageAreaAdapter } from '../common/storage-area';
 
 /**
  * Uncached links a tab's gestures may fetch per minute, hover, click and key alike (issue #26 item 1):

@@ -1,11 +1,11 @@
 import type { browser } from 'wxt/browser';
 import { z } from 'zod';
-import { coalesce } from '../core/coalesce';
-import type { LinkRecognizer } from '../core/links';
-import { markFrameAnnotated, reportFrameLinks } from '../page-world/link-report';
-import { frameLinkReportSchema } from '../protocol/guarded-schemas';
-import { FRAME_ANNOTATED_MARK, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '../protocol/guarded/frame-signals';
-import { MAX_REPORTED_HREF_LENGTH, MAX_REPORTED_HREFS, type FrameLinkReportOptions } from '../protocol/guarded/link-report';
+import { coalesce } from '../../core/coalesce';
+import type { LinkRecognizer } from '../../core/links';
+import { markFrameAnnotated, reportFrameLinks } from '../../page-world/link-report';
+import { frameLinkReportSchema } from '../../protocol/guarded-schemas';
+import { FRAME_ANNOTATED_MARK, FRAME_CHANGED_MARK, FRAME_SENTINEL_STOP } from '../../protocol/guarded/frame-signals';
+import { MAX_REPORTED_HREF_LENGTH, MAX_REPORTED_HREFS, type FrameLinkReportOptions } from '../../protocol/guarded/link-report';
 import { targetOf, type FrameOfTab } from './frame-start';
 
 /** Where a report or a mark runs: the page's own world, or the extension's isolated world. */

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createLinkFrames } from '@/lib/background/link-frames';
+import { createLinkFrames } from '@/lib/background/frames/link-frames';
 
 beforeEach(() => fakeBrowser.reset());
 

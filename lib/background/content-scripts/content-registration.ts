@@ -1,5 +1,5 @@
-import { ANNOTATOR_MATCHES, enabledSiteMatches, PAGE_SCRIPTS } from '../extension/content-scripts';
-import type { EffectiveSettings } from '../core/schemas/settings';
+import { ANNOTATOR_MATCHES, enabledSiteMatches, PAGE_SCRIPTS } from '../../extension/content-scripts';
+import type { EffectiveSettings } from '../../core/schemas/settings';
 
 /**
  * Runs the annotator on the extra sites the user enabled (options page, or "Enable on this site" in

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { KeyedMutex } from './common/keyed-mutex';
-import type { StorageAreaAdapter } from './common/storage-area';
+import { KeyedMutex } from '../common/keyed-mutex';
+import type { StorageAreaAdapter } from '../common/storage-area';
 
 const KEY_PREFIX = 'linkFrames:';
 /** More frames than any real page shows links in: a page that makes frames without end is cut off. */

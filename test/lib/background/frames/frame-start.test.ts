@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { startAnnotatorInFrame, type ScriptInjector } from '@/lib/background/frame-start';
+import { startAnnotatorInFrame, type ScriptInjector } from '@/lib/background/frames/frame-start';
 import { ANNOTATOR_SCRIPT } from '@/lib/extension/content-scripts';
 
 describe('startAnnotatorInFrame', () => {

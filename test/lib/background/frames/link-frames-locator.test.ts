@@ -5,10 +5,14 @@
  * world asked only where the page world could not run, and the coalescing of signals.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { FrameOfTab } from '@/lib/background/frame-start';
-import { createLinkFramesLocator, MAX_INJECTIONS_PER_MINUTE, type ReportWorld } from '@/lib/background/link-frames-locator';
+import type { FrameOfTab } from '@/lib/background/frames/frame-start';
+import {
+  createLinkFramesLocator,
+  MAX_INJECTIONS_PER_MINUTE,
+  type ReportWorld,
+} from '@/lib/background/frames/link-frames-locator';
 import { createLinkRecognizer } from '@/lib/core/links';
-import { SERVICE, shareUrl } from '../content/annotator/helpers';
+import { SERVICE, shareUrl } from '../../content/annotator/helpers';
 
 const SHARE = shareUrl(1);
 /** The same path on a host that only begins like the service's. */

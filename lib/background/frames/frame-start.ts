@@ -1,5 +1,5 @@
 import type { ScriptPublicPath } from 'wxt/utils/inject-script';
-import { ANNOTATOR_SCRIPT, CARD_PRESENTER_SCRIPT } from '../extension/content-scripts';
+import { ANNOTATOR_SCRIPT, CARD_PRESENTER_SCRIPT } from '../../extension/content-scripts';
 
 /** One document of a tab: its frame, and (Chrome) the document itself. */
 export interface FrameOfTab {

@@ -1,16 +1,16 @@
 /**
  * Which frames show which links' badges, and the service that tells them when a link is fetched again
- * (lib/background/badge-frames.ts). The wiring, with the peeks that fill it and the tabs that empty it,
+ * (lib/background/frames/badge-frames.ts). The wiring, with the peeks that fill it and the tabs that empty it,
  * is in create-background.test.ts.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createBadgeFrames, withBadgeUpdates } from '@/lib/background/badge-frames';
+import { createBadgeFrames, withBadgeUpdates } from '@/lib/background/frames/badge-frames';
 import type { PushToFrame } from '@/lib/background/cards/card-routes';
 import type { SnapshotService } from '@/lib/background/snapshot-service/service';
 import { snapshotResultSchema, type SnapshotResult } from '@/lib/core/schemas/results';
 import { buildSnapshot, FIXTURE_TOKEN, fixtureToken } from '@/test/fixtures/snapshot';
-import { EN_TEXT } from '../content/annotator/badge-text';
+import { EN_TEXT } from '../../content/annotator/badge-text';
 
 const link = { origin: 'https://comply.example', token: FIXTURE_TOKEN };
 const fetched: SnapshotResult = snapshotResultSchema.parse({

@@ -1,7 +1,7 @@
 import type { ExtensionMessenger } from '@webext-core/messaging';
 import type { z } from 'zod';
-import type { ParsedInput, ProtocolDefinitions, ProtocolMapOf } from '../protocol/define';
-import { describeIssues } from './common/describe-issues';
+import type { ParsedInput, ProtocolDefinitions, ProtocolMapOf } from '../../protocol/define';
+import { describeIssues } from '../common/describe-issues';
 import { senderContext, type SenderContext } from './sender';
 
 /** A payload that does not match the protocol (forged or from a stale build). */
