@@ -107,9 +107,21 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
     return !/flex/.test(display) && (isBlock(own.display) || (last !== null && isBlock(style(last).display))) ? 'out' : 'full';
   }
 
+  /**
+   * The last box of a link a reader can see: an inline link that holds a block (a card, a logo) also
+   * has empty fragments before and after it, at the start of the lines around the block.
+   */
+  function lastLine(anchor: Element): DOMRect | null {
+    const lines = anchor.getClientRects();
+    for (let index = lines.length - 1; index >= 0; index -= 1) {
+      const line = lines[index];
+      if (line && line.width > 0 && line.height > 0) return line;
+    }
+    return null;
+  }
+
   /** Whether a link's last line is wider than the compact chip: a chip over its end covers none of the page's other words. */
-  const wideEnough = (anchor: Element) =>
-    (anchor.getClientRects()[anchor.getClientRects().length - 1]?.width ?? 0) > BADGE_COMPACT_WIDTH + 2 * INSET;
+  const wideEnough = (anchor: Element) => (lastLine(anchor)?.width ?? 0) > BADGE_COMPACT_WIDTH + 2 * INSET;
 
   /** Whether any of an element's box is in the viewport. */
   function inView(element: Element): boolean {
@@ -119,8 +131,7 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
 
   /** The end of the link's last line that a reader can see (inside what clips it). */
   function linkEnd({ anchor, badge }: Fitted): Box | null {
-    const lines = anchor.getClientRects();
-    const last = lines[lines.length - 1];
+    const last = lastLine(anchor);
     if (!last) return null;
     const clip = clipOf(layoutParent(badge.host));
     return { left: last.left, right: Math.min(last.right, clip.right), top: last.top, bottom: last.bottom };

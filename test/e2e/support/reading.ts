@@ -67,13 +67,24 @@ export function clippedBadges(page: Page): Promise<string[]> {
   return page.evaluate(findClippedBadges);
 }
 
-/** `clippedBadges`, as it runs in the page (self-contained). */
+/**
+ * `clippedBadges`, as it runs in the page (self-contained): a badge is whole when, scrolled into view,
+ * it lies inside the window and it is what a pointer meets at its middle and near each corner.
+ */
 export function findClippedBadges(): string[] {
   return [...document.querySelectorAll('compliance-lens-badge')]
     .filter((host) => {
       host.scrollIntoView({ block: 'center', inline: 'nearest' });
-      const { left, top, width, height } = host.getBoundingClientRect();
-      return document.elementFromPoint(left + width / 2, top + height / 2) !== host;
+      const { left, top, right, bottom, width, height } = host.getBoundingClientRect();
+      if (left < 0 || top < 0 || right > innerWidth || bottom > innerHeight) return true;
+      const points = [
+        [left + width / 2, top + height / 2],
+        [left + 2, top + 2],
+        [right - 2, top + 2],
+        [left + 2, bottom - 2],
+        [right - 2, bottom - 2],
+      ] as const;
+      return points.some(([x, y]) => document.elementFromPoint(x, y) !== host);
     })
     .map((host) => host.previousElementSibling?.id ?? '?');
 }
