@@ -85,7 +85,10 @@ test('a badge keeps its size in every state, and stays next to its link', async 
     const host = link.nextElementSibling;
     if (!host) throw new Error('no badge after the link');
     const box = host.getBoundingClientRect();
-    return { lastLine: line && { right: line.right, top: line.top, bottom: line.bottom }, badge: { x: box.x, middle: box.y + box.height / 2 } };
+    return {
+      lastLine: line && { right: line.right, top: line.top, bottom: line.bottom },
+      badge: { x: box.x, middle: box.y + box.height / 2 },
+    };
   });
   if (!lastLine) throw new Error('not laid out');
   expect(badge.x).toBeGreaterThanOrEqual(lastLine.right + BADGE_GAP - 1);
