@@ -167,6 +167,9 @@ interface SignatureInput {
   keyid: string;
 }
 
+/** A header field's name as a covered component: an RFC 9110 token, lower case (RFC 9421 section 2.1). */
+const FIELD_NAME = /^[a-z0-9!#$%&'*+\-.^_`|~]+$/;
+
 /** The `snapshot` entry of Signature-Input, checked against the wire contract. */
 function readInput(entry: InnerList | Item): SignatureInput | Verdict<never> {
   const [members, params] = entry;
@@ -174,7 +177,7 @@ function readInput(entry: InnerList | Item): SignatureInput | Verdict<never> {
   const components: string[] = [];
   for (const [name, componentParams] of members) {
     if (typeof name !== 'string') return invalid('malformed', 'a covered component is not a string');
-    if (componentParams.size > 0 || (name.startsWith('@') && name !== '@status') || name !== name.toLowerCase()) {
+    if (componentParams.size > 0 || (name !== '@status' && !FIELD_NAME.test(name))) {
       return invalid('unsupported-component', `the covered component ${JSON.stringify(name)} is not one this verifier derives`);
     }
     if (components.includes(name)) return invalid('malformed', `the component "${name}" is covered twice`);

@@ -168,6 +168,10 @@ describe('the wire contract', () => {
     expectInvalid(await verify(withHeader(answer, 'signature-input', input)), 'unsupported-component');
     const sf = (answer.headers.get('signature-input') ?? '').replace('"content-type"', '"content-type";sf');
     expectInvalid(await verify(withHeader(answer, 'signature-input', sf)), 'unsupported-component');
+    for (const name of ['Content-Type', 'content type', 'a\\"b']) {
+      const odd = (answer.headers.get('signature-input') ?? '').replace('"content-type"', `"content-type" "${name}"`);
+      expectInvalid(await verify(withHeader(answer, 'signature-input', odd)), 'unsupported-component');
+    }
   });
 });
 
