@@ -25,7 +25,17 @@ const PACKAGES = {
     message: 'The shared core uses no browser API: it runs in the server too.',
   },
   node: {
-    group: ['node:*', 'hono', 'hono/*', '@hono/*', 'pg', '@electric-sql/*'],
+    // http-message-signatures loads node:crypto and hands signature bases around as Buffers.
+    group: [
+      'node:*',
+      'hono',
+      'hono/*',
+      '@hono/*',
+      'pg',
+      '@electric-sql/*',
+      'http-message-signatures',
+      'http-message-signatures/*',
+    ],
     message: 'Node and server packages belong in server/.',
   },
   messaging: {

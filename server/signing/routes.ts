@@ -9,9 +9,10 @@ import type { AppEnv } from '../platform/app-env';
 import { emptyBody } from '../platform/http/body';
 import { COMMON_ERRORS, errors, json, jsonBody, SECURITY, success, WRITE_ERRORS } from '../platform/http/openapi';
 import { serve, type ServerApp } from '../platform/http/routes';
-import { jwksSchema, type SnapshotSigner } from './signer';
+import { jwksSchema } from '../../lib/core/schemas/signing';
+import { JWKS_PATH } from '../../lib/core/signing/wire';
+import type { SnapshotSigner } from './signer';
 
-export const JWKS_PATH = '/.well-known/jwks.json';
 /** Keys change rarely and a retired key stays published: a verifier may keep the set for an hour. */
 export const JWKS_MAX_AGE_SECONDS = 3600;
 /** What a browser page reading the snapshot API may see of the signature. */

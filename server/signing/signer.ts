@@ -2,39 +2,31 @@
  * Signs snapshot answers (issue #36): `Content-Digest` (RFC 9530) over the exact body bytes and an
  * RFC 9421 signature labelled `snapshot` over the status, the content type and that digest. The keys
  * are read from the database once and kept (KeyObject and kid), so a signature costs a SHA-256 and
- * one Ed25519 sign, not a query.
+ * one Ed25519 sign, not a query. The wire values (label, tag, covered components) and the JWK Set's
+ * schema live in lib/core (signing/wire.ts, schemas/signing.ts), which verifiers share.
  */
 import { createHash, sign } from 'node:crypto';
 import { httpbis } from 'http-message-signatures';
 import { serializeDictionary } from 'structured-headers';
-import { z } from 'zod';
+import type { PublishedJwk } from '../../lib/core/schemas/signing';
+import {
+  DIGEST_ALG,
+  SIGNATURE_ALG,
+  SIGNATURE_LABEL,
+  SIGNATURE_PARAMS,
+  SIGNATURE_TAG,
+  SIGNED_COMPONENTS,
+} from '../../lib/core/signing/wire';
 import type { Clock } from '../platform/clock';
 import type { Database } from '../platform/db/driver';
 import { ensureSigningKeys, publicJwk, rotateSigningKey, type SigningKey } from './keys';
 
-export const SIGNATURE_LABEL = 'snapshot';
-export const SIGNATURE_TAG = 'compliance-snapshot';
-export const SIGNED_COMPONENTS = ['@status', 'content-type', 'content-digest'] as const;
 /**
  * How long this process trusts its copy of the keys: a rotation made elsewhere (the CLI, another
  * instance on the same PostgreSQL) is picked up within this time. A rotation through this process's
  * operator API applies at once.
  */
 export const KEY_REFRESH_MS = 60_000;
-
-/** A published key: `signed_from` is the first `created` it signed with; `signed_until`, retired keys only, the next key's `signed_from` (unix seconds). */
-export const publishedJwkSchema = z.object({
-  kty: z.literal('OKP'),
-  crv: z.literal('Ed25519'),
-  x: z.string(),
-  kid: z.string(),
-  alg: z.literal('EdDSA'),
-  use: z.literal('sig'),
-  signed_from: z.int(),
-  signed_until: z.int().optional(),
-});
-export const jwksSchema = z.object({ keys: z.array(publishedJwkSchema) });
-export type PublishedJwk = z.infer<typeof publishedJwkSchema>;
 
 interface KeySet {
   active: SigningKey;
@@ -61,7 +53,7 @@ async function keySet(keys: SigningKey[]): Promise<KeySet> {
 }
 
 export function contentDigest(body: Uint8Array): string {
-  return serializeDictionary({ 'sha-256': [createHash('sha256').update(body).digest(), new Map()] });
+  return serializeDictionary({ [DIGEST_ALG]: [createHash('sha256').update(body).digest(), new Map()] });
 }
 
 export class SnapshotSigner {
@@ -131,10 +123,10 @@ export class SnapshotSigner {
     // http-message-signatures builds the RFC 9421 signature base and headers from a plain message.
     const signed = await httpbis.signMessage(
       {
-        key: { id: active.kid, alg: 'ed25519', sign: (data) => Promise.resolve(sign(null, data, active.privateKey)) },
+        key: { id: active.kid, alg: SIGNATURE_ALG, sign: (data) => Promise.resolve(sign(null, data, active.privateKey)) },
         name: SIGNATURE_LABEL,
         fields: [...SIGNED_COMPONENTS],
-        params: ['created', 'keyid', 'alg', 'tag'],
+        params: [...SIGNATURE_PARAMS],
         paramValues: { created: this.clock.now(), tag: SIGNATURE_TAG },
       },
       { status: response.status, headers: Object.fromEntries(headers) },

@@ -26,6 +26,11 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
     ['the shared core imports no browser API', 'lib/core/new.ts', "import { browser } from 'wxt/browser';"],
     ['the shared core imports no zod outside lib/core/schemas', 'lib/core/new.ts', "import { z } from 'zod';"],
     ['the shared core imports no Node API', 'lib/core/new.ts', "import { readFileSync } from 'node:fs';"],
+    [
+      'the shared core imports no Node-only package (http-message-signatures needs node:crypto and Buffer)',
+      'lib/core/signing/new.ts',
+      "import { httpbis } from 'http-message-signatures';",
+    ],
     ['the shared core imports nothing of the background', 'lib/core/new.ts', "import { x } from '../background/messages';"],
     ['the content script imports no zod', 'lib/content/new.ts', "import { z } from 'zod';"],
     ['the content script imports no React', 'lib/content/new.ts', "import { useState } from 'react';"],
@@ -216,6 +221,11 @@ describe('import boundaries (eslint.config.js BOUNDARIES)', () => {
       'the guarded wire formats: the core, and the types of the other protocol modules',
       'lib/protocol/guarded/new.ts',
       "import { isRecord } from '../../core/guards';\nimport type { ShowCard } from '../content';",
+    ],
+    [
+      "the shared core's verifier: structured-headers and the core",
+      'lib/core/signing/new.ts',
+      "import { parseDictionary } from 'structured-headers';\nimport { SIGNATURE_TAG } from './wire';\nimport { isRecord } from '../guards';",
     ],
     [
       'the server: the shared core and its schemas',

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { Database } from '../../../server/platform/db/driver';
 import { openDatabase } from '../../../server/platform/db/open';
 import { runKeysCommand } from '../../../server/partners/keys-cli';
-import { jwksSchema } from '../../../server/signing/signer';
+import { jwksSchema } from '../../../lib/core/schemas/signing';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/db';
 import { founderWithLink, listedViewCount, makeApp, snapshotPath, uniqueIp, type TestApp } from '../support/harness';
 import { OPERATOR_SECRET } from '../support/v1';

@@ -1,0 +1,23 @@
+/**
+ * The wire contract of signed snapshot answers (issue #36, docs/api.md "Signed snapshots"): the server
+ * signs with these values (server/signing/signer.ts) and the verifier checks them, so each is written
+ * once, here.
+ */
+
+/** The label of the RFC 9421 signature in `Signature-Input` and `Signature`. */
+export const SIGNATURE_LABEL = 'snapshot';
+/** Its `tag` parameter: what kind of statement the signature makes. */
+export const SIGNATURE_TAG = 'compliance-snapshot';
+/** Its `alg` parameter (RFC 9421 section 3.3.6). */
+export const SIGNATURE_ALG = 'ed25519';
+/**
+ * The components every snapshot signature covers, in this order. More may be added later; these
+ * three stay, and a verifier requires them.
+ */
+export const SIGNED_COMPONENTS = ['@status', 'content-type', 'content-digest'] as const;
+/** The signature parameters the server sets, in this order. */
+export const SIGNATURE_PARAMS = ['created', 'keyid', 'alg', 'tag'] as const;
+/** The `Content-Digest` algorithm (RFC 9530) the server uses and the verifier requires. */
+export const DIGEST_ALG = 'sha-256';
+/** Where a service publishes its JWK Set of snapshot signing keys. */
+export const JWKS_PATH = '/.well-known/jwks.json';
