@@ -251,6 +251,7 @@ function ClaimedCard({
         fetchedAt={result.fetchedAt}
         fromCache={result.fromCache}
         apiVersionWarning={result.apiVersionWarning}
+        signature={result.signature}
         onRefresh={refresh}
         refreshing={refreshing}
         headerActions={actions}

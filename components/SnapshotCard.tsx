@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { displayText } from '@/lib/core/display-text';
 import { formatDateTime, formatPercent, formatRelative } from '@/lib/core/format';
 import type { Snapshot, SnapshotMeta } from '@/lib/core/schemas/snapshot';
+import type { SignatureVerdict } from '@/lib/core/schemas/results';
+import { hostOf, SignatureAlert, SignatureLine } from './SignatureLine';
 import { urlOnOrigin } from '@/lib/core/services';
 import {
   aripStageName,
@@ -30,6 +32,8 @@ export interface SnapshotCardProps {
   /** The moment "now" for relative times; injectable for tests and screenshots. */
   now?: number;
   apiVersionWarning?: string;
+  /** The background's check of the answer's signature (issue #36); absent for entries cached before it checked. */
+  signature?: SignatureVerdict | undefined;
   onRefresh?: () => void;
   refreshing?: boolean;
   /** Formatting locale; defaults to the i18n context's (see `components/card-i18n.tsx`). */
@@ -45,7 +49,7 @@ export interface SnapshotCardProps {
  * says so, and the disclaimer stays whole in view below it.
  */
 export function SnapshotCard(props: SnapshotCardProps) {
-  const { snapshot, meta, fetchedAt, fromCache, apiVersionWarning, onRefresh, refreshing, headerActions } = props;
+  const { snapshot, meta, fetchedAt, fromCache, apiVersionWarning, signature, onRefresh, refreshing, headerActions } = props;
   const i18n = useCardI18n();
   const { t } = i18n;
   const locale = props.locale ?? i18n.locale;
@@ -64,6 +68,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
     .filter((code) => code !== null)
     .map((code) => regulatorName(i18n, code));
   const { scrollRef, bodyRef, moreBelow } = useScrollCue();
+  const host = hostOf(props.serviceOrigin);
 
   return (
     <article
@@ -88,6 +93,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
             </div>
             <p className="text-[11px] text-slate-600 dark:text-slate-300">{t('snapshot.selfAssessment')}</p>
           </header>
+          {signature?.state === 'invalid' && <SignatureAlert host={host} />}
 
           <div className="grid grid-cols-2 gap-2">
             <section
@@ -215,6 +221,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
             <span>
               {t(fromCache ? 'snapshot.loadedFromCache' : 'snapshot.loadedNow', { when: sinceText(i18n, fetchedAt, now) })}
             </span>
+            {signature && <SignatureLine signature={signature} host={host} locale={locale} />}
             <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
               {investorView && (
                 <a

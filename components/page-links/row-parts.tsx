@@ -218,6 +218,7 @@ export function SnapshotDetail({
           fetchedAt={row.ready.fetchedAt}
           fromCache={row.ready.fromCache}
           apiVersionWarning={row.ready.apiVersionWarning}
+          signature={row.ready.signature}
           onRefresh={onRefresh}
           refreshing={row.loading}
           {...(now !== undefined ? { now } : {})}

@@ -231,3 +231,49 @@ describe('a service whose clock runs ahead of the reader’s (issue #33 item 8)'
     expect(screen.getByText('Snapshot').nextElementSibling?.textContent).toBe('22 Nov 2026, 07:59 UTC');
   });
 });
+
+describe('the signature line (issue #36)', () => {
+  const card = (signature: Parameters<typeof SnapshotCard>[0]['signature']) =>
+    render(
+      <SnapshotCard
+        snapshot={buildSnapshot()}
+        meta={meta}
+        fetchedAt={FIXTURE_NOW}
+        fromCache={false}
+        now={FIXTURE_NOW}
+        serviceOrigin="http://127.0.0.1:8787"
+        signature={signature}
+      />,
+    );
+
+  it('verified: one quiet line naming the service, the key id and the time on hover and focus', () => {
+    card({ state: 'verified', kid: 'kid-123', signedAt: FIXTURE_NOW });
+    const line = screen.getByTestId('signature');
+    expect(line.textContent).toBe('Signed by 127.0.0.1:8787 · verified');
+    expect(line.getAttribute('title')).toMatch(/^Key kid-123, signed /);
+    expect(line.tabIndex).toBe(0);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('unsigned: said quietly, no alarm', () => {
+    card({ state: 'unsigned' });
+    expect(screen.getByTestId('signature').textContent).toBe('Not signed by 127.0.0.1:8787');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('invalid: an alert before the figures says they may not be what the service sent', () => {
+    card({ state: 'invalid', reason: 'digest-mismatch', message: 'Content-Digest does not match the body.' });
+    const alert = screen.getByTestId('signature-invalid');
+    expect(alert.getAttribute('role')).toBe('alert');
+    expect(alert.textContent).toContain('may not be what the service sent');
+    // Before the scores in the reading order.
+    expect(alert.compareDocumentPosition(screen.getByTestId('readiness-score')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByTestId('signature').textContent).toBe('Signature invalid');
+    expect(screen.getByTestId('signature').getAttribute('title')).toBe('Content-Digest does not match the body.');
+  });
+
+  it('no verdict (an entry cached before the check): no line', () => {
+    card(undefined);
+    expect(screen.queryByTestId('signature')).toBeNull();
+  });
+});

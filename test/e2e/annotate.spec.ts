@@ -131,6 +131,8 @@ test('hover intent: a pass-over costs nothing; resting opens the card with the d
   await expect(shown.disclaimer).toContainText('due diligence');
   await expect(shown.companyName).toHaveText('Kobo Ledger Ltd');
   await expect(shown.readinessScore).toHaveText('76');
+  // The server signs its answers; the background checked this one against its published keys (issue #36).
+  await expect(shown.card.getByTestId('signature')).toHaveText(`Signed by ${new URL(serviceOrigin).host} · verified`);
   expect(await deal.views()).toBe(1);
 
   // Move onto the card: it stays (past its close delay). Then leave both: it closes (removed from the DOM).

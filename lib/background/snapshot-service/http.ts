@@ -3,7 +3,8 @@ import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '../../core/s
 import type { ServiceConfig } from '../../core/services';
 import { describeIssues } from '../common/describe-issues';
 import { retryAtFrom } from './rate-budget';
-import { SNAPSHOT_DEADLINE_MS, snapshotError, type SnapshotResult } from '../../core/schemas/results';
+import { SNAPSHOT_DEADLINE_MS, snapshotError, type SignatureVerdict, type SnapshotResult } from '../../core/schemas/results';
+import type { SignedResponse } from '../../core/signing/verify';
 
 /** The snapshot request's deadline, for hovers and the watchlist alike. */
 export const DEFAULT_TIMEOUT_MS = SNAPSHOT_DEADLINE_MS;
@@ -16,6 +17,8 @@ export interface HttpOptions {
   now(): number;
   timeoutMs: number;
   maxBodyBytes: number;
+  /** Checks the answer's signature (issue #36): its verdict travels with a snapshot read from it. */
+  verify?: (response: SignedResponse) => Promise<SignatureVerdict>;
 }
 
 /** The API URL for a token, built only from the configured service (never from a caller's URL). */
@@ -36,16 +39,16 @@ function abortedPromise(signal: AbortSignal): Promise<never> {
   });
 }
 
-/** Reads the body as a stream and gives up past `maxBytes`, so a huge answer is never buffered. */
-async function readBodyCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
+/** Reads the body's exact bytes as a stream and gives up past `maxBytes`, so a huge answer is never buffered. */
+async function readBodyCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw new BodyTooLargeError();
   const aborted = abortedPromise(signal);
   aborted.catch(() => undefined);
   if (!response.body) {
-    const text = await Promise.race([response.text(), aborted]);
-    if (new TextEncoder().encode(text).byteLength > maxBytes) throw new BodyTooLargeError();
-    return text;
+    const bytes = new Uint8Array(await Promise.race([response.arrayBuffer(), aborted]));
+    if (bytes.byteLength > maxBytes) throw new BodyTooLargeError();
+    return bytes;
   }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -68,7 +71,7 @@ async function readBodyCapped(response: Response, maxBytes: number, signal: Abor
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -120,9 +123,9 @@ export async function fetchSnapshot(url: string, options: HttpOptions): Promise<
     }
 
     const fetchedAt = options.now();
-    let text: string;
+    let body: Uint8Array;
     try {
-      text = await readBodyCapped(response, options.maxBodyBytes, controller.signal);
+      body = await readBodyCapped(response, options.maxBodyBytes, controller.signal);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         controller.abort(new Error('body too large'));
@@ -139,7 +142,9 @@ export async function fetchSnapshot(url: string, options: HttpOptions): Promise<
             reason: 'interrupted',
           });
     }
-    return interpretResponse(response.status, response.headers, text, fetchedAt);
+    const result = interpretResponse(response.status, response.headers, new TextDecoder().decode(body), fetchedAt);
+    if (result.status !== 'ready' || !options.verify) return result;
+    return { ...result, signature: await options.verify({ status: response.status, headers: response.headers, body }) };
   } finally {
     clearTimeout(timer);
   }

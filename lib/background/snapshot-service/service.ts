@@ -3,6 +3,7 @@ import { isValidTokenShape } from '../../core/token';
 import { SnapshotCache, cacheKey, type CacheEntry } from './cache';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, buildSnapshotUrl, fetchSnapshot, type FetchLike } from './http';
 import { RateBudget } from './rate-budget';
+import { createSignatureChecker } from './signatures';
 import {
   snapshotError,
   type CachedSummary,
@@ -81,6 +82,7 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
     timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   };
+  const signatures = createSignatureChecker({ fetch: deps.fetch, now });
   /** Only promises live in memory: losing them with the worker loses nothing but the coalescing. */
   const inFlight = new Map<string, Promise<SnapshotResult | BudgetDeferral>>();
 
@@ -179,7 +181,10 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
         retryAt: passed.pausedUntil,
       });
     }
-    const result = await fetchSnapshot(buildSnapshotUrl(service, token), http);
+    const result = await fetchSnapshot(buildSnapshotUrl(service, token), {
+      ...http,
+      verify: (response) => signatures.check(service.origin, response),
+    });
     if (result.status === 'error' && result.code === 'RATE_LIMITED' && result.retryAt !== undefined) {
       await budget.pause(service.origin, result.retryAt);
     }

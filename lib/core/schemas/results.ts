@@ -5,6 +5,7 @@ import { TONES } from '../palette';
 import { snapshotMetaSchema, snapshotSchema, timestampSchema } from './snapshot';
 import { isValidTokenShape } from '../token';
 import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../result-codes';
+import { INVALID_REASONS } from '../signing/wire';
 
 /**
  * What the snapshot service answers. These cross the messaging boundary, so receivers parse them with
@@ -40,6 +41,19 @@ export const ERROR_REASONS = [
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
+/**
+ * What the background found of the service's signature on the answer (issue #36): verified (by which
+ * key, signed when), unsigned (a service that does not sign), invalid (it fails: not presented as the
+ * service's), or unchecked (the service's keys could not be fetched to check it).
+ */
+export const signatureVerdictSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('verified'), kid: z.string().max(200), signedAt: epochMs }),
+  z.object({ state: z.literal('unsigned') }),
+  z.object({ state: z.literal('invalid'), reason: z.enum(INVALID_REASONS), message: z.string().max(500) }),
+  z.object({ state: z.literal('unchecked'), message: z.string().max(500) }),
+]);
+export type SignatureVerdict = z.infer<typeof signatureVerdictSchema>;
+
 export const snapshotReadySchema = z.object({
   status: z.literal('ready'),
   snapshot: snapshotSchema,
@@ -48,6 +62,8 @@ export const snapshotReadySchema = z.object({
   fromCache: z.boolean(),
   /** Set when the service's `api_version` differs from the one this build understands. */
   apiVersionWarning: z.string().optional(),
+  /** The answer's signature, as checked when it was fetched (absent in entries cached before checking). */
+  signature: signatureVerdictSchema.optional(),
 });
 export type SnapshotReady = z.infer<typeof snapshotReadySchema>;
 

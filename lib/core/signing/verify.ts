@@ -19,7 +19,7 @@ import {
   type InnerList,
   type Item,
 } from 'structured-headers';
-import { DIGEST_ALG, SIGNATURE_ALG, SIGNATURE_LABEL, SIGNATURE_TAG, SIGNED_COMPONENTS } from './wire';
+import { DIGEST_ALG, SIGNATURE_ALG, SIGNATURE_LABEL, SIGNATURE_TAG, SIGNED_COMPONENTS, type InvalidReason } from './wire';
 
 /**
  * The members of a published key the verifier reads (`lib/core/schemas/signing.ts` has the whole
@@ -51,31 +51,7 @@ export interface SignedResponse {
   body: Uint8Array;
 }
 
-export const INVALID_REASONS = [
-  /** Signature-Input without Signature, or the reverse. */
-  'incomplete',
-  /** A signature field, Content-Digest or a signature parameter is not what the RFCs allow. */
-  'malformed',
-  /** There are signatures, but none labelled `snapshot`. */
-  'wrong-label',
-  'wrong-alg',
-  'wrong-tag',
-  /** A component the snapshot signature must cover is not covered, or a covered header is absent. */
-  'missing-component',
-  /** A covered component this verifier does not derive (it refuses rather than guesses). */
-  'unsupported-component',
-  /** Content-Digest does not match the body bytes. */
-  'digest-mismatch',
-  /** The signature's `keyid` is not in the key set. */
-  'unknown-kid',
-  /** The key's `kid` is not its RFC 7638 thumbprint, or its `x` is not an Ed25519 public key. */
-  'bad-key',
-  /** `created` is outside the dates the key signed between (`signed_from`, `signed_until`). */
-  'outside-key-dates',
-  /** The Ed25519 signature does not match the status, headers and parameters received. */
-  'bad-signature',
-] as const;
-export type InvalidReason = (typeof INVALID_REASONS)[number];
+export { INVALID_REASONS, type InvalidReason } from './wire';
 
 export type Verdict<K extends SigningJwk = SigningJwk> =
   | {

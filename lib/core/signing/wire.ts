@@ -21,3 +21,30 @@ export const SIGNATURE_PARAMS = ['created', 'keyid', 'alg', 'tag'] as const;
 export const DIGEST_ALG = 'sha-256';
 /** Where a service publishes its JWK Set of snapshot signing keys. */
 export const JWKS_PATH = '/.well-known/jwks.json';
+
+/** Why an answer's signature fails (the verifier's verdict; the background's too, in lib/core/schemas/results.ts). */
+export const INVALID_REASONS = [
+  /** Signature-Input without Signature, or the reverse. */
+  'incomplete',
+  /** A signature field, Content-Digest or a signature parameter is not what the RFCs allow. */
+  'malformed',
+  /** There are signatures, but none labelled `snapshot`. */
+  'wrong-label',
+  'wrong-alg',
+  'wrong-tag',
+  /** A component the snapshot signature must cover is not covered, or a covered header is absent. */
+  'missing-component',
+  /** A covered component this verifier does not derive (it refuses rather than guesses). */
+  'unsupported-component',
+  /** Content-Digest does not match the body bytes. */
+  'digest-mismatch',
+  /** The signature's `keyid` is not in the key set. */
+  'unknown-kid',
+  /** The key's `kid` is not its RFC 7638 thumbprint, or its `x` is not an Ed25519 public key. */
+  'bad-key',
+  /** `created` is outside the dates the key signed between (`signed_from`, `signed_until`). */
+  'outside-key-dates',
+  /** The Ed25519 signature does not match the status, headers and parameters received. */
+  'bad-signature',
+] as const;
+export type InvalidReason = (typeof INVALID_REASONS)[number];

@@ -28,6 +28,13 @@ export const snapshotEn = {
   'snapshot.refreshing': 'Refreshing…',
   'snapshot.refreshCosts': 'Refresh (counts 1 view)',
   'snapshot.refreshFailed': 'Could not refresh: the extension did not answer. Nothing here changed; try again.',
+  'snapshot.signature.verified': 'Signed by {host} · verified',
+  'snapshot.signature.verifiedDetail': 'Key {kid}, signed {when}',
+  'snapshot.signature.unsigned': 'Not signed by {host}',
+  'snapshot.signature.unchecked': 'Signature not checked: the keys of {host} could not be fetched',
+  'snapshot.signature.invalid': 'Signature invalid',
+  'snapshot.signature.invalidAlert':
+    'The signature does not match the keys of {host}: this may not be what the service sent. Do not take these figures as the service’s.',
   'snapshot.investorViewCosts': 'Investor view (counts 1 view)',
   'snapshot.investorViewTitle':
     'The service’s own page for this snapshot, in a new tab. Opening it counts as one view for the founder.',

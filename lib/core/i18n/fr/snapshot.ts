@@ -27,6 +27,13 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
   'snapshot.refreshing': 'Actualisation…',
   'snapshot.refreshCosts': 'Actualiser (compte 1 vue)',
   'snapshot.refreshFailed': 'Actualisation impossible : l’extension n’a pas répondu. Rien n’a changé ici ; réessayez.',
+  'snapshot.signature.verified': 'Signé par {host} · vérifié',
+  'snapshot.signature.verifiedDetail': 'Clé {kid}, signé {when}',
+  'snapshot.signature.unsigned': 'Non signé par {host}',
+  'snapshot.signature.unchecked': 'Signature non vérifiée : les clés de {host} n’ont pas pu être obtenues',
+  'snapshot.signature.invalid': 'Signature invalide',
+  'snapshot.signature.invalidAlert':
+    'La signature ne correspond pas aux clés de {host} : ce n’est peut-être pas ce que le service a envoyé. Ne tenez pas ces chiffres pour ceux du service.',
   'snapshot.investorViewCosts': 'Vue investisseur (compte 1 vue)',
   'snapshot.investorViewTitle':
     'La page du service pour cet instantané, dans un nouvel onglet. L’ouvrir compte comme une vue pour le fondateur.',

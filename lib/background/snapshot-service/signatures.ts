@@ -1,0 +1,106 @@
+import { jwksSchema, type Jwks } from '../../core/schemas/signing';
+import type { SignatureVerdict } from '../../core/schemas/results';
+import { verifySignedResponse, type SignedResponse } from '../../core/signing/verify';
+import { JWKS_PATH } from '../../core/signing/wire';
+import type { FetchLike } from './http';
+
+/** A service's key set is fetched again for a key id it does not hold at most this often. */
+export const JWKS_REFETCH_MS = 60_000;
+const JWKS_TIMEOUT_MS = 5_000;
+/** A key set is a few hundred bytes per key: anything near this is not one. */
+const JWKS_MAX_BYTES = 64 * 1024;
+
+export interface SignatureCheckerDeps {
+  fetch: FetchLike;
+  now: () => number;
+}
+
+export interface SignatureChecker {
+  /** The verdict on one answer of `origin`'s snapshot endpoint (never throws). */
+  check(origin: string, response: SignedResponse): Promise<SignatureVerdict>;
+}
+
+interface KnownKeys {
+  jwks: Jwks | null;
+  fetchedAt: number;
+}
+
+/**
+ * Checks each answer's signature against its service's published JWK Set (issue #36). The set is
+ * fetched from the service's own origin (it counts no view), kept in the worker's memory, and fetched
+ * again when an answer names a key it does not hold, at most once a minute per service: a page or a
+ * service cannot make the worker fetch it more often. An unsigned answer costs no fetch.
+ */
+export function createSignatureChecker({ fetch, now }: SignatureCheckerDeps): SignatureChecker {
+  const known = new Map<string, KnownKeys>();
+  const fetching = new Map<string, Promise<KnownKeys>>();
+
+  async function download(origin: string): Promise<Jwks | null> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), JWKS_TIMEOUT_MS);
+    try {
+      const response = await fetch(`${origin}${JWKS_PATH}`, {
+        method: 'GET',
+        headers: { Accept: 'application/json' },
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+        redirect: 'error',
+        signal: controller.signal,
+      });
+      if (!response.ok || Number(response.headers.get('content-length') ?? 0) > JWKS_MAX_BYTES) return null;
+      const text = await response.text();
+      if (text.length > JWKS_MAX_BYTES) return null;
+      const parsed = jwksSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The service's keys: fetched when none are known, or (`stale`) when the last fetch is a minute old. */
+  function keysOf(origin: string, stale: boolean): Promise<KnownKeys> {
+    const held = known.get(origin);
+    if (held && !(stale && now() - held.fetchedAt >= JWKS_REFETCH_MS)) return Promise.resolve(held);
+    let pending = fetching.get(origin);
+    if (!pending) {
+      pending = download(origin).then((jwks) => {
+        // A failed fetch keeps the keys known before (a key set does not lose keys), and is retried a minute on.
+        const entry = { jwks: jwks ?? held?.jwks ?? null, fetchedAt: now() };
+        known.set(origin, entry);
+        fetching.delete(origin);
+        return entry;
+      });
+      fetching.set(origin, pending);
+    }
+    return pending;
+  }
+
+  const toVerdict = async (response: SignedResponse, jwks: Jwks): Promise<SignatureVerdict> => {
+    const verdict = await verifySignedResponse(response, jwks);
+    if (verdict.kind === 'verified') return { state: 'verified', kid: verdict.kid, signedAt: verdict.created * 1000 };
+    if (verdict.kind === 'unsigned') return { state: 'unsigned' };
+    return { state: 'invalid', reason: verdict.reason, message: verdict.message };
+  };
+
+  return {
+    async check(origin, response) {
+      try {
+        if (response.headers.get('signature-input') === null && response.headers.get('signature') === null) {
+          return { state: 'unsigned' };
+        }
+        let keys = await keysOf(origin, false);
+        let verdict = keys.jwks ? await toVerdict(response, keys.jwks) : null;
+        if (verdict === null || (verdict.state === 'invalid' && verdict.reason === 'unknown-kid')) {
+          // A key published since the set was fetched (a rotation): fetched again, at most once a minute.
+          keys = await keysOf(origin, true);
+          verdict = keys.jwks ? await toVerdict(response, keys.jwks) : null;
+        }
+        return verdict ?? { state: 'unchecked', message: `The keys of ${origin} could not be fetched to check the signature.` };
+      } catch {
+        return { state: 'unchecked', message: 'The signature could not be checked.' };
+      }
+    },
+  };
+}
