@@ -602,21 +602,26 @@ async function main(): Promise<number> {
       }
     });
 
-    await check('/demo: resting on an active link loads it (badge ready) and opens the card with the disclaimer', async () => {
-      const selector = 'a[data-demo-form="plain-share"]';
-      const company = await page.evaluate((sel) => {
-        const href = document.querySelector(sel)?.getAttribute('href');
-        const row = [...document.querySelectorAll('a[data-demo-form="table"]')].find((a) => a.getAttribute('href') === href);
-        return row?.closest('tr')?.querySelector('strong')?.textContent ?? null;
-      }, selector);
-      assert(company, 'could not find the company of the plain-share link in the deal table');
-      const text = await openCardByResting(page, selector);
-      assert(text['company-name'] === company, `card shows ${text['company-name']}, expected ${company}`);
-      assert((text['disclaimer'] ?? '').length > 40, `disclaimer looks truncated: ${text['disclaimer']}`);
-      await waitForStableCard(page);
-      await page.screenshot({ path: path.join(outDir, 'demo-card.png') });
-      await closeCardByLeaving(page);
-    });
+    await check(
+      '/demo: resting on an active link loads it (badge ready) and opens the card with the disclaimer and the verified signature',
+      async () => {
+        const selector = 'a[data-demo-form="plain-share"]';
+        const company = await page.evaluate((sel) => {
+          const href = document.querySelector(sel)?.getAttribute('href');
+          const row = [...document.querySelectorAll('a[data-demo-form="table"]')].find((a) => a.getAttribute('href') === href);
+          return row?.closest('tr')?.querySelector('strong')?.textContent ?? null;
+        }, selector);
+        assert(company, 'could not find the company of the plain-share link in the deal table');
+        const text = await openCardByResting(page, selector);
+        assert(text['company-name'] === company, `card shows ${text['company-name']}, expected ${company}`);
+        assert((text['disclaimer'] ?? '').length > 40, `disclaimer looks truncated: ${text['disclaimer']}`);
+        // The server signs its answers; Firefox's background checked this one (Ed25519 in Web Crypto; issue #36).
+        assert(/^Signed by .+ · verified$/.test(text['signature'] ?? ''), `signature line: ${text['signature']}`);
+        await waitForStableCard(page);
+        await page.screenshot({ path: path.join(outDir, 'demo-card.png') });
+        await closeCardByLeaving(page);
+      },
+    );
 
     await check('/demo: revoked and expired links end in error badges (NOT_FOUND, EXPIRED)', async () => {
       for (const [state, code] of [
