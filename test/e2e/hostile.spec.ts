@@ -113,7 +113,8 @@ test('forged events and messages cost no view and steer nothing; the card and ba
   const shown = await card.opened();
   await expect(shown.companyName).toHaveText('Kobo Ledger Ltd');
   expect(await deal.views()).toBe(1);
-  expect(requests.worker).toEqual([`${origin}/api/v1/compliance-status/${link.token}`]);
+  // The snapshot, then the service's key set to check its signature (issue #36): both from its origin.
+  expect(requests.worker).toEqual([`${origin}/api/v1/compliance-status/${link.token}`, `${origin}/.well-known/jwks.json`]);
 
   // 3. The page tries to read the card and the badge. Both sit in closed shadow roots: no element of
   //    theirs, no frame URL or name in the DOM. The card's window is still in window.frames (the
