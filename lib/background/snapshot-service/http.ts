@@ -39,8 +39,20 @@ function abortedPromise(signal: AbortSignal): Promise<never> {
   });
 }
 
+/**
+ * How the background asks a service for anything (a snapshot, its key set): no cookies, no referrer,
+ * no redirect (a request never lands on another origin).
+ */
+export const SERVICE_REQUEST = {
+  method: 'GET',
+  headers: { Accept: 'application/json' },
+  credentials: 'omit',
+  referrerPolicy: 'no-referrer',
+  redirect: 'error',
+} as const satisfies RequestInit;
+
 /** Reads the body's exact bytes as a stream and gives up past `maxBytes`, so a huge answer is never buffered. */
-async function readBodyCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
+export async function readBodyCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw new BodyTooLargeError();
   const aborted = abortedPromise(signal);
@@ -105,15 +117,7 @@ export async function fetchSnapshot(url: string, options: HttpOptions): Promise<
       const aborted = abortedPromise(controller.signal);
       aborted.catch(() => undefined);
       response = await Promise.race([
-        options.fetch(url, {
-          method: 'GET',
-          headers: { Accept: 'application/json' },
-          credentials: 'omit',
-          cache: 'no-store',
-          referrerPolicy: 'no-referrer',
-          redirect: 'error',
-          signal: controller.signal,
-        }),
+        options.fetch(url, { ...SERVICE_REQUEST, cache: 'no-store', signal: controller.signal }),
         aborted,
       ]);
     } catch {

@@ -2,7 +2,7 @@ import { jwksSchema, type Jwks } from '../../core/schemas/signing';
 import type { SignatureVerdict } from '../../core/schemas/results';
 import { verifySignedResponse, type SignedResponse } from '../../core/signing/verify';
 import { JWKS_PATH } from '../../core/signing/wire';
-import type { FetchLike } from './http';
+import { readBodyCapped, SERVICE_REQUEST, type FetchLike } from './http';
 
 /** A service's key set is fetched again for a key id it does not hold at most this often. */
 export const JWKS_REFETCH_MS = 60_000;
@@ -36,26 +36,15 @@ export function createSignatureChecker({ fetch, now }: SignatureCheckerDeps): Si
   const fetching = new Map<string, Promise<KnownKeys>>();
 
   async function download(origin: string): Promise<Jwks | null> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('timeout')), JWKS_TIMEOUT_MS);
     try {
-      const response = await fetch(`${origin}${JWKS_PATH}`, {
-        method: 'GET',
-        headers: { Accept: 'application/json' },
-        credentials: 'omit',
-        referrerPolicy: 'no-referrer',
-        redirect: 'error',
-        signal: controller.signal,
-      });
-      if (!response.ok || Number(response.headers.get('content-length') ?? 0) > JWKS_MAX_BYTES) return null;
-      const text = await response.text();
-      if (text.length > JWKS_MAX_BYTES) return null;
-      const parsed = jwksSchema.safeParse(JSON.parse(text));
+      const signal = AbortSignal.timeout(JWKS_TIMEOUT_MS);
+      const response = await fetch(`${origin}${JWKS_PATH}`, { ...SERVICE_REQUEST, signal });
+      if (!response.ok) return null;
+      const body = await readBodyCapped(response, JWKS_MAX_BYTES, signal);
+      const parsed = jwksSchema.safeParse(JSON.parse(new TextDecoder().decode(body)));
       return parsed.success ? parsed.data : null;
     } catch {
       return null;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
