@@ -63,6 +63,11 @@ function peekAll(service: SnapshotService, requests: SnapshotRequest[]): Promise
 /** Content script → background: badge-sized answers only. */
 export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers<typeof contentProtocol> {
   const frameOf = (sender: SenderContext) => ({ tabId: tabOf(sender), frameId: sender.frameId ?? TOP_FRAME });
+  /** The tab of a message only the top frame's relay sends. */
+  const topFrameTab = (sender: SenderContext, type: string) => {
+    if (sender.frameId !== TOP_FRAME) throw new ForbiddenSenderError(`"${type}" may only be sent from a top frame.`);
+    return tabOf(sender);
+  };
   return guardHandlers(
     contentProtocol,
     {
@@ -90,8 +95,7 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
         return { ok: true };
       },
       async cardEvent(input, sender) {
-        if (sender.frameId !== TOP_FRAME) throw new ForbiddenSenderError('"cardEvent" may only be sent from a top frame.');
-        await deps.cards.relayEvent(tabOf(sender), input);
+        await deps.cards.relayEvent(topFrameTab(sender, 'cardEvent'), input);
         return { ok: true };
       },
       async warmCard(_input, sender) {
@@ -99,8 +103,7 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
         return { ok: true };
       },
       async checkCard(input, sender) {
-        if (sender.frameId !== TOP_FRAME) throw new ForbiddenSenderError('"checkCard" may only be sent from a top frame.');
-        await deps.cards.check(tabOf(sender), input);
+        await deps.cards.check(topFrameTab(sender, 'checkCard'), input);
         return { ok: true };
       },
       async loadCardPresenter(_input, sender) {
