@@ -1,6 +1,8 @@
 /**
- * Signs snapshot answers (issue #36): `Content-Digest` (RFC 9530) over the exact body bytes and an
- * RFC 9421 signature labelled `snapshot` over the status, the content type and that digest. The keys
+ * Signs snapshot answers (issue #36): `Content-Digest` (RFC 9530) over the exact body bytes,
+ * `Token-Free-Digest` over the body with its share token replaced (lib/core/signing/token-free.ts, what
+ * a verifiable copy keeps), and an RFC 9421 signature labelled `snapshot` over the status, the content
+ * type and both digests. The keys
  * are read from the database once and kept (KeyObject and kid), so a signature costs a SHA-256 and
  * one Ed25519 sign, not a query. The wire values (label, tag, covered components) and the JWK Set's
  * schema live in lib/core (signing/wire.ts, schemas/signing.ts), which verifiers share.
@@ -14,9 +16,11 @@ import {
   SIGNATURE_ALG,
   SIGNATURE_LABEL,
   SIGNATURE_PARAMS,
+  SERVER_SIGNED_COMPONENTS,
   SIGNATURE_TAG,
-  SIGNED_COMPONENTS,
+  TOKEN_FREE_DIGEST,
 } from '../../lib/core/signing/wire';
+import { tokenFreeBody } from '../../lib/core/signing/token-free';
 import type { Clock } from '../platform/clock';
 import type { Database } from '../platform/db/driver';
 import { ensureSigningKeys, publicJwk, rotateSigningKey, type SigningKey } from './keys';
@@ -114,18 +118,22 @@ export class SnapshotSigner {
     return set.jwks;
   }
 
-  /** A copy of `response` with the body read once, `Content-Digest`, `Signature-Input` and `Signature`. */
-  async sign(response: Response): Promise<Response> {
+  /**
+   * A copy of `response` (an answer for share token `token`, as the path named it) with the body read
+   * once, `Content-Digest`, `Token-Free-Digest`, `Signature-Input` and `Signature`.
+   */
+  async sign(response: Response, token: string): Promise<Response> {
     const { active } = await this.#keys();
     const body = new Uint8Array(await response.arrayBuffer());
     const headers = new Headers(response.headers);
     headers.set('Content-Digest', contentDigest(body));
+    headers.set(TOKEN_FREE_DIGEST, contentDigest(tokenFreeBody(body, token)));
     // http-message-signatures builds the RFC 9421 signature base and headers from a plain message.
     const signed = await httpbis.signMessage(
       {
         key: { id: active.kid, alg: SIGNATURE_ALG, sign: (data) => Promise.resolve(sign(null, data, active.privateKey)) },
         name: SIGNATURE_LABEL,
-        fields: [...SIGNED_COMPONENTS],
+        fields: [...SERVER_SIGNED_COMPONENTS],
         params: [...SIGNATURE_PARAMS],
         paramValues: { created: this.clock.now(), tag: SIGNATURE_TAG },
       },

@@ -1,8 +1,9 @@
 /**
  * The verifiable copy (issue #36): a signed snapshot answer kept as a `.json` file that anyone can
- * check offline. It holds what the signature covers and nothing of the request: the service's origin
- * (not the URL, whose path is the share token), the status, the signed header values, the exact body
- * bytes (base64) and the key that verified it. Its schema is `verifiableCopySchema`
+ * check offline. It holds what the signature covers and nothing of the share token: the service's
+ * origin (not the URL, whose path is the token), the status, the signed header values, the body with
+ * its token replaced by `{token}` (token-free.ts; the signature covers that form's digest) and the key
+ * that verified it. Its schema is `verifiableCopySchema`
  * (lib/core/schemas/signing.ts); these functions are zod-free.
  */
 import { arrayBufferToBase64, base64ToArrayBuffer } from 'structured-headers';
@@ -16,11 +17,13 @@ import {
   type SigningJwks,
   type Verdict,
 } from './verify';
+import { tokenFreeBody } from './token-free';
+import { TOKEN_FREE_DIGEST } from './wire';
 
 export const COPY_FORMAT = 'compliance-lens/verifiable-copy';
 export const COPY_VERSION = 1;
-/** The header values every copy holds: the two the signature covers besides the status, and the signature itself. */
-export const COPY_HEADERS = ['content-type', 'content-digest', 'signature-input', 'signature'] as const;
+/** The header values every copy holds: those the signature covers besides the status, and the signature itself. */
+export const COPY_HEADERS = ['content-type', 'content-digest', TOKEN_FREE_DIGEST, 'signature-input', 'signature'] as const;
 
 export type CopyHeaders = Record<(typeof COPY_HEADERS)[number], string> & Record<string, string>;
 
@@ -37,7 +40,7 @@ export interface VerifiableCopy<K extends SigningJwk = SigningJwk> {
    * more; only covered headers are kept).
    */
   headers: CopyHeaders;
-  /** The body's exact bytes, base64 (RFC 4648 section 4). */
+  /** The body's exact bytes with its share token replaced by `{token}`, base64 (RFC 4648 section 4). */
   body_base64: string;
   /** The key that verified the answer when it was saved, as its service published it. */
   key: K;
@@ -53,14 +56,19 @@ export function serviceOrigin(url: string): string {
 }
 
 /**
- * The copy of `response`, which `verdict` (verifySignedResponse's, for this very response) verified.
- * `serviceUrl` may be the snapshot URL: only its origin is kept.
+ * The copy of `response`, which `verdict` (verifySignedResponse's, for this very response) verified,
+ * fetched for share token `token`. `serviceUrl` may be the snapshot URL: only its origin is kept.
+ * Throws for an answer whose signature does not cover the token-free digest: its copy would have to
+ * hold the token.
  */
 export function buildVerifiableCopy<K extends SigningJwk>(
   response: SignedResponse,
   verdict: Verified<K>,
-  options: { serviceUrl: string; savedAt: Date },
+  options: { serviceUrl: string; savedAt: Date; token: string },
 ): VerifiableCopy<K> {
+  if (!verdict.components.includes(TOKEN_FREE_DIGEST)) {
+    throw new Error(`the signature does not cover ${TOKEN_FREE_DIGEST}: a copy would have to hold the share token`);
+  }
   const names = [...COPY_HEADERS, ...verdict.components.filter((name) => !name.startsWith('@'))];
   const headers: Record<string, string> = {};
   for (const name of names) {
@@ -75,7 +83,7 @@ export function buildVerifiableCopy<K extends SigningJwk>(
     saved_at: options.savedAt.toISOString(),
     status: response.status,
     headers: headers as CopyHeaders,
-    body_base64: arrayBufferToBase64(ownBytes(response.body)),
+    body_base64: arrayBufferToBase64(ownBytes(tokenFreeBody(response.body, options.token))),
     key: verdict.key,
   };
 }
@@ -112,7 +120,7 @@ export async function verifyCopy<K extends SigningJwk>(copy: VerifiableCopy<K>, 
   });
   const response = responseOf(copy);
   if (typeof response === 'string') return fail('malformed', response);
-  const verdict = await verifySignedResponse(response, jwks ?? { keys: [copy.key] });
+  const verdict = await verifySignedResponse(response, jwks ?? { keys: [copy.key] }, TOKEN_FREE_DIGEST);
   if (verdict.kind !== 'verified') {
     if (!jwks && verdict.kind === 'invalid' && verdict.reason === 'unknown-kid') {
       return fail('unknown-kid', `the signature names a key other than the one inside the file (${copy.key.kid})`);

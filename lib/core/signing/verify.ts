@@ -19,7 +19,15 @@ import {
   type InnerList,
   type Item,
 } from 'structured-headers';
-import { DIGEST_ALG, SIGNATURE_ALG, SIGNATURE_LABEL, SIGNATURE_TAG, SIGNED_COMPONENTS, type InvalidReason } from './wire';
+import {
+  DIGEST_ALG,
+  SIGNATURE_ALG,
+  SIGNATURE_LABEL,
+  SIGNATURE_TAG,
+  SIGNED_COMPONENTS,
+  type TOKEN_FREE_DIGEST,
+  type InvalidReason,
+} from './wire';
 
 /**
  * The members of a published key the verifier reads (`lib/core/schemas/signing.ts` has the whole
@@ -197,20 +205,26 @@ function signatureBase(response: SignedResponse, signed: SignatureInput): string
   return lines.join('\n');
 }
 
-/** Whether `Content-Digest` holds the SHA-256 of the body, or why not. */
-async function checkDigest(response: SignedResponse): Promise<Verdict<never> | null> {
-  const header = response.headers.get('content-digest');
-  if (header === null) return invalid('missing-component', 'the answer has no Content-Digest');
-  const parsed = dictionary(header, 'Content-Digest');
+/**
+ * Which digest field binds the body: `content-digest` for an answer as received; `token-free-digest`
+ * for a verifiable copy, whose body has the share token replaced (token-free.ts).
+ */
+export type BodyDigest = 'content-digest' | typeof TOKEN_FREE_DIGEST;
+
+/** Whether the `field` digest holds the SHA-256 of the body, or why not. */
+async function checkDigest(response: SignedResponse, field: BodyDigest): Promise<Verdict<never> | null> {
+  const header = response.headers.get(field);
+  if (header === null) return invalid('missing-component', `the answer has no ${field}`);
+  const parsed = dictionary(header, field);
   if (typeof parsed === 'string') return invalid('malformed', parsed);
   const entry = parsed.get(DIGEST_ALG);
   if (!entry || !(entry[0] instanceof ArrayBuffer)) {
-    return invalid('malformed', `Content-Digest has no ${DIGEST_ALG} byte sequence`);
+    return invalid('malformed', `${field} has no ${DIGEST_ALG} byte sequence`);
   }
   const actual = new Uint8Array(await subtle().digest('SHA-256', ownBytes(response.body)));
   return sameBytes(actual, new Uint8Array(entry[0]))
     ? null
-    : invalid('digest-mismatch', 'the body is not the one signed: its SHA-256 differs from Content-Digest');
+    : invalid('digest-mismatch', `the body is not the one signed: its SHA-256 differs from ${field}`);
 }
 
 /**
@@ -220,6 +234,7 @@ async function checkDigest(response: SignedResponse): Promise<Verdict<never> | n
 export async function verifySignedResponse<K extends SigningJwk>(
   response: SignedResponse,
   jwks: SigningJwks<K>,
+  bodyDigest: BodyDigest = 'content-digest',
 ): Promise<Verdict<K>> {
   const inputHeader = response.headers.get('signature-input');
   const signatureHeader = response.headers.get('signature');
@@ -254,9 +269,12 @@ export async function verifySignedResponse<K extends SigningJwk>(
 
   const signed = readInput(inputEntry);
   if ('kind' in signed) return signed;
+  if (!signed.components.includes(bodyDigest)) {
+    return invalid('missing-component', `the signature does not cover "${bodyDigest}", which this body is checked against`);
+  }
   const base = signatureBase(response, signed);
   if (typeof base !== 'string') return base;
-  const digestFailure = await checkDigest(response);
+  const digestFailure = await checkDigest(response, bodyDigest);
   if (digestFailure) return digestFailure;
 
   const key = jwks.keys.find((candidate) => candidate.kid === signed.keyid);

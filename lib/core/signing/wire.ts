@@ -15,6 +15,14 @@ export const SIGNATURE_ALG = 'ed25519';
  * three stay, and a verifier requires them.
  */
 export const SIGNED_COMPONENTS = ['@status', 'content-type', 'content-digest'] as const;
+/**
+ * The digest (same form as `Content-Digest`) of the body with its share token replaced by `{token}`
+ * (token-free.ts). The server covers it after the three above; a verifiable copy keeps that body, so
+ * a copy can be checked without holding the token.
+ */
+export const TOKEN_FREE_DIGEST = 'token-free-digest';
+/** What the server covers: the contract's three, then the token-free digest. */
+export const SERVER_SIGNED_COMPONENTS = [...SIGNED_COMPONENTS, TOKEN_FREE_DIGEST] as const;
 /** The signature parameters the server sets, in this order. */
 export const SIGNATURE_PARAMS = ['created', 'keyid', 'alg', 'tag'] as const;
 /** The `Content-Digest` algorithm (RFC 9530) the server uses and the verifier requires. */
@@ -36,7 +44,7 @@ export const INVALID_REASONS = [
   'missing-component',
   /** A covered component this verifier does not derive (it refuses rather than guesses). */
   'unsupported-component',
-  /** Content-Digest does not match the body bytes. */
+  /** Content-Digest (or, for a copy, the token-free digest) does not match the body bytes. */
   'digest-mismatch',
   /** The signature's `keyid` is not in the key set. */
   'unknown-kid',

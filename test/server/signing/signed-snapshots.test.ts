@@ -58,7 +58,9 @@ function verificationFailure(answer: Saved, jwks: Jwks): string | null {
   const [components, params] = input;
   if (params.get('alg') !== 'ed25519' || params.get('tag') !== 'compliance-snapshot') return 'wrong alg or tag';
   const names = components.map(([name]) => z.string().parse(name));
-  if (JSON.stringify(names) !== JSON.stringify(['@status', 'content-type', 'content-digest'])) return 'wrong components';
+  if (JSON.stringify(names) !== JSON.stringify(['@status', 'content-type', 'content-digest', 'token-free-digest'])) {
+    return 'wrong components';
+  }
 
   // RFC 9421 section 2.5: one line per component, then the signature parameters; no trailing newline.
   const lines = names.map((name) => {
@@ -134,7 +136,7 @@ describe('every answer of the snapshot API is signed', () => {
       expect(answer.status).toBe(status);
       expect(answer.headers.get('content-digest')).toMatch(/^sha-256=:[A-Za-z0-9+/]+={0,2}:$/);
       expect(answer.headers.get('signature-input')).toMatch(
-        /^snapshot=\("@status" "content-type" "content-digest"\);created=\d+;keyid="[A-Za-z0-9_-]{43}";alg="ed25519";tag="compliance-snapshot"$/,
+        /^snapshot=\("@status" "content-type" "content-digest" "token-free-digest"\);created=\d+;keyid="[A-Za-z0-9_-]{43}";alg="ed25519";tag="compliance-snapshot"$/,
       );
       expect(answer.headers.get('signature')).toMatch(/^snapshot=:[A-Za-z0-9+/]+={0,2}:$/);
       expect(verificationFailure(answer, jwks), `status ${status}`).toBeNull();
@@ -167,6 +169,21 @@ describe('every answer of the snapshot API is signed', () => {
     otherType.set('content-type', 'text/plain');
     expect(verificationFailure({ ...answer, headers: otherType }, jwks)).toBe('bad signature');
   });
+
+  it('the token-free digest is the SHA-256 of the body with the share token (which the body names) replaced by {token}', async () => {
+    const { link } = await founderWithLink(t);
+    const answer = await save(await t.request(snapshotPath(link.token)));
+    const sent = Buffer.from(answer.body).toString('latin1');
+    expect(sent).toContain(`/share/${link.token}`);
+    const tokenFree = Buffer.from(sent.replaceAll(link.token, '{token}'), 'latin1');
+    const digest = parseDictionary(answer.headers.get('token-free-digest') ?? '').get('sha-256') as Item | undefined;
+    expect(digest && digest[0] instanceof ArrayBuffer && Buffer.from(digest[0])).toEqual(
+      createHash('sha256').update(tokenFree).digest(),
+    );
+    // A 404 for a token of no link: nothing to replace, the two digests agree.
+    const unknown = await save(await t.request(snapshotPath('U'.repeat(43))));
+    expect(unknown.headers.get('token-free-digest')).toBe(unknown.headers.get('content-digest'));
+  });
 });
 
 describe('the JWK Set', () => {
@@ -191,7 +208,7 @@ describe('the JWK Set', () => {
   it('lets a browser page read the signature headers', async () => {
     const response = await t.request(snapshotPath('E'.repeat(43)), { headers: { origin: 'https://reader.example' } });
     const exposed = (response.headers.get('access-control-expose-headers') ?? '').toLowerCase();
-    for (const name of ['content-digest', 'signature-input', 'signature']) expect(exposed).toContain(name);
+    for (const name of ['content-digest', 'token-free-digest', 'signature-input', 'signature']) expect(exposed).toContain(name);
     // A preflight attests nothing and is not signed.
     const preflight = await t.request(snapshotPath('E'.repeat(43)), {
       method: 'OPTIONS',
@@ -207,7 +224,9 @@ describe('the JWK Set', () => {
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     expect(head.headers.get('content-digest')).toMatch(/^sha-256=:[A-Za-z0-9+/]+={0,2}:$/);
-    expect(head.headers.get('signature-input')).toMatch(/^snapshot=\("@status" "content-type" "content-digest"\)/);
+    expect(head.headers.get('signature-input')).toMatch(
+      /^snapshot=\("@status" "content-type" "content-digest" "token-free-digest"\)/,
+    );
     expect(head.headers.get('signature')).toMatch(/^snapshot=:/);
     expect(await listedViewCount(founder, link.id)).toBe(0);
   });

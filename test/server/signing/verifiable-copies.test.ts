@@ -48,12 +48,13 @@ async function fetchJwks(app: TestApp = t): Promise<Jwks> {
   return jwksSchema.parse(await response.json());
 }
 
-/** The copy of the answer at `path` the way the extension will save one: verified first, then kept. */
-async function saveCopy(app: TestApp, apiPath: string): Promise<{ copy: VerifiableCopy<PublishedJwk>; answer: SignedResponse }> {
+/** The copy of the answer for `token` the way the extension saves one: verified first, then kept. */
+async function saveCopy(app: TestApp, token: string): Promise<{ copy: VerifiableCopy<PublishedJwk>; answer: SignedResponse }> {
+  const apiPath = snapshotPath(token);
   const answer = await save(await app.request(apiPath));
   const verdict = await verifySignedResponse(answer, await fetchJwks(app));
   if (verdict.kind !== 'verified') throw new Error(`not verified: ${JSON.stringify(verdict)}`);
-  const copy = buildVerifiableCopy(answer, verdict, { serviceUrl: `${BASE}${apiPath}`, savedAt: app.clock.now() });
+  const copy = buildVerifiableCopy(answer, verdict, { serviceUrl: `${BASE}${apiPath}`, savedAt: app.clock.now(), token });
   return { copy, answer };
 }
 
@@ -139,10 +140,15 @@ describe("the real server's answers verify with the shared verifier", () => {
 describe('a verifiable copy of a real answer', () => {
   it('never holds the share token, nor the URL', async () => {
     const { link } = await founderWithLink(t);
-    const { copy, answer } = await saveCopy(t, snapshotPath(link.token));
-    expect(new TextDecoder().decode(answer.body)).toContain('"company"');
+    const { copy, answer } = await saveCopy(t, link.token);
+    // The body as sent names the token (the human view's URL); the copy's body, decoded, does not.
+    expect(new TextDecoder().decode(answer.body)).toContain(`/share/${link.token}`);
     const text = readFileSync(writeJson('no-token.json', copy), 'utf8');
     expect(text).not.toContain(link.token);
+    const body = Buffer.from(copy.body_base64, 'base64').toString('utf8');
+    expect(body).not.toContain(link.token);
+    expect(body).toContain('/share/{token}');
+    expect(body).toContain('"company"');
     expect(text).not.toContain('/api/v1/compliance-status');
     expect(copy.origin).toBe(BASE);
   });
@@ -151,7 +157,7 @@ describe('a verifiable copy of a real answer', () => {
 describe('npm run verify', () => {
   it('exits 0 with the key set (a file, or the service URL) and says who signed', async () => {
     const { link } = await founderWithLink(t);
-    const { copy } = await saveCopy(t, snapshotPath(link.token));
+    const { copy } = await saveCopy(t, link.token);
     const file = writeJson('copy-200.json', copy);
     const jwksFile = writeJson('jwks.json', await fetchJwks());
     const at = new Date(Math.floor(t.clock.now().getTime() / 1000) * 1000).toISOString();
@@ -171,7 +177,7 @@ describe('npm run verify', () => {
     const app = makeApp(db);
     const { link } = await founderWithLink(app);
     app.clock.advance(7 * DAY + 1);
-    const { copy } = await saveCopy(app, snapshotPath(link.token));
+    const { copy } = await saveCopy(app, link.token);
     expect(copy.status).toBe(410);
     const { code, lines } = await runVerify([writeJson('copy-410.json', copy)]);
     expect(code).toBe(0);
@@ -183,7 +189,7 @@ describe('npm run verify', () => {
 
   it('exits 1 with a reason when one byte of the body is edited, with or without the key set', async () => {
     const { link } = await founderWithLink(t);
-    const { copy } = await saveCopy(t, snapshotPath(link.token));
+    const { copy } = await saveCopy(t, link.token);
     const body = Buffer.from(copy.body_base64, 'base64');
     const at = body.indexOf('"readiness_score":') + '"readiness_score":'.length;
     body[at] = body[at] === 0x39 ? 0x38 : 0x39;
@@ -201,7 +207,7 @@ describe('npm run verify', () => {
   });
 
   it("exits 1 when the file's key is not in the given key set", async () => {
-    const { copy } = await saveCopy(t, snapshotPath('E'.repeat(43)));
+    const { copy } = await saveCopy(t, 'E'.repeat(43));
     const file = writeJson('copy-404.json', copy);
     const others = writeJson('other-jwks.json', { keys: (await fetchJwks()).keys.filter((key) => key.kid !== copy.key.kid) });
     const { code, lines } = await runVerify([file, '--jwks', others]);
@@ -212,7 +218,7 @@ describe('npm run verify', () => {
   });
 
   it('exits 1 with a clear message for an unreadable or malformed file, a bad key set, or bad arguments', async () => {
-    const { copy } = await saveCopy(t, snapshotPath('E'.repeat(43)));
+    const { copy } = await saveCopy(t, 'E'.repeat(43));
     const good = writeJson('good.json', copy);
     writeFileSync(path.join(dir, 'broken.json'), '{"format": ');
     const cases: [string[], RegExp][] = [
@@ -234,7 +240,7 @@ describe('npm run verify', () => {
   });
 
   it('runs as a command: one line on stdout, exit code 0 or 1', async () => {
-    const { copy } = await saveCopy(t, snapshotPath('E'.repeat(43)));
+    const { copy } = await saveCopy(t, 'E'.repeat(43));
     const file = writeJson('command.json', copy);
     const edited = writeJson('command-edited.json', { ...copy, status: 200 });
     const run = (args: string[]) =>

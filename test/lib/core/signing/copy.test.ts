@@ -7,9 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJwks, parseVerifiableCopy, type PublishedJwk } from '@/lib/core/schemas/signing';
 import { buildVerifiableCopy, COPY_FORMAT, verifyCopy, type VerifiableCopy } from '@/lib/core/signing/copy';
 import { verifySignedResponse, type SignedResponse } from '@/lib/core/signing/verify';
-import { signedAnswer, testKey, type TestKey } from './sign';
+import { signedAnswer, TEST_TOKEN as TOKEN, testKey, withoutToken, type TestKey } from './sign';
 
-const TOKEN = 'Tk9UX0FfUkVBTF9UT0tFTl9CVVRfTE9OR19FTk9VR0g';
 const SNAPSHOT_URL = `https://lens.example:8443/api/v1/compliance-status/${TOKEN}?x=1`;
 const SAVED_AT = new Date('2026-06-20T09:00:00.000Z');
 
@@ -24,8 +23,10 @@ beforeAll(async () => {
 async function copyOf(answer: SignedResponse, jwks = { keys: [key.jwk] }): Promise<VerifiableCopy<PublishedJwk>> {
   const verdict = await verifySignedResponse(answer, jwks);
   if (verdict.kind !== 'verified') throw new Error(`not verified: ${JSON.stringify(verdict)}`);
-  return buildVerifiableCopy(answer, verdict, { serviceUrl: SNAPSHOT_URL, savedAt: SAVED_AT });
+  return buildVerifiableCopy(answer, verdict, { serviceUrl: SNAPSHOT_URL, savedAt: SAVED_AT, token: TOKEN });
 }
+
+const decodedBody = (copy: VerifiableCopy) => Buffer.from(copy.body_base64, 'base64').toString('latin1');
 
 /** The copy as written to a file and read back. */
 function roundTrip(copy: VerifiableCopy<PublishedJwk>): VerifiableCopy<PublishedJwk> {
@@ -47,6 +48,7 @@ describe('building a copy', () => {
       headers: {
         'content-type': answer.headers.get('content-type'),
         'content-digest': answer.headers.get('content-digest'),
+        'token-free-digest': answer.headers.get('token-free-digest'),
         'signature-input': answer.headers.get('signature-input'),
         signature: answer.headers.get('signature'),
       },
@@ -64,9 +66,31 @@ describe('building a copy', () => {
     expect((await verifyCopy(copy)).verdict.kind).toBe('verified');
   });
 
+  it('holds the body with its share token replaced by {token}, and verifies; the body as sent, token and all, does not', async () => {
+    const sent = `{"links":{"human_summary_url":"https://lens.example:8443/share/${TOKEN}"},"note":"${TOKEN}"}`;
+    const answer = await signedAnswer(key, { body: sent });
+    const copy = roundTrip(await copyOf(answer));
+    expect(decodedBody(copy)).toBe('{"links":{"human_summary_url":"https://lens.example:8443/share/{token}"},"note":"{token}"}');
+    expect(decodedBody(copy)).not.toContain(TOKEN);
+    expect(await verifyCopy(copy, { keys: [key.jwk] })).toMatchObject({ verdict: { kind: 'verified' } });
+    // Putting the token back (the exact bytes sent) is not what the copy's digest covers.
+    const withToken = { ...copy, body_base64: Buffer.from(sent).toString('base64') };
+    expect((await verifyCopy(withToken)).verdict).toMatchObject({ kind: 'invalid', reason: 'digest-mismatch' });
+  });
+
+  it('refuses an answer whose signature does not cover the token-free digest: its copy would hold the token', async () => {
+    const answer = await signedAnswer(key, { fields: ['@status', 'content-type', 'content-digest'] });
+    const verdict = await verifySignedResponse(answer, { keys: [key.jwk] });
+    if (verdict.kind !== 'verified') throw new Error('not verified');
+    expect(() => buildVerifiableCopy(answer, verdict, { serviceUrl: SNAPSHOT_URL, savedAt: SAVED_AT, token: TOKEN })).toThrow(
+      /token-free-digest/,
+    );
+    expect(withoutToken(new TextEncoder().encode(`a${TOKEN}b`), TOKEN).toString()).toBe('a{token}b');
+  });
+
   it('keeps a further covered header, and only covered ones', async () => {
     const answer = await signedAnswer(key, {
-      fields: ['@status', 'content-type', 'content-digest', 'cache-control'],
+      fields: ['@status', 'content-type', 'content-digest', 'token-free-digest', 'cache-control'],
       headers: { 'cache-control': 'no-store', 'x-request-url': SNAPSHOT_URL },
     });
     const copy = roundTrip(await copyOf(answer));
@@ -76,6 +100,7 @@ describe('building a copy', () => {
       'content-type',
       'signature',
       'signature-input',
+      'token-free-digest',
     ]);
     expect((await verifyCopy(copy)).verdict.kind).toBe('verified');
   });
@@ -84,7 +109,9 @@ describe('building a copy', () => {
     const answer = await signedAnswer(key);
     const verdict = await verifySignedResponse(answer, { keys: [key.jwk] });
     if (verdict.kind !== 'verified') throw new Error('not verified');
-    expect(() => buildVerifiableCopy(answer, verdict, { serviceUrl: 'data:text/plain,x', savedAt: SAVED_AT })).toThrow();
+    expect(() =>
+      buildVerifiableCopy(answer, verdict, { serviceUrl: 'data:text/plain,x', savedAt: SAVED_AT, token: TOKEN }),
+    ).toThrow();
   });
 });
 

@@ -8,7 +8,13 @@ import { httpbis } from 'http-message-signatures';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 import type { PublishedJwk } from '@/lib/core/schemas/signing';
 import type { SignedResponse } from '@/lib/core/signing/verify';
-import { SIGNATURE_ALG, SIGNATURE_LABEL, SIGNATURE_PARAMS, SIGNATURE_TAG, SIGNED_COMPONENTS } from '@/lib/core/signing/wire';
+import {
+  SERVER_SIGNED_COMPONENTS,
+  SIGNATURE_ALG,
+  SIGNATURE_LABEL,
+  SIGNATURE_PARAMS,
+  SIGNATURE_TAG,
+} from '@/lib/core/signing/wire';
 
 export interface TestKey {
   privateKey: KeyObject;
@@ -24,6 +30,13 @@ export async function testKey(signedFrom = 1_700_000_000): Promise<TestKey> {
 
 export const contentDigestOf = (bytes: Uint8Array | string) => `sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`;
 
+/** The share token the test answers were fetched for (and that a test body may name). */
+export const TEST_TOKEN = 'Tk9UX0FfUkVBTF9UT0tFTl9CVVRfTE9OR19FTk9VR0g';
+
+/** The body with `token` replaced by `{token}`, done independently of lib/core/signing/token-free.ts (latin1 keeps every byte). */
+export const withoutToken = (body: Uint8Array, token: string): Buffer =>
+  Buffer.from(Buffer.from(body).toString('latin1').replaceAll(token, '{token}'), 'latin1');
+
 export interface SignOptions {
   status?: number;
   body?: string | Uint8Array;
@@ -36,6 +49,8 @@ export interface SignOptions {
   fields?: string[];
   /** Further headers of the answer (signed when named in `fields`). */
   headers?: Record<string, string>;
+  /** The token the answer was fetched for: its token-free digest replaces it (default TEST_TOKEN). */
+  token?: string;
 }
 
 export const CREATED = 1_782_000_000;
@@ -50,6 +65,7 @@ export async function signedAnswer(key: TestKey, options: SignOptions = {}): Pro
   const headers: Record<string, string> = {
     'content-type': options.contentType ?? 'application/json; charset=UTF-8',
     'content-digest': contentDigestOf(body),
+    'token-free-digest': contentDigestOf(withoutToken(body, options.token ?? TEST_TOKEN)),
     ...options.headers,
   };
   const signed = await httpbis.signMessage(
@@ -60,7 +76,7 @@ export async function signedAnswer(key: TestKey, options: SignOptions = {}): Pro
         sign: (data) => Promise.resolve(sign(null, data, key.privateKey)),
       },
       name: options.label ?? SIGNATURE_LABEL,
-      fields: options.fields ?? [...SIGNED_COMPONENTS],
+      fields: options.fields ?? [...SERVER_SIGNED_COMPONENTS],
       params: [...SIGNATURE_PARAMS],
       paramValues: { created: new Date((options.created ?? CREATED) * 1000), tag: options.tag ?? SIGNATURE_TAG },
     },

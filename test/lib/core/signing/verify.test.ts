@@ -34,10 +34,19 @@ describe('a valid answer', () => {
       created: CREATED,
       signedAt: new Date(CREATED * 1000),
       key: key.jwk,
-      components: ['@status', 'content-type', 'content-digest'],
+      components: ['@status', 'content-type', 'content-digest', 'token-free-digest'],
     });
     // The verdict is the same the second time (the imported key is reused).
     expect(await verify(answer)).toEqual(verdict);
+  });
+
+  it('checked against the token-free digest (a copy), a signature that does not cover it is refused', async () => {
+    const answer = await signedAnswer(key, { fields: ['@status', 'content-type', 'content-digest'] });
+    expect((await verify(answer)).kind).toBe('verified');
+    expect(await verifySignedResponse(answer, { keys: [key.jwk] }, 'token-free-digest')).toMatchObject({
+      kind: 'invalid',
+      reason: 'missing-component',
+    });
   });
 
   it('verifies 404 and 410 refusals, each with its own status', async () => {
