@@ -183,7 +183,7 @@ export function createSnapshotService(deps: SnapshotServiceDeps): SnapshotServic
     }
     const result = await fetchSnapshot(buildSnapshotUrl(service, token), {
       ...http,
-      verify: (response) => signatures.check(service.origin, response),
+      verify: (response) => signatures.check(service.origin, response, token),
     });
     if (result.status === 'error' && result.code === 'RATE_LIMITED' && result.retryAt !== undefined) {
       await budget.pause(service.origin, result.retryAt);

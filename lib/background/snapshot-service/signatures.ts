@@ -1,6 +1,7 @@
 import { jwksSchema, type Jwks } from '../../core/schemas/signing';
-import type { SignatureVerdict } from '../../core/schemas/results';
-import { verifySignedResponse, type SignedResponse } from '../../core/signing/verify';
+import type { SavableCopy, SignatureVerdict } from '../../core/schemas/results';
+import { buildVerifiableCopy, verifyCopy } from '../../core/signing/copy';
+import { verifySignedResponse, type SignedResponse, type Verdict } from '../../core/signing/verify';
 import { JWKS_PATH } from '../../core/signing/wire';
 import { readBodyCapped, SERVICE_REQUEST, type FetchLike } from './http';
 
@@ -16,8 +17,11 @@ export interface SignatureCheckerDeps {
 }
 
 export interface SignatureChecker {
-  /** The verdict on one answer of `origin`'s snapshot endpoint (never throws). */
-  check(origin: string, response: SignedResponse): Promise<SignatureVerdict>;
+  /**
+   * The verdict on one answer of `origin`'s snapshot endpoint for share token `token` (never throws).
+   * A verified one carries its verifiable copy, token-free, when the service signs that form.
+   */
+  check(origin: string, response: SignedResponse, token: string): Promise<SignatureVerdict>;
 }
 
 interface KnownKeys {
@@ -66,25 +70,48 @@ export function createSignatureChecker({ fetch, now }: SignatureCheckerDeps): Si
     return pending;
   }
 
-  const toVerdict = async (response: SignedResponse, jwks: Jwks): Promise<SignatureVerdict> => {
+  /** The answer's copy, checked as a reader's `npm run verify` will check it; null if it cannot be made or does not verify. */
+  async function copyOf(
+    origin: string,
+    response: SignedResponse,
+    verdict: Extract<Verdict<Jwks['keys'][number]>, { kind: 'verified' }>,
+    token: string,
+  ): Promise<SavableCopy | null> {
+    try {
+      const { saved_at: _unset, ...copy } = buildVerifiableCopy(response, verdict, {
+        serviceUrl: origin,
+        savedAt: new Date(now()),
+        token,
+      });
+      const check = await verifyCopy({ ...copy, saved_at: new Date(now()).toISOString() });
+      return check.verdict.kind === 'verified' ? copy : null;
+    } catch {
+      return null;
+    }
+  }
+
+  const toVerdict = async (origin: string, response: SignedResponse, jwks: Jwks, token: string): Promise<SignatureVerdict> => {
     const verdict = await verifySignedResponse(response, jwks);
-    if (verdict.kind === 'verified') return { state: 'verified', kid: verdict.kid, signedAt: verdict.created * 1000 };
+    if (verdict.kind === 'verified') {
+      const copy = await copyOf(origin, response, verdict, token);
+      return { state: 'verified', kid: verdict.kid, signedAt: verdict.created * 1000, ...(copy ? { copy } : {}) };
+    }
     if (verdict.kind === 'unsigned') return { state: 'unsigned' };
     return { state: 'invalid', reason: verdict.reason, message: verdict.message };
   };
 
   return {
-    async check(origin, response) {
+    async check(origin, response, token) {
       try {
         if (response.headers.get('signature-input') === null && response.headers.get('signature') === null) {
           return { state: 'unsigned' };
         }
         let keys = await keysOf(origin, false);
-        let verdict = keys.jwks ? await toVerdict(response, keys.jwks) : null;
+        let verdict = keys.jwks ? await toVerdict(origin, response, keys.jwks, token) : null;
         if (verdict === null || (verdict.state === 'invalid' && verdict.reason === 'unknown-kid')) {
           // A key published since the set was fetched (a rotation): fetched again, at most once a minute.
           keys = await keysOf(origin, true);
-          verdict = keys.jwks ? await toVerdict(response, keys.jwks) : null;
+          verdict = keys.jwks ? await toVerdict(origin, response, keys.jwks, token) : null;
         }
         return verdict ?? { state: 'unchecked', message: `The keys of ${origin} could not be fetched to check the signature.` };
       } catch {

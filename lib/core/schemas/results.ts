@@ -6,6 +6,7 @@ import { snapshotMetaSchema, snapshotSchema, timestampSchema } from './snapshot'
 import { isValidTokenShape } from '../token';
 import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../result-codes';
 import { INVALID_REASONS } from '../signing/wire';
+import { verifiableCopySchema } from './signing';
 
 /**
  * What the snapshot service answers. These cross the messaging boundary, so receivers parse them with
@@ -46,8 +47,21 @@ export type ErrorReason = (typeof ERROR_REASONS)[number];
  * key, signed when), unsigned (a service that does not sign), invalid (it fails: not presented as the
  * service's), or unchecked (the service's keys could not be fetched to check it).
  */
+/**
+ * A verified answer as a verifiable copy keeps it, less the time of saving (set when a reader saves
+ * it): token-free, so it may travel in messages and storage (lib/core/signing/copy.ts).
+ */
+export const savableCopySchema = verifiableCopySchema.omit({ saved_at: true });
+export type SavableCopy = z.infer<typeof savableCopySchema>;
+
 export const signatureVerdictSchema = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('verified'), kid: z.string().max(200), signedAt: epochMs }),
+  z.object({
+    state: z.literal('verified'),
+    kid: z.string().max(200),
+    signedAt: epochMs,
+    /** What "Save a verifiable copy" writes; absent when the service signs no token-free digest. */
+    copy: savableCopySchema.optional(),
+  }),
   z.object({ state: z.literal('unsigned') }),
   z.object({ state: z.literal('invalid'), reason: z.enum(INVALID_REASONS), message: z.string().max(500) }),
   z.object({ state: z.literal('unchecked'), message: z.string().max(500) }),

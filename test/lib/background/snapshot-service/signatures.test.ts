@@ -9,7 +9,8 @@ import { createSignatureChecker, JWKS_REFETCH_MS } from '@/lib/background/snapsh
 import { buildSuccessEnvelope, FIXTURE_TOKEN } from '@/test/fixtures/snapshot';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createHarness, jsonResponse, ORIGIN as LOCAL_ORIGIN } from './helpers';
-import { CREATED, signedAnswer, testKey, withHeader, type TestKey } from '../../core/signing/sign';
+import { CREATED, signedAnswer, TEST_TOKEN, testKey, withHeader, type TestKey } from '../../core/signing/sign';
+import { verifyCopy } from '@/lib/core/signing/copy';
 
 const ORIGIN = 'https://comply.example';
 
@@ -36,16 +37,48 @@ describe('createSignatureChecker', () => {
     const key = await testKey();
     const { fetch, checker } = keyServer([key]);
     const answer = await signedAnswer(key);
-    expect(await checker.check(ORIGIN, answer)).toEqual({ state: 'verified', kid: key.jwk.kid, signedAt: CREATED * 1000 });
-    expect(await checker.check(ORIGIN, await signedAnswer(key, { status: 404 }))).toMatchObject({ state: 'verified' });
+    expect(await checker.check(ORIGIN, answer, TEST_TOKEN)).toMatchObject({
+      state: 'verified',
+      kid: key.jwk.kid,
+      signedAt: CREATED * 1000,
+    });
+    expect(await checker.check(ORIGIN, await signedAnswer(key, { status: 404 }), TEST_TOKEN)).toMatchObject({
+      state: 'verified',
+    });
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('a verified answer carries its verifiable copy: the origin only, the body without the token, and it verifies as saved', async () => {
+    const key = await testKey();
+    const { checker } = keyServer([key]);
+    const body = `{"links":{"human_summary_url":"${ORIGIN}/share/${TEST_TOKEN}"}}`;
+    const verdict = await checker.check(ORIGIN, await signedAnswer(key, { body }), TEST_TOKEN);
+    if (verdict.state !== 'verified' || !verdict.copy) throw new Error(`no copy: ${JSON.stringify(verdict)}`);
+    expect(verdict.copy).toMatchObject({ origin: ORIGIN, status: 200, key: key.jwk });
+    expect(JSON.stringify(verdict)).not.toContain(TEST_TOKEN);
+    expect(Buffer.from(verdict.copy.body_base64, 'base64').toString()).toBe(
+      `{"links":{"human_summary_url":"${ORIGIN}/share/{token}"}}`,
+    );
+    const saved = { ...verdict.copy, saved_at: '2026-11-28T09:00:00.000Z' };
+    expect(await verifyCopy(saved, { keys: [key.jwk] })).toMatchObject({ check: 'key-set', verdict: { kind: 'verified' } });
+  });
+
+  it('an answer whose signature leaves out the token-free digest is verified, without a copy', async () => {
+    const key = await testKey();
+    const { checker } = keyServer([key]);
+    const answer = await signedAnswer(key, { fields: ['@status', 'content-type', 'content-digest'] });
+    expect(await checker.check(ORIGIN, answer, TEST_TOKEN)).toEqual({
+      state: 'verified',
+      kid: key.jwk.kid,
+      signedAt: CREATED * 1000,
+    });
   });
 
   it('an unsigned answer is unsigned, and fetches no keys', async () => {
     const key = await testKey();
     const { fetch, checker } = keyServer([key]);
     const unsigned = withHeader(withHeader(await signedAnswer(key), 'signature', null), 'signature-input', null);
-    expect(await checker.check(ORIGIN, unsigned)).toEqual({ state: 'unsigned' });
+    expect(await checker.check(ORIGIN, unsigned, TEST_TOKEN)).toEqual({ state: 'unsigned' });
     expect(fetch).not.toHaveBeenCalled();
   });
 
@@ -54,31 +87,31 @@ describe('createSignatureChecker', () => {
     const { checker } = keyServer([key]);
     const answer = await signedAnswer(key);
     const edited = { ...answer, body: new TextEncoder().encode('{"company":{"name":"Kobo!"}}') };
-    expect(await checker.check(ORIGIN, edited)).toMatchObject({ state: 'invalid', reason: 'digest-mismatch' });
+    expect(await checker.check(ORIGIN, edited, TEST_TOKEN)).toMatchObject({ state: 'invalid', reason: 'digest-mismatch' });
   });
 
   it('an unknown key id fetches the key set again once, and then not again within the minute', async () => {
     const [old, rotated, forged] = await Promise.all([testKey(), testKey(), testKey()]);
     const server = keyServer([old]);
-    expect(await server.checker.check(ORIGIN, await signedAnswer(old))).toMatchObject({ state: 'verified' });
+    expect(await server.checker.check(ORIGIN, await signedAnswer(old), TEST_TOKEN)).toMatchObject({ state: 'verified' });
     server.advance(JWKS_REFETCH_MS);
     // The service rotated: the new key is fetched once.
     server.publish([old, rotated]);
-    expect(await server.checker.check(ORIGIN, await signedAnswer(rotated))).toMatchObject({
+    expect(await server.checker.check(ORIGIN, await signedAnswer(rotated), TEST_TOKEN)).toMatchObject({
       state: 'verified',
       kid: rotated.jwk.kid,
     });
     expect(server.fetch).toHaveBeenCalledTimes(2);
     // A key the service never published, again and again: one more fetch at most per minute.
     for (let i = 0; i < 5; i += 1) {
-      expect(await server.checker.check(ORIGIN, await signedAnswer(forged))).toMatchObject({
+      expect(await server.checker.check(ORIGIN, await signedAnswer(forged), TEST_TOKEN)).toMatchObject({
         state: 'invalid',
         reason: 'unknown-kid',
       });
     }
     expect(server.fetch).toHaveBeenCalledTimes(2);
     server.advance(JWKS_REFETCH_MS);
-    await server.checker.check(ORIGIN, await signedAnswer(forged));
+    await server.checker.check(ORIGIN, await signedAnswer(forged), TEST_TOKEN);
     expect(server.fetch).toHaveBeenCalledTimes(3);
   });
 
@@ -86,9 +119,9 @@ describe('createSignatureChecker', () => {
     const key = await testKey();
     const fetch = vi.fn(async () => new Response('down', { status: 503 }));
     const checker = createSignatureChecker({ fetch, now: () => 0 });
-    expect(await checker.check(ORIGIN, await signedAnswer(key))).toMatchObject({ state: 'unchecked' });
+    expect(await checker.check(ORIGIN, await signedAnswer(key), TEST_TOKEN)).toMatchObject({ state: 'unchecked' });
     const garbage = createSignatureChecker({ fetch: async () => new Response('{"keys":"no"}'), now: () => 0 });
-    expect(await garbage.check(ORIGIN, await signedAnswer(key))).toMatchObject({ state: 'unchecked' });
+    expect(await garbage.check(ORIGIN, await signedAnswer(key), TEST_TOKEN)).toMatchObject({ state: 'unchecked' });
   });
 
   it('the snapshot service fetches, checks and keeps the verdict with the snapshot: a cached read has it too, at no fetch', async () => {
