@@ -1,6 +1,8 @@
 import { formatDateTime } from '@/lib/core/format';
-import type { SignatureVerdict } from '@/lib/core/schemas/results';
+import type { SavableCopy, SignatureVerdict } from '@/lib/core/schemas/results';
+import { copyFileName } from '@/lib/core/signing/copy';
 import { useCardI18n } from './card-i18n';
+import { downloadText } from './download';
 
 /** The service's host for "Signed by …" (the origin as configured; never a URL from the answer). */
 export function hostOf(origin: string): string {
@@ -55,5 +57,35 @@ export function SignatureAlert({ host }: { host: string }) {
     >
       {t('snapshot.signature.invalidAlert', { host })}
     </p>
+  );
+}
+
+/**
+ * "Save a verifiable copy" (issue #36): the verified answer as a `.json` file anyone can check with
+ * `npm run verify`; token-free, stamped with the time it is saved.
+ */
+export function SaveCopyButton({
+  copy,
+  company,
+  save = downloadText,
+}: {
+  copy: SavableCopy;
+  company: string;
+  save?: (fileName: string, text: string) => void;
+}) {
+  const { t } = useCardI18n();
+  return (
+    <button
+      type="button"
+      data-testid="save-copy"
+      title={t('snapshot.signature.saveCopyTitle')}
+      onClick={() => {
+        const savedAt = new Date();
+        save(copyFileName(company, savedAt), `${JSON.stringify({ ...copy, saved_at: savedAt.toISOString() }, null, 2)}\n`);
+      }}
+      className="font-medium text-accent underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand"
+    >
+      {t('snapshot.signature.saveCopy')}
+    </button>
   );
 }

@@ -3,7 +3,7 @@ import { displayText } from '@/lib/core/display-text';
 import { formatDateTime, formatPercent, formatRelative } from '@/lib/core/format';
 import type { Snapshot, SnapshotMeta } from '@/lib/core/schemas/snapshot';
 import type { SignatureVerdict } from '@/lib/core/schemas/results';
-import { hostOf, SignatureAlert, SignatureLine } from './SignatureLine';
+import { hostOf, SaveCopyButton, SignatureAlert, SignatureLine } from './SignatureLine';
 import { urlOnOrigin } from '@/lib/core/services';
 import {
   aripStageName,
@@ -223,6 +223,9 @@ export function SnapshotCard(props: SnapshotCardProps) {
             </span>
             {signature && <SignatureLine signature={signature} host={host} locale={locale} />}
             <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              {signature?.state === 'verified' && signature.copy && (
+                <SaveCopyButton copy={signature.copy} company={snapshot.company.name} />
+              )}
               {investorView && (
                 <a
                   href={investorView}

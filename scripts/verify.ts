@@ -74,6 +74,17 @@ async function readText(file: string, io: VerifyIo): Promise<string> {
 
 const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
+/** The key set's source as given; a service's address alone names its key set, where every service publishes it. */
+function keySetSource(source: string): string {
+  if (!isUrl(source)) return source;
+  try {
+    const url = new URL(source);
+    return url.pathname === '/' && url.search === '' ? `${url.origin}${JWKS_PATH}` : source;
+  } catch {
+    return source;
+  }
+}
+
 /** The key set at `source`, or why it could not be read. */
 async function readJwks(source: string, origin: string, io: VerifyIo): Promise<Jwks | string> {
   let text: string;
@@ -130,6 +141,7 @@ export async function main(argv: readonly string[], io: VerifyIo = defaultIo): P
 
   let jwks: Jwks | undefined;
   if (args.jwks !== undefined) {
+    args.jwks = keySetSource(args.jwks);
     const read = await readJwks(args.jwks, copy.origin, io);
     if (typeof read === 'string') {
       io.print(`not verified: ${read}`);

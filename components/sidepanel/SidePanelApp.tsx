@@ -12,7 +12,7 @@ import { ViewTabs } from '../ViewTabs';
 import type { WatchlistApi } from '../watchlist/api';
 import { WatchlistApiProvider } from '../watchlist/context';
 import { WatchlistView } from '../watchlist/WatchlistView';
-import { downloadText } from './export';
+import { downloadText } from '../download';
 import { PageLinksPanel } from './PageLinksPanel';
 
 export const SIDE_PANEL_VIEWS = ['page', 'watchlist'] as const;

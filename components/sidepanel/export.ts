@@ -1,4 +1,4 @@
-import { CSV_BOM, toCsv, type CsvCell } from '@/lib/core/csv';
+import { toCsv, type CsvCell } from '@/lib/core/csv';
 import type { AppTranslator } from '@/lib/core/i18n';
 import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
 import { errorTitleKey } from '../SnapshotError';
@@ -43,19 +43,4 @@ export function exportRowsToCsv(i18n: AppTranslator, rows: readonly LinkRow[]): 
 /** `compliance-snapshots-2026-11-22.csv` */
 export function exportFileName({ t }: AppTranslator, now: number): string {
   return `${t('panel.csv.fileName')}-${new Date(now).toISOString().slice(0, 10)}.csv`;
-}
-
-/** Saves text as a download from an extension page: CSV with a byte-order mark, JSON as it is. */
-export function downloadText(fileName: string, text: string): void {
-  const blob = fileName.endsWith('.json')
-    ? new Blob([text], { type: 'application/json;charset=utf-8' })
-    : new Blob([CSV_BOM, text], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

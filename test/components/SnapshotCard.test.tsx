@@ -1,6 +1,9 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SaveCopyButton } from '@/components/SignatureLine';
+import { parseVerifiableCopy } from '@/lib/core/schemas/signing';
+import type { SavableCopy } from '@/lib/core/schemas/results';
 import { SnapshotCard } from '@/components/SnapshotCard';
 import { SnapshotError } from '@/components/SnapshotError';
 import { buildSnapshot, FIXTURE_NOW } from '../fixtures/snapshot';
@@ -270,6 +273,46 @@ describe('the signature line (issue #36)', () => {
     expect(alert.compareDocumentPosition(screen.getByTestId('readiness-score')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getByTestId('signature').textContent).toBe('Signature invalid');
     expect(screen.getByTestId('signature').getAttribute('title')).toBe('Content-Digest does not match the body.');
+  });
+
+  const copy: SavableCopy = {
+    format: 'compliance-lens/verifiable-copy',
+    version: 1,
+    origin: 'http://127.0.0.1:8787',
+    status: 200,
+    headers: {
+      'content-type': 'application/json',
+      'content-digest': 'sha-256=:AAAA:',
+      'token-free-digest': 'sha-256=:AAAA:',
+      'signature-input': 'snapshot=("@status");created=1',
+      signature: 'snapshot=:AAAA:',
+    },
+    body_base64: 'e30=',
+    key: { kty: 'OKP', crv: 'Ed25519', x: 'x', kid: 'kid-123', alg: 'EdDSA', use: 'sig', signed_from: 1 },
+  };
+
+  it('verified with its copy: "Save a verifiable copy" is offered; without one (or not verified), it is not', () => {
+    card({ state: 'verified', kid: 'kid-123', signedAt: FIXTURE_NOW, copy });
+    expect(screen.getByTestId('save-copy').textContent).toBe('Save a verifiable copy');
+    cleanup();
+    card({ state: 'verified', kid: 'kid-123', signedAt: FIXTURE_NOW });
+    expect(screen.queryByTestId('save-copy')).toBeNull();
+    cleanup();
+    card({ state: 'unsigned' });
+    expect(screen.queryByTestId('save-copy')).toBeNull();
+  });
+
+  it('the saved file is the copy stamped with the time it was saved, named after the company and the day', () => {
+    const save = vi.fn<(fileName: string, text: string) => void>();
+    render(<SaveCopyButton copy={copy} company="Kobo Vault Custody Ltd" save={save} />);
+    fireEvent.click(screen.getByTestId('save-copy'));
+    expect(save).toHaveBeenCalledTimes(1);
+    const [fileName, text] = save.mock.calls[0] ?? ['', ''];
+    expect(fileName).toMatch(/^compliance-snapshot-kobo-vault-custody-ltd-\d{4}-\d{2}-\d{2}\.json$/);
+    const parsed = parseVerifiableCopy(text);
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.value).toEqual({ ...copy, saved_at: parsed.value.saved_at });
+    expect(Math.abs(Date.parse(parsed.value.saved_at) - Date.now())).toBeLessThan(60_000);
   });
 
   it('no verdict (an entry cached before the check): no line', () => {

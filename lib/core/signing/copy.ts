@@ -88,6 +88,19 @@ export function buildVerifiableCopy<K extends SigningJwk>(
   };
 }
 
+/** `compliance-snapshot-kobo-vault-custody-ltd-2026-11-28.json`: the company as far as a file name can say it, and the day saved (UTC). */
+export function copyFileName(company: string, savedAt: Date): string {
+  const slug = company
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
+  return `compliance-snapshot-${slug || 'copy'}-${savedAt.toISOString().slice(0, 10)}.json`;
+}
+
 /** Which check a copy's verdict comes from: the service's key set (who signed), or the key inside the file (unchanged since saved). */
 export type CopyCheck = 'key-set' | 'copy-key';
 

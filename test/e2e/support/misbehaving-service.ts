@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { API_PATH_PREFIX, SHARE_PATH_PREFIX } from '@/lib/core/services';
+import { JWKS_PATH } from '@/lib/core/signing/wire';
 
 /**
  * A snapshot service that misbehaves in ways the bundled server never does: it holds an answer (a
@@ -7,6 +8,9 @@ import { API_PATH_PREFIX, SHARE_PATH_PREFIX } from '@/lib/core/services';
  * extension must show "Unreadable answer", not the data), or answers every request 429 with a short
  * `Retry-After` (a pause that ends within a test). Its token names the behaviour; tokens must still
  * have the real shape for the extension to ask at all. It counts the requests for each token.
+ * Started with an `upstream` (a bundled server), it answers every other token with the upstream's
+ * signed answer, one figure changed after signing (a body that is not the one signed), and passes
+ * the upstream's key set on unchanged.
  */
 export interface MisbehavingService {
   baseUrl: string;
@@ -25,11 +29,33 @@ export interface MisbehavingService {
 /** The pause a limited token's 429 asks for, in seconds: short enough to see it end. */
 export const LIMITED_RETRY_AFTER_S = 8;
 
-export async function startMisbehavingService(): Promise<MisbehavingService> {
+/** What the tampered answers change: the readiness score, to this. */
+export const TAMPERED_READINESS = 99;
+
+/** `upstream`'s answer at `path`, with its headers; the body's readiness score changed when `tamper`. */
+async function relay(upstream: string, path: string, response: ServerResponse, tamper: boolean): Promise<void> {
+  const answer = await fetch(`${upstream}${path}`);
+  let body = await answer.text();
+  if (tamper) body = body.replace(/"readiness_score":\d+/, `"readiness_score":${TAMPERED_READINESS}`);
+  const headers: Record<string, string> = { 'access-control-allow-origin': '*' };
+  for (const name of ['content-type', 'content-digest', 'token-free-digest', 'signature-input', 'signature', 'cache-control']) {
+    const value = answer.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  response.writeHead(answer.status, headers);
+  response.end(body);
+}
+
+export async function startMisbehavingService(options: { upstream?: string } = {}): Promise<MisbehavingService> {
   const held = new Set<ServerResponse>();
   const requests = new Map<string, number>();
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://service').pathname;
+    const { upstream } = options;
+    if (upstream && path === JWKS_PATH) {
+      void relay(upstream, path, response, false).catch(() => response.destroy());
+      return;
+    }
     const token = path.startsWith(API_PATH_PREFIX) ? path.slice(API_PATH_PREFIX.length) : '';
     requests.set(token, (requests.get(token) ?? 0) + 1);
     if (token.startsWith('limited')) {
@@ -50,6 +76,10 @@ export async function startMisbehavingService(): Promise<MisbehavingService> {
     if (token.startsWith('garbage')) {
       response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
       response.end(JSON.stringify({ success: true, data: { company: 'SEC_NIGERIA', scores: 'lots' }, meta: {} }));
+      return;
+    }
+    if (upstream && token) {
+      void relay(upstream, path, response, true).catch(() => response.destroy());
       return;
     }
     response.writeHead(404, { 'content-type': 'application/json' });

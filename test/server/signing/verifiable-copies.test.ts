@@ -171,6 +171,11 @@ describe('npm run verify', () => {
       code: 0,
       lines: [`verified: signed by key ${copy.key.kid} of ${BASE} at ${at}, checked against the key set ${url}`],
     });
+    // The service's address alone: its key set where every service publishes it.
+    expect(await runVerify(['copy-200.json', '--jwks', BASE])).toEqual({
+      code: 0,
+      lines: [`verified: signed by key ${copy.key.kid} of ${BASE} at ${at}, checked against the key set ${url}`],
+    });
   });
 
   it('exits 0 without the key set, saying it proves the copy unchanged but not who signed', async () => {

@@ -32,6 +32,9 @@ export const snapshotEn = {
   'snapshot.signature.verifiedDetail': 'Key {kid}, signed {when}',
   'snapshot.signature.unsigned': 'Not signed by {host}',
   'snapshot.signature.unchecked': 'Signature not checked: the keys of {host} could not be fetched',
+  'snapshot.signature.saveCopy': 'Save a verifiable copy',
+  'snapshot.signature.saveCopyTitle':
+    'A .json file of the service’s signed answer, without the share token, that anyone can check (npm run verify)',
   'snapshot.signature.invalid': 'Signature invalid',
   'snapshot.signature.invalidAlert':
     'The signature does not match the keys of {host}: this may not be what the service sent. Do not take these figures as the service’s.',

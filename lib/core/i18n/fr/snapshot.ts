@@ -31,6 +31,9 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
   'snapshot.signature.verifiedDetail': 'Clé {kid}, signé {when}',
   'snapshot.signature.unsigned': 'Non signé par {host}',
   'snapshot.signature.unchecked': 'Signature non vérifiée : les clés de {host} n’ont pas pu être obtenues',
+  'snapshot.signature.saveCopy': 'Enregistrer une copie vérifiable',
+  'snapshot.signature.saveCopyTitle':
+    'Un fichier .json de la réponse signée du service, sans le jeton de partage, que chacun peut vérifier (npm run verify)',
   'snapshot.signature.invalid': 'Signature invalide',
   'snapshot.signature.invalidAlert':
     'La signature ne correspond pas aux clés de {host} : ce n’est peut-être pas ce que le service a envoyé. Ne tenez pas ces chiffres pour ceux du service.',
