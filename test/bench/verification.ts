@@ -6,6 +6,7 @@
  * Ed25519 verification per answer), beside baselines on the same bodies in the same batches, so a
  * noisy machine shows. Measured in Node's Web Crypto, not in the browser's worker.
  */
+import path from 'node:path';
 import { snapshotSuccessEnvelopeSchema } from '../../lib/core/schemas/snapshot';
 import { ownBytes, type SignedResponse } from '../../lib/core/signing/verify';
 import { JWKS_PATH } from '../../lib/core/signing/wire';
@@ -14,7 +15,6 @@ import { FounderClient } from '../e2e/support/server';
 import { startProcess, stop } from './server';
 import { median } from './stats';
 import { OPERATOR_SECRET, percentile } from './webhook-receivers';
-import path from 'node:path';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const GOAL_MS = 2;
