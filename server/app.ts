@@ -1,5 +1,5 @@
 /**
- * `createApp({ db, clock, rateLimiter, config, webhooks, demo })`: the whole HTTP surface, with every
+ * `createApp({ db, clock, rateLimiter, config, webhooks, demo, signAnswers })`: the whole HTTP surface, with every
  * dependency passed in (tests own their database, clock, limiter and webhook worker; nothing lives at
  * module level). Each domain serves its own routes (snapshots, founders, partners, webhooks, dev); this
  * file puts them in order behind the shared defences. The outbox worker (server/webhooks/dispatcher.ts)
@@ -62,6 +62,12 @@ export interface AppDeps {
   webhooks?: WebhookDeps;
   /** `--seed`: the demo links `/demo` shows (none otherwise). */
   demo?: { links(): readonly DemoLink[] | null };
+  /**
+   * Default `true`. `false` leaves the snapshot answers unsigned: it exists only so `npm run bench`
+   * can measure what signing costs (test/bench/unsigned-server.ts); no CLI flag sets it, since every
+   * real answer of the snapshot route is signed (issue #36).
+   */
+  signAnswers?: boolean;
 }
 
 const consoleLogger: Logger = {
@@ -107,7 +113,7 @@ export function createApp(input: AppDeps): ServerApp {
   // Every snapshot answer is signed (issue #36); outermost but for the headers above, so the host
   // check's 421 and the limiter's 429 are signed too.
   const signer = new SnapshotSigner(deps.db, deps.clock);
-  app.use(SNAPSHOT_PATHS, signAnswers(signer));
+  if (input.signAnswers ?? true) app.use(SNAPSHOT_PATHS, signAnswers(signer));
 
   // DNS rebinding: a page whose domain now resolves to this machine still sends its own name as Host.
   // The URL's authority is checked too: an absolute-form request target overrides Host.

@@ -48,6 +48,8 @@ export interface ServerOptions {
   clock?: Clock;
   /** Where status lines go (stdout in the CLI). */
   print?: (line: string) => void;
+  /** `AppDeps.signAnswers`: `false` for the benchmark's unsigned server only; never from the CLI. */
+  signAnswers?: boolean;
 }
 
 export interface RunningServer {
@@ -170,6 +172,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       operatorSecret: options.operatorSecret,
     },
     demo: { links: () => demoLinks },
+    signAnswers: options.signAnswers,
   });
 
   const close = async (): Promise<void> => {

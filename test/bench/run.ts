@@ -1,5 +1,6 @@
 // `npm run bench` (`-- --quick` for fewer sizes and shorter server runs; `-- --server-only` for the
-// server sections alone, no build needed; `-- --compare=<dir>` also
+// server sections alone, no build needed; `-- --signing-only` for what signing costs alone (snapshot
+// throughput signed and not, the background's check), no build needed; `-- --compare=<dir>` also
 // runs the content pages with another extension build, e.g. main's, and prints both; `-- --only=<text>`
 // runs only the content pages whose name holds the text, and nothing else; `-- --instances=<n>` sets how
 // many browser pairs measure each content page): prints tables and writes
@@ -22,13 +23,16 @@ import { benchCard, benchFirstCard, CARD_CASES } from './card';
 import { benchColdStart } from './cold-start';
 import { benchContent, listPage, scriptLoads } from './content';
 import { framesPage, shadowRootsPage } from './embedded-pages';
-import { runServerSections } from './server-sections';
+import { runServerSections, runSnapshotSection } from './server-sections';
 import { bootstrapDifference, type Difference } from './stats';
+import { benchVerification } from './verification';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
 /** `--server-only`: only the server sections (snapshot throughput with and without a partner key, webhook delivery); no build needed. */
 const serverOnly = process.argv.includes('--server-only');
+/** `--signing-only`: what signing costs (issue #36): the snapshot section (signed and not) and the background's check. */
+const signingOnly = process.argv.includes('--signing-only');
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const compareWith = option('compare');
 const only = option('only');
@@ -45,21 +49,39 @@ console.log(
     .join(' ')}`,
 );
 
-if (serverOnly) {
-  const sections = await runServerSections({ quick, elapsed, failures });
+/** Writes `results` to bench-results/<prefix>-<time>.json and, with `exit`, ends the run on the budgets. */
+function writeResults(prefix: string, results: Record<string, unknown>, exit: boolean): void {
   const outDir = path.join(repoRoot, 'bench-results');
   mkdirSync(outDir, { recursive: true });
-  const file = path.join(outDir, `bench-server-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({ at: new Date().toISOString(), quick, machine: { cpus: os.cpus().length }, ...sections }, null, 2),
-  );
+  const file = path.join(outDir, `${prefix}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), quick, ...results }, null, 2));
   console.log(`\nwrote ${path.relative(repoRoot, file)} (${elapsed()})`);
   if (failures.length > 0) {
     console.error(`\nBudget failures:\n- ${failures.join('\n- ')}`);
     process.exit(1);
   }
-  process.exit(0);
+  if (exit) process.exit(0);
+}
+
+/** 3a. The background's check of a signed answer (issue #36): no browser, no build. */
+async function verificationSection() {
+  const verification = await benchVerification(
+    quick ? { answers: 20, batches: 20, batchSize: 25, keys: 10 } : { answers: 50, batches: 40, batchSize: 50, keys: 20 },
+  );
+  console.log(`\nBackground: checking the signature of a snapshot answer, ms each [${elapsed()}]`);
+  console.table(verification.rows);
+  for (const note of verification.notes) console.log(`  · ${note}`);
+  return verification;
+}
+
+if (serverOnly) {
+  const sections = await runServerSections({ quick, elapsed, failures });
+  writeResults('bench-server', { machine: { cpus: os.cpus().length }, ...sections }, true);
+}
+if (signingOnly) {
+  const server = await runSnapshotSection({ quick, elapsed, failures });
+  const verification = await verificationSection();
+  writeResults('bench-signing', { machine: { cpus: os.cpus().length, loadavg: os.loadavg() }, server, verification }, true);
 }
 
 // 1. Bundle sizes (deterministic budget).
@@ -224,6 +246,8 @@ if (background) {
   for (const note of background.notes) console.log(`  · ${note}`);
 }
 
+const verification = only === undefined ? await verificationSection() : null;
+
 // 4–5. Server under load (with and without a partner key) and webhook delivery: test/bench/server-sections.ts.
 const serverSections = only === undefined ? await runServerSections({ quick, elapsed, failures }) : null;
 const server = serverSections?.server ?? null;
@@ -231,41 +255,28 @@ const webhooks = serverSections?.webhooks ?? null;
 const webhookFairness = serverSections?.webhookFairness ?? null;
 const webhookInstances = serverSections?.webhookInstances ?? null;
 
-const outDir = path.join(repoRoot, 'bench-results');
-mkdirSync(outDir, { recursive: true });
-const file = path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-writeFileSync(
-  file,
-  JSON.stringify(
-    {
-      at: new Date().toISOString(),
-      quick,
-      only: only ?? null,
-      instances,
-      machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
-      bundle,
-      storePackages: packages,
-      content,
-      card,
-      comparedCard,
-      firstCard,
-      comparedFirstCard,
-      compared: compared && { build: compareWith, ...compared },
-      coldStart,
-      background,
-      server,
-      webhooks,
-      webhookFairness,
-      webhookInstances,
-    },
-    null,
-    2,
-  ),
+writeResults(
+  'bench',
+  {
+    only: only ?? null,
+    instances,
+    machine: { cpus: os.cpus().length, loadavg: os.loadavg() },
+    bundle,
+    storePackages: packages,
+    content,
+    card,
+    comparedCard,
+    firstCard,
+    comparedFirstCard,
+    compared: compared && { build: compareWith, ...compared },
+    coldStart,
+    background,
+    verification,
+    server,
+    webhooks,
+    webhookFairness,
+    webhookInstances,
+  },
+  false,
 );
-console.log(`\nwrote ${path.relative(repoRoot, file)} (${elapsed()})`);
-
-if (failures.length > 0) {
-  console.error(`\nBudget failures:\n- ${failures.join('\n- ')}`);
-  process.exit(1);
-}
 console.log('budgets: all deterministic budgets held');

@@ -7,7 +7,7 @@ import { FounderClient } from '../e2e/support/server';
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 export interface LoadResult {
-  target: 'server' | 'server (partner key)' | 'bare-hono' | 'server (count check, fixed amount)';
+  target: 'server' | 'server (signing off)' | 'server (partner key)' | 'bare-hono' | 'server (count check, fixed amount)';
   connections: number;
   requests: number;
   rps: number;
@@ -99,11 +99,41 @@ async function createPartnerKey(baseUrl: string): Promise<string> {
   return parsed.data.partner_key.key;
 }
 
+/** What signing costs at one number of connections: the signed server against the same server unsigned. */
+export interface SigningCost {
+  connections: number;
+  'signed (req/s)': number;
+  'signing off (req/s)': number;
+  /** Signed over unsigned throughput; the goal (issue #36) is at least 0.9. */
+  'signed / off': number;
+  'signed p99 (ms)': number;
+  'signing off p99 (ms)': number;
+}
+
+/**
+ * Two runs each, in the order signed, off, off, signed (a drift of the machine during the four runs
+ * then weighs on both alike): throughput is the mean of a target's two runs, p99 the worse of them.
+ */
+function signingCost(connections: number, signed: LoadResult[], off: LoadResult[]): SigningCost {
+  const mean = (runs: LoadResult[]) => runs.reduce((sum, run) => sum + run.rps, 0) / runs.length;
+  const worstP99 = (runs: LoadResult[]) => Math.max(...runs.map((run) => run.p99_ms));
+  return {
+    connections,
+    'signed (req/s)': Math.round(mean(signed)),
+    'signing off (req/s)': Math.round(mean(off)),
+    'signed / off': Math.round((mean(signed) / mean(off)) * 1000) / 1000,
+    'signed p99 (ms)': worstP99(signed),
+    'signing off p99 (ms)': worstP99(off),
+  };
+}
+
 export async function benchServer(options: { connections: number[]; durationS: number; exactAmount?: number }): Promise<{
   results: LoadResult[];
+  signing: SigningCost[];
   viewCount: { requests: number; connections: number; expected: number; actual: number; exact: boolean };
 }> {
   const results: LoadResult[] = [];
+  const signing: SigningCost[] = [];
   const bare = await startProcess([path.join(repoRoot, 'test/bench/bare-hono.ts')]);
   const real = await startProcess([
     path.join(repoRoot, 'server/cli.ts'),
@@ -114,16 +144,41 @@ export async function benchServer(options: { connections: number[]; durationS: n
     '--operator-secret',
     OPERATOR_SECRET,
   ]);
+  // The same server with the snapshot route unsigned (createApp's signAnswers: false), beside it.
+  const unsigned = await startProcess([path.join(repoRoot, 'test/bench/unsigned-server.ts')]);
   try {
     const founder = await FounderClient.signUp(real.baseUrl, 'Benchmark Pay Ltd');
     const link = await founder.createShareLink();
     const realUrl = `${real.baseUrl}/api/v1/compliance-status/${link.token}`;
     const bareUrl = `${bare.baseUrl}/api/v1/compliance-status/${link.token}`;
+    // Its own database: the same company and link made the same way.
+    const unsignedLink = await (await FounderClient.signUp(unsigned.baseUrl, 'Benchmark Pay Ltd')).createShareLink();
+    const unsignedUrl = `${unsigned.baseUrl}/api/v1/compliance-status/${unsignedLink.token}`;
+    // The comparison holds only if one server signs and the other does not.
+    for (const [url, signs] of [
+      [realUrl, true],
+      [unsignedUrl, false],
+    ] as const) {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.headers.has('signature') !== signs) throw new Error(`${url}: expected ${signs ? 'a' : 'no'} Signature header`);
+    }
+    // Both servers warmed alike before the first measured run (JIT, the signer's first key read).
+    for (const url of [realUrl, unsignedUrl]) await load(url, 10, { durationS: 1 });
     for (const connections of options.connections) {
       const baseline = await load(bareUrl, connections, { durationS: options.durationS });
       results.push({ target: 'bare-hono', ...baseline });
-      const measured = await load(realUrl, connections, { durationS: options.durationS });
-      results.push({ target: 'server', ...measured });
+      const signed: LoadResult[] = [];
+      const off: LoadResult[] = [];
+      for (const target of ['server', 'server (signing off)', 'server (signing off)', 'server'] as const) {
+        const run = {
+          target,
+          ...(await load(target === 'server' ? realUrl : unsignedUrl, connections, { durationS: options.durationS })),
+        };
+        results.push(run);
+        (target === 'server' ? signed : off).push(run);
+      }
+      signing.push(signingCost(connections, signed, off));
       // The same endpoint with a partner key (version 1): the key's quota instead of the address's.
       // A key per run, so no run comes near the quota of 100,000 a minute.
       const keyed = await load(realUrl, connections, { durationS: options.durationS }, await createPartnerKey(real.baseUrl));
@@ -139,6 +194,7 @@ export async function benchServer(options: { connections: number[]; durationS: n
     const actual = await founder.viewCount(counted.id);
     return {
       results,
+      signing,
       // Vacuous passes are failures: every request must have succeeded (no 429s, no errors) and been counted.
       viewCount: {
         requests: exact.requests,
@@ -149,6 +205,6 @@ export async function benchServer(options: { connections: number[]; durationS: n
       },
     };
   } finally {
-    await Promise.all([stop(bare.child), stop(real.child)]);
+    await Promise.all([stop(bare.child), stop(real.child), stop(unsigned.child)]);
   }
 }

@@ -186,6 +186,22 @@ describe('every answer of the snapshot API is signed', () => {
   });
 });
 
+describe("signAnswers: false (the benchmark's unsigned server only)", () => {
+  it('leaves the snapshot answers unsigned; the default app on the same database signs them', async () => {
+    const unsigned = makeApp(db, { signAnswers: false });
+    const signedByDefault = makeApp(db);
+    const { link } = await founderWithLink(unsigned);
+    const [plain, signed] = await Promise.all([
+      unsigned.request(snapshotPath(link.token)),
+      signedByDefault.request(snapshotPath(link.token)),
+    ]);
+    expect(plain.status).toBe(200);
+    for (const name of ['content-digest', 'signature-input', 'signature']) expect(plain.headers.get(name)).toBeNull();
+    expect(signed.status).toBe(200);
+    expect(verificationFailure(await save(signed), await fetchJwks(signedByDefault))).toBeNull();
+  });
+});
+
 describe('the JWK Set', () => {
   it('is public, cacheable, and neither counts a view nor is rate-limited', async () => {
     const { founder, link } = await founderWithLink(t);

@@ -38,6 +38,7 @@ export function makeApp(
     store?: ClockedStore;
     webhooks?: WebhookDeps;
     demo?: AppDeps['demo'];
+    signAnswers?: boolean;
   } = {},
 ): TestApp {
   const clock = options.clock ?? manualClock(START);
@@ -50,6 +51,7 @@ export function makeApp(
     rateLimiter: { store, ...SPEC_RATE_LIMIT },
     webhooks: options.webhooks,
     demo: options.demo,
+    signAnswers: options.signAnswers,
     config: {
       dev: true,
       trustProxy: false,
