@@ -262,6 +262,7 @@ export function createLinkScanner(
 
   const upgrades = watchUpgrades(doc, scheduler, signal, addShadowRoot, () => flush(IN_CALLBACK_BUDGET_MS));
   let address = doc.URL;
+  const covered = (node: Node | null) => node !== null && pendingRoots.has(node) && !isAnchor(node);
   const observer = new MutationObserver((records) => {
     if (signal.aborted) return;
     if (doc.URL !== address) {
@@ -278,14 +279,20 @@ export function createLinkScanner(
         }
         continue;
       }
-      // Indexed loops: each of our badge insertions is a record too, and iterators would allocate.
-      const added = record.addedNodes;
-      for (let index = 0; index < added.length; index += 1) {
-        const node = added[index];
-        if (node !== undefined && node.nodeType === 1 && !badgeOwners.has(node)) {
-          addedNodes.add(node);
-          pendingRoots.add(node);
-          changed = true;
+      // Into a subtree added in this batch (or into its child): that subtree's search finds it. The
+      // parser adds a row, its link and the link's words as a record each: reading each one's nodes
+      // was half the callback. Not under an anchor: its look does not search inside it.
+      const { target } = record;
+      if (!covered(target) && !covered(target.parentNode)) {
+        // Indexed: each of our badge insertions is a record too, and iterators would allocate.
+        const added = record.addedNodes;
+        for (let index = 0; index < added.length; index += 1) {
+          const node = added[index];
+          if (node !== undefined && node.nodeType === 1 && !badgeOwners.has(node)) {
+            addedNodes.add(node);
+            pendingRoots.add(node);
+            changed = true;
+          }
         }
       }
       if (live.size > 0) {

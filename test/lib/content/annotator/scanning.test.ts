@@ -165,6 +165,35 @@ describe('mutations', () => {
     expect(badges()).toHaveLength(20);
   });
 
+  it('as a parser adds them (a row, then its link, then the link’s words, each a record), looks at each link once, through its row', async () => {
+    document.body.innerHTML = `<ul id="list"></ul>`;
+    const recognizer = createLinkRecognizer([SERVICE]);
+    const recognize = vi.fn((anchor: HTMLAnchorElement, href?: string | null) => recognizer.recognizeAnchor(anchor, href));
+    const h = start({ recognizer: { recognizeAnchor: recognize } });
+    h.scheduler.runAllFrames();
+    const list = document.getElementById('list')!;
+    for (let i = 0; i < 20; i += 1) {
+      const row = document.createElement('li');
+      list.append(row);
+      const anchor = document.createElement('a');
+      row.append(anchor);
+      anchor.href = i % 2 === 0 ? shareUrl(i) : `https://example.org/x/${i}`;
+      anchor.append(`link ${i}`);
+    }
+    // An element added into a link that was itself added: the link's look does not search inside it.
+    const wrapper = document.createElement('a');
+    list.append(wrapper);
+    const inner = document.createElement('span');
+    wrapper.append(inner);
+    inner.append(link(shareUrl(99)));
+    await Promise.resolve();
+
+    // The rows' 20 links, the wrapper and the link inside it.
+    expect(recognize).toHaveBeenCalledTimes(22);
+    expect(badges()).toHaveLength(11);
+    expect(document.querySelectorAll('li > a + compliance-lens-badge')).toHaveLength(10);
+  });
+
   it('reacts to href changes: share → other share rebinds, share → ordinary removes the badge', async () => {
     document.body.innerHTML = `<a id="a" href="${shareUrl(1)}">a</a> <a id="b" href="https://example.org/">b</a>`;
     const h = start();
