@@ -1,8 +1,9 @@
 import { jwksSchema, type Jwks } from '../../core/schemas/signing';
 import type { SavableCopy, SignatureVerdict } from '../../core/schemas/results';
-import { buildVerifiableCopy, verifyCopy } from '../../core/signing/copy';
-import { verifySignedResponse, type SignedResponse, type Verdict } from '../../core/signing/verify';
-import { JWKS_PATH } from '../../core/signing/wire';
+import { buildVerifiableCopy } from '../../core/signing/copy';
+import { tokenFreeBody } from '../../core/signing/token-free';
+import { checkDigest, verifySignedResponse, type SignedResponse, type Verdict } from '../../core/signing/verify';
+import { JWKS_PATH, TOKEN_FREE_DIGEST } from '../../core/signing/wire';
 import { readBodyCapped, SERVICE_REQUEST, type FetchLike } from './http';
 
 /** A service's key set is fetched again for a key id it does not hold at most this often. */
@@ -70,7 +71,11 @@ export function createSignatureChecker({ fetch, now }: SignatureCheckerDeps): Si
     return pending;
   }
 
-  /** The answer's copy, checked as a reader's `npm run verify` will check it; null if it cannot be made or does not verify. */
+  /**
+   * The answer's copy, or null if it cannot be made. Its signature was just verified over the same
+   * base, so the copy checks (as `npm run verify` will) exactly when its token-free body matches the
+   * signed token-free digest: one SHA-256, not a second Ed25519 verification.
+   */
   async function copyOf(
     origin: string,
     response: SignedResponse,
@@ -78,13 +83,14 @@ export function createSignatureChecker({ fetch, now }: SignatureCheckerDeps): Si
     token: string,
   ): Promise<SavableCopy | null> {
     try {
+      const tokenFree = { ...response, body: tokenFreeBody(response.body, token) };
+      if ((await checkDigest(tokenFree, TOKEN_FREE_DIGEST)) !== null) return null;
       const { saved_at: _unset, ...copy } = buildVerifiableCopy(response, verdict, {
         serviceUrl: origin,
         savedAt: new Date(now()),
         token,
       });
-      const check = await verifyCopy({ ...copy, saved_at: new Date(now()).toISOString() });
-      return check.verdict.kind === 'verified' ? copy : null;
+      return copy;
     } catch {
       return null;
     }

@@ -211,8 +211,8 @@ function signatureBase(response: SignedResponse, signed: SignatureInput): string
  */
 export type BodyDigest = 'content-digest' | typeof TOKEN_FREE_DIGEST;
 
-/** Whether the `field` digest holds the SHA-256 of the body, or why not. */
-async function checkDigest(response: SignedResponse, field: BodyDigest): Promise<Verdict<never> | null> {
+/** Whether the `field` digest holds the SHA-256 of the body: null when it does, else the verdict saying why not. */
+export async function checkDigest(response: SignedResponse, field: BodyDigest): Promise<Verdict<never> | null> {
   const header = response.headers.get(field);
   if (header === null) return invalid('missing-component', `the answer has no ${field}`);
   const parsed = dictionary(header, field);
