@@ -68,10 +68,15 @@ export function SaveCopyButton({
   copy,
   company,
   save = downloadText,
+  className = 'font-medium text-accent underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand',
+  ariaLabel,
 }: {
   copy: SavableCopy;
   company: string;
   save?: (fileName: string, text: string) => void;
+  className?: string;
+  /** Where several companies' buttons are on one page: the name says whose. */
+  ariaLabel?: string;
 }) {
   const { t } = useCardI18n();
   return (
@@ -79,11 +84,12 @@ export function SaveCopyButton({
       type="button"
       data-testid="save-copy"
       title={t('snapshot.signature.saveCopyTitle')}
+      aria-label={ariaLabel}
       onClick={() => {
         const savedAt = new Date();
         save(copyFileName(company, savedAt), `${JSON.stringify({ ...copy, saved_at: savedAt.toISOString() }, null, 2)}\n`);
       }}
-      className="font-medium text-accent underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand"
+      className={className}
     >
       {t('snapshot.signature.saveCopy')}
     </button>

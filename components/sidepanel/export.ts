@@ -20,6 +20,7 @@ export function exportRowsToCsv(i18n: AppTranslator, rows: readonly LinkRow[]): 
     t('panel.csv.expires'),
     t('panel.csv.status'),
     t('panel.csv.service'),
+    t('panel.csv.signature'),
     t('panel.csv.disclaimer'),
   ];
   const body = rows.map((row): CsvCell[] => [
@@ -35,6 +36,7 @@ export function exportRowsToCsv(i18n: AppTranslator, rows: readonly LinkRow[]): 
         ? t(errorTitleKey(row.error.code, row.error.withdrawn))
         : t('panel.csv.statusNotLoaded'),
     row.link.origin,
+    row.ready?.signature ? t(`snapshot.signatureState.${row.ready.signature.state}`) : null,
     row.ready?.snapshot.disclaimer,
   ]);
   return toCsv([header, ...body]);

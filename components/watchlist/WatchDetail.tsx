@@ -10,6 +10,7 @@ import { useI18n } from '../i18n';
 import { destructiveButtonClass, focusRing, secondaryButtonClass } from '../styles';
 import type { WatchlistApi } from './api';
 import { HistoryChart } from './HistoryChart';
+import { SaveCopyButton } from '../SignatureLine';
 import { useWatchlistActions, watchlistQueries } from './queries';
 
 /**
@@ -108,6 +109,15 @@ export function WatchDetail({
                     <span className="block text-slate-600 dark:text-slate-400">
                       {t(`watchlist.detail.source.${point.source}`)}
                     </span>
+                    {point.signature && (
+                      <span
+                        data-testid="watch-history-signature"
+                        data-state={point.signature.state}
+                        className={`block ${point.signature.state === 'invalid' ? 'font-semibold text-red-800 dark:text-red-300' : 'text-slate-600 dark:text-slate-400'}`}
+                      >
+                        {t(`snapshot.signatureState.${point.signature.state}`)}
+                      </span>
+                    )}
                   </th>
                   <td className="px-1.5 py-1">
                     <span className="font-semibold tabular-nums">{point.readinessScore}/100</span>
@@ -173,6 +183,14 @@ function WatchActions({ api, watch, company }: { api: WatchlistApi; watch: Watch
         >
           {t(watch.muted ? 'watchlist.action.unmute' : 'watchlist.action.mute')}
         </button>
+        {watch.copy && (
+          <SaveCopyButton
+            copy={watch.copy}
+            company={company}
+            className={`text-xs ${secondaryButtonClass}`}
+            ariaLabel={t('watchlist.action.saveCopyFor', { company })}
+          />
+        )}
         {!confirming && (
           <button
             type="button"

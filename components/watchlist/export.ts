@@ -33,6 +33,7 @@ export function watchlistToCsv(i18n: AppTranslator, exported: WatchExport): stri
     t('watchlist.csv.packHash'),
     t('watchlist.csv.expires'),
     t('watchlist.csv.views'),
+    t('watchlist.csv.signature'),
     t('watchlist.csv.disclaimer'),
   ];
   const rows = exported.flatMap(({ watch, points }) => {
@@ -55,6 +56,7 @@ export function watchlistToCsv(i18n: AppTranslator, exported: WatchExport): stri
       point.packHash,
       point.expiresAt,
       point.viewCount,
+      point.signature ? t(`snapshot.signatureState.${point.signature.state}`) : null,
       watch.disclaimer,
     ]);
   });

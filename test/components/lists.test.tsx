@@ -167,6 +167,61 @@ describe('the watchlist', () => {
     expect(confirm.className).toContain('bg-tone-red-solid');
   });
 
+  it('each refresh says whether its snapshot was verified, in the history and in the CSV; the details save the last verified copy (issue #36)', async () => {
+    const signed = { state: 'verified' as const, kid: 'kid-1', signedAt: FIXTURE_NOW };
+    const copy = {
+      format: 'compliance-lens/verifiable-copy' as const,
+      version: 1 as const,
+      origin: 'https://comply.example',
+      status: 200,
+      headers: {
+        'content-type': 'application/json',
+        'content-digest': 'sha-256=:AAAA:',
+        'token-free-digest': 'sha-256=:AAAA:',
+        'signature-input': 'snapshot=("@status");created=1',
+        signature: 'snapshot=:AAAA:',
+      },
+      body_base64: 'e30=',
+      key: {
+        kty: 'OKP' as const,
+        crv: 'Ed25519' as const,
+        x: 'x',
+        kid: 'kid-1',
+        alg: 'EdDSA' as const,
+        use: 'sig' as const,
+        signed_from: 1,
+      },
+    };
+    const base = watchWithScores(1, 'Kobo Ledger Ltd', [70, 72, 76], { copy });
+    const points = base.points.map((point, index) =>
+      index === 0
+        ? point
+        : {
+            ...point,
+            signature: index === 1 ? { state: 'invalid' as const, reason: 'bad-signature' as const, message: 'x' } : signed,
+          },
+    );
+    const csv = watchlistToCsv(appTranslator('en', 'en-GB'), [{ watch: base.watch, points }]);
+    const [header, ...rows] = csv.trimEnd().split('\r\n');
+    expect(header).toContain('"View count","Signature","Disclaimer"');
+    expect(rows.map((row) => /,("Signature [a-z]+"|),"[^"]*"$/.exec(row)?.[1] ?? 'no match')).toEqual([
+      '',
+      '"Signature invalid"',
+      '"Signature verified"',
+    ]);
+
+    const { user } = renderWatchlist([{ watch: base.watch, points }]);
+    await user.click(await screen.findByRole('button', { name: 'Details for Kobo Ledger Ltd' }));
+    const history = await screen.findByTestId('watch-history');
+    // Newest first.
+    expect(
+      within(history)
+        .getAllByTestId('watch-history-signature')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Signature verified', 'Signature invalid']);
+    expect(screen.getByRole('button', { name: 'Save a verifiable copy of Kobo Ledger Ltd’s last refresh' })).toBeTruthy();
+  });
+
   it('the CSV names product classes and ARIP stages and says why a watch ended, in words', () => {
     const { watch, points } = watchWithScores(1, 'Kobo Ledger Ltd', [70], {
       status: 'ended',

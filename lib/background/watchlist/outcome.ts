@@ -1,4 +1,5 @@
-import { pointFromReady } from '../../core/schemas/watchlist';
+import type { SavableCopy } from '../../core/schemas/results';
+import { copyFromReady, pointFromReady } from '../../core/schemas/watchlist';
 import type { SnapshotResult } from '../../core/schemas/results';
 import { diffPoints, endChange } from '../../core/watchlist/diff';
 import { CARRY_OVER_MS, retryDelayMs } from '../../core/watchlist/schedule';
@@ -18,6 +19,9 @@ import type { WatchStore } from './store';
 
 const DAY_MS = 24 * 3600_000;
 
+/** The record's `copy` member: present only with a copy (a record without one has none, not `undefined`). */
+export const withCopy = (copy: SavableCopy | undefined): { copy?: SavableCopy } => (copy ? { copy } : {});
+
 export interface OutcomeInput {
   watch: WatchRecord;
   outcome: SnapshotResult;
@@ -36,7 +40,8 @@ export async function recordOutcome(
   if (outcome.status === 'ready') {
     const point = pointFromReady(outcome, source);
     const changes = diffPoints(watch.latest, point);
-    const updated = await store.addPoint(watch.id, point, (record) => ({
+    // The copy is the last refresh's: one from an earlier answer would not match the figures shown.
+    const updated = await store.addPoint(watch.id, point, ({ copy: _earlier, ...record }) => ({
       ...record,
       company: outcome.snapshot.company.name,
       disclaimer: outcome.snapshot.disclaimer,
@@ -44,6 +49,7 @@ export async function recordOutcome(
       nextDueAt: next(at),
       failures: 0,
       lastError: null,
+      ...withCopy(copyFromReady(outcome)),
     }));
     return { watch: updated ?? watch, changes };
   }

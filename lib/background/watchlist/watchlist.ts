@@ -1,4 +1,5 @@
-import { pointFromReady } from '../../core/schemas/watchlist';
+import { copyFromReady, pointFromReady } from '../../core/schemas/watchlist';
+import { withCopy } from './outcome';
 import type { SnapshotRequest, SnapshotResult } from '../../core/schemas/results';
 import { isNotable } from '../../core/watchlist/diff';
 import {
@@ -233,6 +234,7 @@ export function createWatchlist(deps: WatchlistDeps): Watchlist {
           series: [],
           pointCount: 0,
           disclaimer: shown?.snapshot.disclaimer ?? null,
+          ...withCopy(shown ? copyFromReady(shown) : undefined),
         },
         first,
       );

@@ -7,6 +7,8 @@ import { isValidTokenShape } from '../token';
 import { SNAPSHOT_ERROR_CODES, type SnapshotErrorCode } from '../result-codes';
 import { INVALID_REASONS } from '../signing/wire';
 import { verifiableCopySchema } from './signing';
+import type { SignatureSummary } from '../signing/summary';
+import type { SavableCopy } from '../signing/copy';
 
 /**
  * What the snapshot service answers. These cross the messaging boundary, so receivers parse them with
@@ -51,21 +53,31 @@ export type ErrorReason = (typeof ERROR_REASONS)[number];
  * A verified answer as a verifiable copy keeps it, less the time of saving (set when a reader saves
  * it): token-free, so it may travel in messages and storage (lib/core/signing/copy.ts).
  */
-export const savableCopySchema = verifiableCopySchema.omit({ saved_at: true });
-export type SavableCopy = z.infer<typeof savableCopySchema>;
+export const savableCopySchema = verifiableCopySchema.omit({ saved_at: true }) satisfies z.ZodType<SavableCopy>;
+export type { SavableCopy, SignatureSummary };
 
-export const signatureVerdictSchema = z.discriminatedUnion('state', [
-  z.object({
-    state: z.literal('verified'),
-    kid: z.string().max(200),
-    signedAt: epochMs,
-    /** What "Save a verifiable copy" writes; absent when the service signs no token-free digest. */
-    copy: savableCopySchema.optional(),
-  }),
+const verifiedSchema = z.object({ state: z.literal('verified'), kid: z.string().max(200), signedAt: epochMs });
+const otherVerdictSchemas = [
   z.object({ state: z.literal('unsigned') }),
   z.object({ state: z.literal('invalid'), reason: z.enum(INVALID_REASONS), message: z.string().max(500) }),
   z.object({ state: z.literal('unchecked'), message: z.string().max(500) }),
+] as const;
+
+export const signatureVerdictSchema = z.discriminatedUnion('state', [
+  /** `copy`: what "Save a verifiable copy" writes; absent when the service signs no token-free digest. */
+  verifiedSchema.extend({ copy: savableCopySchema.optional() }),
+  ...otherVerdictSchemas,
 ]);
+/** A verdict as a watch's history keeps it for each refresh: without the copy. */
+export const signatureSummarySchema = z.discriminatedUnion('state', [
+  verifiedSchema,
+  ...otherVerdictSchemas,
+]) satisfies z.ZodType<SignatureSummary>;
+
+export function signatureSummary(verdict: SignatureVerdict): SignatureSummary {
+  if (verdict.state !== 'verified') return verdict;
+  return { state: verdict.state, kid: verdict.kid, signedAt: verdict.signedAt };
+}
 export type SignatureVerdict = z.infer<typeof signatureVerdictSchema>;
 
 export const snapshotReadySchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COPY_FORMAT, COPY_HEADERS, COPY_VERSION, serviceOrigin, type VerifiableCopy } from '../signing/copy';
-import type { SigningJwk } from '../signing/verify';
+import type { PublishedSigningJwk, SigningJwk } from '../signing/verify';
 import { timestampSchema } from './snapshot';
 
 /**
@@ -18,7 +18,7 @@ export const publishedJwkSchema = z.object({
   use: z.literal('sig'),
   signed_from: z.int(),
   signed_until: z.int().optional(),
-});
+}) satisfies z.ZodType<PublishedSigningJwk>;
 export const jwksSchema = z.object({ keys: z.array(publishedJwkSchema) });
 export type PublishedJwk = z.infer<typeof publishedJwkSchema>;
 export type Jwks = z.infer<typeof jwksSchema>;

@@ -20,7 +20,7 @@ import {
   type WatchPointSource,
   type WatchRecord,
 } from '../watchlist/types';
-import type { SnapshotReady } from './results';
+import { savableCopySchema, signatureSummary, signatureSummarySchema, type SavableCopy, type SnapshotReady } from './results';
 import { timestampSchema } from './snapshot';
 
 /**
@@ -61,6 +61,7 @@ export const watchPointSchema = z.object({
   packGeneratedAt: timestampSchema.nullable(),
   expiresAt: timestampSchema,
   viewCount: z.int().nonnegative(),
+  signature: signatureSummarySchema.optional(),
 }) satisfies z.ZodType<WatchPoint>;
 
 /** The figures kept from a snapshot the service answered. */
@@ -83,8 +84,13 @@ export function pointFromReady(ready: SnapshotReady, source: WatchPointSource): 
     packGeneratedAt: verification.pack_generated_at,
     expiresAt: verification.share_expires_at,
     viewCount: ready.meta.view_count,
+    ...(ready.signature ? { signature: signatureSummary(ready.signature) } : {}),
   };
 }
+
+/** The answer's verifiable copy, for the watch to keep with its last refresh (undefined: not verified, or none made). */
+export const copyFromReady = (ready: SnapshotReady): SavableCopy | undefined =>
+  ready.signature?.state === 'verified' ? ready.signature.copy : undefined;
 
 const scoreSampleSchema = z.object({ at: epochMs, score }) satisfies z.ZodType<ScoreSample>;
 
@@ -109,6 +115,7 @@ export const watchRecordSchema = z.object({
   series: z.array(scoreSampleSchema).max(WATCHLIST_LIMITS.seriesLength),
   pointCount: z.int().nonnegative(),
   disclaimer: z.string().min(1).max(MAX_DISCLAIMER_LENGTH).nullable(),
+  copy: savableCopySchema.optional(),
 }) satisfies z.ZodType<WatchRecord>;
 
 export const watchChangeSchema = z.discriminatedUnion('kind', [

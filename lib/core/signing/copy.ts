@@ -13,6 +13,7 @@ import {
   verifySignedResponse,
   type SignedResponse,
   type SigningJwk,
+  type PublishedSigningJwk,
   type InvalidReason,
   type SigningJwks,
   type Verdict,
@@ -45,6 +46,9 @@ export interface VerifiableCopy<K extends SigningJwk = SigningJwk> {
   /** The key that verified the answer when it was saved, as its service published it. */
   key: K;
 }
+
+/** A copy less the time it is saved (set when a reader saves it): what the extension keeps and passes around. */
+export type SavableCopy<K extends SigningJwk = PublishedSigningJwk> = Omit<VerifiableCopy<K>, 'saved_at'>;
 
 type Verified<K extends SigningJwk> = Extract<Verdict<K>, { kind: 'verified' }>;
 

@@ -42,6 +42,14 @@ export interface SigningJwk {
   signed_until?: number;
 }
 
+/** A key as a service publishes it in its key set (`publishedJwkSchema` in lib/core/schemas/signing.ts parses one). */
+export interface PublishedSigningJwk extends SigningJwk {
+  alg: 'EdDSA';
+  use: 'sig';
+  signed_from: number;
+  signed_until?: number;
+}
+
 export interface SigningJwks<K extends SigningJwk = SigningJwk> {
   keys: readonly K[];
 }

@@ -1,5 +1,7 @@
 import type { AripStage, GapSeverity, ProductClassification, ReadinessLabel, RiskBand } from '../labels';
 import type { SnapshotErrorCode } from '../result-codes';
+import type { SavableCopy } from '../signing/copy';
+import type { SignatureSummary } from '../signing/summary';
 
 /**
  * The watchlist's data as plain types, shared by the background (which keeps it) and the pages (which
@@ -37,6 +39,8 @@ export interface WatchPoint {
   packGeneratedAt: string | null;
   expiresAt: string;
   viewCount: number;
+  /** The answer's signature as checked when it was fetched (absent for points kept before checking). */
+  signature?: SignatureSummary;
 }
 
 /** The answers that end a watch for good: revoked or unknown (404), expired (410). */
@@ -108,4 +112,6 @@ export interface WatchRecord {
   series: ScoreSample[];
   pointCount: number;
   disclaimer: string | null;
+  /** The last refresh's verifiable copy, when that answer was verified (token-free: lib/core/signing/copy.ts). */
+  copy?: SavableCopy;
 }

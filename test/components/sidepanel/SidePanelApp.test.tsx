@@ -16,8 +16,14 @@ const DAY = 24 * 3600_000;
 /** The row of a link not loaded, named by its service and its token's start (issue #33 item 12). */
 const UNLOADED = `localhost:8787 share link · ${unloaded.token.slice(0, 6)}…`;
 const cached = {
-  [kobo.token]: readyResult('Kobo Ledger Ltd', 76, 68, 5 * DAY),
-  [abuja.token]: readyResult('abuja Remit Ltd', 35, 30, 2 * DAY),
+  [kobo.token]: {
+    ...readyResult('Kobo Ledger Ltd', 76, 68, 5 * DAY),
+    signature: { state: 'verified' as const, kid: 'kid-1', signedAt: FIXTURE_NOW },
+  },
+  [abuja.token]: {
+    ...readyResult('abuja Remit Ltd', 35, 30, 2 * DAY),
+    signature: { state: 'invalid' as const, reason: 'digest-mismatch' as const, message: 'the body is not the one signed' },
+  },
   [zed.token]: readyResult('=HYPERLINK("http://evil.example","Zed")', 92, 90, 6 * DAY),
 };
 
@@ -82,10 +88,11 @@ describe('side panel', () => {
     expect(fileName).toBe('compliance-snapshots-2026-11-22.csv');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines).toEqual([
-      '"Company","Readiness score","Readiness label","Fundraising risk","Link expires (UTC)","Status","Service","Disclaimer"',
-      `"abuja Remit Ltd",35,"Critical","High","2026-11-24T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
-      `"Kobo Ledger Ltd",76,"Good Standing","Low","2026-11-27T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
-      `"'=HYPERLINK(""http://evil.example"",""Zed"")",92,"Regulator Ready","Investor ready","2026-11-28T08:00:00.000Z","Loaded","http://localhost:8787","${DISCLAIMER}"`,
+      '"Company","Readiness score","Readiness label","Fundraising risk","Link expires (UTC)","Status","Service","Signature","Disclaimer"',
+      `"abuja Remit Ltd",35,"Critical","High","2026-11-24T08:00:00.000Z","Loaded","http://localhost:8787","Signature invalid","${DISCLAIMER}"`,
+      `"Kobo Ledger Ltd",76,"Good Standing","Low","2026-11-27T08:00:00.000Z","Loaded","http://localhost:8787","Signature verified","${DISCLAIMER}"`,
+      // A snapshot cached before signatures were checked: no verdict, an empty cell.
+      `"'=HYPERLINK(""http://evil.example"",""Zed"")",92,"Regulator Ready","Investor ready","2026-11-28T08:00:00.000Z","Loaded","http://localhost:8787",,"${DISCLAIMER}"`,
     ]);
     for (const link of [kobo, abuja, zed, unloaded]) expect(csv).not.toContain(link.token);
     expect(screen.getByText('Exported 3 rows.')).toBeTruthy();
@@ -110,9 +117,11 @@ describe('side panel', () => {
     const [fileName, csv] = saveFile.mock.calls[0]!;
     expect(fileName).toBe('instantanes-conformite-2026-11-22.csv');
     expect(csv.split('\r\n')[0]).toBe(
-      '"Entreprise","Score de préparation","Niveau de préparation","Risque de levée de fonds","Expiration du lien (UTC)","État","Service émetteur","Avertissement"',
+      '"Entreprise","Score de préparation","Niveau de préparation","Risque de levée de fonds","Expiration du lien (UTC)","État","Service émetteur","Signature","Avertissement"',
     );
-    expect(csv.split('\r\n')[1]).toMatch(/^"Kobo Ledger Ltd",76,"En règle","Faible","2026-11-27T08:00:00\.000Z","Chargé",/);
+    expect(csv.split('\r\n')[1]).toMatch(
+      /^"Kobo Ledger Ltd",76,"En règle","Faible","2026-11-27T08:00:00\.000Z","Chargé",".*","Signature vérifiée",/,
+    );
     expect(screen.getByText('1 ligne exportée.')).toBeTruthy();
   });
 

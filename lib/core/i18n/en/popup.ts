@@ -121,6 +121,7 @@ export const popupEn = {
   'panel.csv.band': 'Fundraising risk',
   'panel.csv.expires': 'Link expires (UTC)',
   'panel.csv.status': 'Status',
+  'panel.csv.signature': 'Signature',
   'panel.csv.service': 'Service',
   'panel.csv.disclaimer': 'Disclaimer',
   'panel.csv.statusReady': 'Loaded',

@@ -35,6 +35,10 @@ export const snapshotEn = {
   'snapshot.signature.saveCopy': 'Save a verifiable copy',
   'snapshot.signature.saveCopyTitle':
     'A .json file of the service’s signed answer, without the share token, that anyone can check (npm run verify)',
+  'snapshot.signatureState.verified': 'Signature verified',
+  'snapshot.signatureState.unsigned': 'Not signed',
+  'snapshot.signatureState.invalid': 'Signature invalid',
+  'snapshot.signatureState.unchecked': 'Signature not checked',
   'snapshot.signature.invalid': 'Signature invalid',
   'snapshot.signature.invalidAlert':
     'The signature does not match the keys of {host}: this may not be what the service sent. Do not take these figures as the service’s.',

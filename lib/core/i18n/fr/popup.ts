@@ -124,6 +124,7 @@ export const popupFr: Record<keyof typeof popupEn, string> = {
   'panel.csv.band': 'Risque de levée de fonds',
   'panel.csv.expires': 'Expiration du lien (UTC)',
   'panel.csv.status': 'État',
+  'panel.csv.signature': 'Signature',
   'panel.csv.service': 'Service émetteur',
   'panel.csv.disclaimer': 'Avertissement',
   'panel.csv.statusReady': 'Chargé',

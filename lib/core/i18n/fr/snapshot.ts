@@ -34,6 +34,10 @@ export const snapshotFr: Record<keyof typeof snapshotEn, string> = {
   'snapshot.signature.saveCopy': 'Enregistrer une copie vérifiable',
   'snapshot.signature.saveCopyTitle':
     'Un fichier .json de la réponse signée du service, sans le jeton de partage, que chacun peut vérifier (npm run verify)',
+  'snapshot.signatureState.verified': 'Signature vérifiée',
+  'snapshot.signatureState.unsigned': 'Non signé',
+  'snapshot.signatureState.invalid': 'Signature invalide',
+  'snapshot.signatureState.unchecked': 'Signature non vérifiée',
   'snapshot.signature.invalid': 'Signature invalide',
   'snapshot.signature.invalidAlert':
     'La signature ne correspond pas aux clés de {host} : ce n’est peut-être pas ce que le service a envoyé. Ne tenez pas ces chiffres pour ceux du service.',

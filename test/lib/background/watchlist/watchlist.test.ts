@@ -25,6 +25,9 @@ describe('watching', () => {
     const watch = await h.watchlist.watch(link(1));
     expect(h.fetch).toHaveBeenCalledTimes(1);
     expect(watch.latest).toMatchObject({ source: 'watch', readinessScore: 68, at: FIXTURE_NOW });
+    // The fake service does not sign: said on the point, and there is no copy to save.
+    expect(watch.latest?.signature).toEqual({ state: 'unsigned' });
+    expect(watch.copy).toBeUndefined();
     expect(watch.company).toBe('Kobo Ledger Ltd');
     expect(watch.disclaimer).toContain('due diligence');
     expect(await h.watchlist.watch(link(1))).toEqual(watch);

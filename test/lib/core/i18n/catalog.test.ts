@@ -23,6 +23,8 @@ const SAME_IN_BOTH = new Set<string>([
   'language.en', // each language is named in itself
   'language.fr',
   'watchlist.csv.service', // "Service" is French too
+  'watchlist.csv.signature', // "Signature" is French too
+  'panel.csv.signature',
 ]);
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
