@@ -101,6 +101,8 @@ test('founder preview: API URL, share URL, wrapped URL and bare token (service p
   await submit.click();
   await expect(result.companyName).toHaveText('Api Form Ltd');
   await expect(result.disclaimer).toBeVisible();
+  // The founder sees the verdict an investor will see (issue #36).
+  await expect(result.card.getByTestId('signature')).toHaveAttribute('data-state', 'verified');
   expect(await api.views()).toBe(1);
 
   await field.fill(share.link.shareUrl);

@@ -80,9 +80,11 @@ test('side panel: a table that follows the page, sorts by each column (aria-sort
     .trimEnd()
     .split('\r\n');
   expect(lines[0]).toBe(
-    '"Company","Readiness score","Readiness label","Fundraising risk","Link expires (UTC)","Status","Service","Disclaimer"',
+    '"Company","Readiness score","Readiness label","Fundraising risk","Link expires (UTC)","Status","Service","Signature","Disclaimer"',
   );
   expect(lines).toHaveLength(4);
+  // Each row says whether its snapshot was verified against the service's keys (issue #36).
+  for (const line of lines.slice(1)) expect(line).toContain(',"Signature verified",');
   expect(lines[1]).toMatch(/^"Abuja Remit Ltd",35,"Critical","High","\d{4}-/);
   expect(lines[3]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil\.example"",""Zed Pay""\)",92,"Regulator Ready","Investor ready",/);
   expect(csv).toContain('due diligence');

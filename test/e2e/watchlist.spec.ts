@@ -110,6 +110,8 @@ test('watch from the card and from the side panel; Refresh all costs one view pe
     const { filename, text } = await watchlist.export(kind);
     expect(filename).toMatch(new RegExp(`^compliance-watchlist-\\d{4}-\\d\\d-\\d\\d\\.${kind}$`));
     expect(text).toContain('Kobo Ledger Ltd');
+    // Each refresh says whether its snapshot was verified against the service's keys (issue #36).
+    expect(text).toContain(kind === 'csv' ? '"Signature verified"' : '"state": "verified"');
     expect(text).not.toContain(kobo.link.token);
     expect(text).not.toContain(abuja.link.token);
   }

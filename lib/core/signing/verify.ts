@@ -3,8 +3,8 @@
  * values and the exact body bytes, against a JWK Set. Web Crypto (`Ed25519`, `SHA-256`) and
  * `structured-headers` only, so the same code runs in Node 20+, Chromium and Firefox.
  *
- * The RFC 9421 signature base is built here by hand rather than with `http-message-signatures` (which
- * the server signs with): its entry module loads Node's `crypto` and `constants`, and its
+ * The RFC 9421 signature base is built here by hand (`signatureBase`, which the server signs too)
+ * rather than with `http-message-signatures`: its entry module loads Node's `crypto` and `constants`, and its
  * `verifyMessage` hands the base to the key as a Node `Buffer` (a global browsers and the extension's
  * worker lack), so it does not bundle for a browser without Node shims. For a response whose covered
  * components are `@status` and plain header fields, the base is one line per component and the
@@ -194,22 +194,31 @@ function readInput(entry: InnerList | Item): SignatureInput | Verdict<never> {
   return { components, input: [members, params], created, keyid };
 }
 
-/** The signature base (RFC 9421 section 2.5), or the component it lacks. */
-function signatureBase(response: SignedResponse, signed: SignatureInput): string | Verdict<never> {
+/**
+ * The signature base (RFC 9421 section 2.5) of a response over `input` (the covered components and
+ * the signature parameters), or the name of a covered header the response lacks. For `@status` and
+ * plain header fields, which is all the snapshot signature covers, it is one line per component and
+ * the serialised parameters. The server signs this base and the verifier checks it: one builder, so
+ * the two cannot drift (the tests hold both to `http-message-signatures`).
+ */
+export function signatureBase(status: number, headers: HeaderSource, input: InnerList): string | { missing: string } {
   const lines: string[] = [];
-  for (const name of signed.components) {
+  for (const [item] of input[0]) {
+    // readInput admits only string components; a base of anything else is never signed or checked.
+    if (typeof item !== 'string') return { missing: '(a component that is not a string)' };
+    const name = item;
     let value: string;
     if (name === '@status') {
-      value = String(response.status);
+      value = String(status);
     } else {
-      const field = response.headers.get(name);
-      if (field === null) return invalid('missing-component', `the covered header ${name} is absent`);
+      const field = headers.get(name);
+      if (field === null) return { missing: name };
       // RFC 9421 section 2.1: leading and trailing whitespace trimmed, obsolete line folding replaced.
       value = field.trim().replace(/\r?\n[ \t]*/g, ' ');
     }
     lines.push(`"${name}": ${value}`);
   }
-  lines.push(`"@signature-params": ${serializeInnerList(signed.input)}`);
+  lines.push(`"@signature-params": ${serializeInnerList(input)}`);
   return lines.join('\n');
 }
 
@@ -280,8 +289,8 @@ export async function verifySignedResponse<K extends SigningJwk>(
   if (!signed.components.includes(bodyDigest)) {
     return invalid('missing-component', `the signature does not cover "${bodyDigest}", which this body is checked against`);
   }
-  const base = signatureBase(response, signed);
-  if (typeof base !== 'string') return base;
+  const base = signatureBase(response.status, response.headers, signed.input);
+  if (typeof base !== 'string') return invalid('missing-component', `the covered header ${base.missing} is absent`);
   const digestFailure = await checkDigest(response, bodyDigest);
   if (digestFailure) return digestFailure;
 

@@ -15,6 +15,11 @@ import type { Database } from '../../../server/platform/db/driver';
 import { openDatabase } from '../../../server/platform/db/open';
 import { runKeysCommand } from '../../../server/partners/keys-cli';
 import { jwksSchema } from '../../../lib/core/schemas/signing';
+import { httpbis } from 'http-message-signatures';
+import { sign } from 'node:crypto';
+import { ensureSigningKeys } from '../../../server/signing/keys';
+import { SnapshotSigner } from '../../../server/signing/signer';
+import { SERVER_SIGNED_COMPONENTS, SIGNATURE_LABEL, SIGNATURE_PARAMS, SIGNATURE_TAG } from '../../../lib/core/signing/wire';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/db';
 import { founderWithLink, listedViewCount, makeApp, snapshotPath, uniqueIp, type TestApp } from '../support/harness';
 import { OPERATOR_SECRET } from '../support/v1';
@@ -183,6 +188,41 @@ describe('every answer of the snapshot API is signed', () => {
     // A 404 for a token of no link: nothing to replace, the two digests agree.
     const unknown = await save(await t.request(snapshotPath('U'.repeat(43))));
     expect(unknown.headers.get('token-free-digest')).toBe(unknown.headers.get('content-digest'));
+  });
+});
+
+describe('the signature fields, byte for byte', () => {
+  it('are those http-message-signatures makes with the same key, time and components (Ed25519 is deterministic)', async () => {
+    const { link } = await founderWithLink(t);
+    const answer = await save(await t.request(snapshotPath(link.token)));
+    const signer = new SnapshotSigner(db, t.clock);
+    const body = answer.body;
+    const ours = await signer.signatureHeaders(200, 'application/json', body, link.token);
+    const [active] = await ensureSigningKeys(db, t.clock.now());
+    if (!active) throw new Error('no key');
+    const theirs = await httpbis.signMessage(
+      {
+        key: { id: active.kid, alg: 'ed25519', sign: (data) => Promise.resolve(sign(null, data, active.privateKey)) },
+        name: SIGNATURE_LABEL,
+        fields: [...SERVER_SIGNED_COMPONENTS],
+        params: [...SIGNATURE_PARAMS],
+        paramValues: { created: t.clock.now(), tag: SIGNATURE_TAG },
+      },
+      {
+        status: 200,
+        headers: {
+          'content-type': 'application/json',
+          'content-digest': ours['Content-Digest'] ?? '',
+          'token-free-digest': ours['Token-Free-Digest'] ?? '',
+        },
+      },
+    );
+    const theirHeaders: Record<string, unknown> = theirs.headers;
+    expect(ours['Signature-Input']).toBe(String(theirHeaders['Signature-Input']));
+    expect(ours.Signature).toBe(String(theirHeaders.Signature));
+    // And the app sends what the signer makes.
+    expect(answer.headers.get('signature')).toBe(ours.Signature);
+    expect(answer.headers.get('content-digest')).toBe(ours['Content-Digest']);
   });
 });
 
