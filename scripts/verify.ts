@@ -151,11 +151,11 @@ export async function main(argv: readonly string[], io: VerifyIo = defaultIo): P
   }
   const { check, verdict } = await verifyCopy(copy, jwks);
   const against = check === 'key-set' ? `the key set ${args.jwks}` : 'the key inside the file';
-  if (verdict.kind === 'unsigned') {
+  if (verdict.state === 'unsigned') {
     io.print(`not verified against ${against}: ${verdict.message}`);
     return 1;
   }
-  if (verdict.kind === 'invalid') {
+  if (verdict.state === 'invalid') {
     io.print(`not verified against ${against}: ${verdict.message} [${verdict.reason}]`);
     return 1;
   }

@@ -79,7 +79,7 @@ export function createSignatureChecker({ fetch, now }: SignatureCheckerDeps): Si
   async function copyOf(
     origin: string,
     response: SignedResponse,
-    verdict: Extract<Verdict<Jwks['keys'][number]>, { kind: 'verified' }>,
+    verdict: Extract<Verdict<Jwks['keys'][number]>, { state: 'verified' }>,
     token: string,
   ): Promise<SavableCopy | null> {
     try {
@@ -98,11 +98,11 @@ export function createSignatureChecker({ fetch, now }: SignatureCheckerDeps): Si
 
   const toVerdict = async (origin: string, response: SignedResponse, jwks: Jwks, token: string): Promise<SignatureVerdict> => {
     const verdict = await verifySignedResponse(response, jwks);
-    if (verdict.kind === 'verified') {
+    if (verdict.state === 'verified') {
       const copy = await copyOf(origin, response, verdict, token);
       return { state: 'verified', kid: verdict.kid, signedAt: verdict.created * 1000, ...(copy ? { copy } : {}) };
     }
-    if (verdict.kind === 'unsigned') return { state: 'unsigned' };
+    if (verdict.state === 'unsigned') return { state: 'unsigned' };
     return { state: 'invalid', reason: verdict.reason, message: verdict.message };
   };
 

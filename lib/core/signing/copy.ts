@@ -50,7 +50,7 @@ export interface VerifiableCopy<K extends SigningJwk = SigningJwk> {
 /** A copy less the time it is saved (set when a reader saves it): what the extension keeps and passes around. */
 export type SavableCopy<K extends SigningJwk = PublishedSigningJwk> = Omit<VerifiableCopy<K>, 'saved_at'>;
 
-type Verified<K extends SigningJwk> = Extract<Verdict<K>, { kind: 'verified' }>;
+type Verified<K extends SigningJwk> = Extract<Verdict<K>, { state: 'verified' }>;
 
 /** The origin of `url`, refused when it has none (`data:`, `file:`…). */
 export function serviceOrigin(url: string): string {
@@ -133,13 +133,13 @@ export async function verifyCopy<K extends SigningJwk>(copy: VerifiableCopy<K>, 
   const check: CopyCheck = jwks ? 'key-set' : 'copy-key';
   const fail = (reason: InvalidReason, message: string): CopyVerdict<K> => ({
     check,
-    verdict: { kind: 'invalid', reason, message },
+    verdict: { state: 'invalid', reason, message },
   });
   const response = responseOf(copy);
   if (typeof response === 'string') return fail('malformed', response);
   const verdict = await verifySignedResponse(response, jwks ?? { keys: [copy.key] }, TOKEN_FREE_DIGEST);
-  if (verdict.kind !== 'verified') {
-    if (!jwks && verdict.kind === 'invalid' && verdict.reason === 'unknown-kid') {
+  if (verdict.state !== 'verified') {
+    if (!jwks && verdict.state === 'invalid' && verdict.reason === 'unknown-kid') {
       return fail('unknown-kid', `the signature names a key other than the one inside the file (${copy.key.kid})`);
     }
     return { check, verdict };

@@ -71,7 +71,7 @@ export { INVALID_REASONS, type InvalidReason } from './wire';
 
 export type Verdict<K extends SigningJwk = SigningJwk> =
   | {
-      kind: 'verified';
+      state: 'verified';
       kid: string;
       /** The signature's `created`, unix seconds, and as a date. */
       created: number;
@@ -81,8 +81,8 @@ export type Verdict<K extends SigningJwk = SigningJwk> =
       /** The covered components, in the order signed (the snapshot's three, perhaps more). */
       components: readonly string[];
     }
-  | { kind: 'unsigned'; message: string }
-  | { kind: 'invalid'; reason: InvalidReason; message: string };
+  | { state: 'unsigned'; message: string }
+  | { state: 'invalid'; reason: InvalidReason; message: string };
 
 /** A header source over a record of field values, whatever the case of its names. */
 export function headerLookup(record: Readonly<Record<string, string | undefined>>): HeaderSource {
@@ -90,7 +90,7 @@ export function headerLookup(record: Readonly<Record<string, string | undefined>
   return { get: (name) => lower.get(name.toLowerCase()) ?? null };
 }
 
-const invalid = (reason: InvalidReason, message: string): Verdict<never> => ({ kind: 'invalid', reason, message });
+const invalid = (reason: InvalidReason, message: string): Verdict<never> => ({ state: 'invalid', reason, message });
 
 const subtle = () => globalThis.crypto.subtle;
 
@@ -256,7 +256,7 @@ export async function verifySignedResponse<K extends SigningJwk>(
   const inputHeader = response.headers.get('signature-input');
   const signatureHeader = response.headers.get('signature');
   if (inputHeader === null && signatureHeader === null) {
-    return { kind: 'unsigned', message: 'the answer carries no signature (no Signature-Input, no Signature)' };
+    return { state: 'unsigned', message: 'the answer carries no signature (no Signature-Input, no Signature)' };
   }
   if (inputHeader === null || signatureHeader === null) {
     return invalid(
@@ -285,7 +285,7 @@ export async function verifySignedResponse<K extends SigningJwk>(
   if (!(signature instanceof ArrayBuffer)) return invalid('malformed', `Signature's "${SIGNATURE_LABEL}" is not a byte sequence`);
 
   const signed = readInput(inputEntry);
-  if ('kind' in signed) return signed;
+  if ('state' in signed) return signed;
   if (!signed.components.includes(bodyDigest)) {
     return invalid('missing-component', `the signature does not cover "${bodyDigest}", which this body is checked against`);
   }
@@ -310,7 +310,7 @@ export async function verifySignedResponse<K extends SigningJwk>(
   const good = await subtle().verify({ name: 'Ed25519' }, cryptoKey, signature, new TextEncoder().encode(base));
   if (!good) return invalid('bad-signature', 'the signature does not match the status, headers and parameters received');
   return {
-    kind: 'verified',
+    state: 'verified',
     kid: key.kid,
     created: signed.created,
     signedAt: new Date(signed.created * 1000),

@@ -53,7 +53,7 @@ async function saveCopy(app: TestApp, token: string): Promise<{ copy: Verifiable
   const apiPath = snapshotPath(token);
   const answer = await save(await app.request(apiPath));
   const verdict = await verifySignedResponse(answer, await fetchJwks(app));
-  if (verdict.kind !== 'verified') throw new Error(`not verified: ${JSON.stringify(verdict)}`);
+  if (verdict.state !== 'verified') throw new Error(`not verified: ${JSON.stringify(verdict)}`);
   const copy = buildVerifiableCopy(answer, verdict, { serviceUrl: `${BASE}${apiPath}`, savedAt: app.clock.now(), token });
   return { copy, answer };
 }
@@ -99,14 +99,14 @@ describe("the real server's answers verify with the shared verifier", () => {
     ] as const) {
       expect(answer.status).toBe(status);
       const verdict = await verifySignedResponse(answer, jwks);
-      expect(verdict, `status ${status}`).toMatchObject({ kind: 'verified', kid: active?.kid, key: active });
-      if (verdict.kind === 'verified') {
+      expect(verdict, `status ${status}`).toMatchObject({ state: 'verified', kid: active?.kid, key: active });
+      if (verdict.state === 'verified') {
         const created = /;created=(\d+);/.exec(answer.headers.get('signature-input') ?? '')?.[1];
         expect(verdict.signedAt.getTime()).toBe(Number(created) * 1000);
       }
       // The same answer with its status changed does not.
       expect(await verifySignedResponse({ ...answer, status: status === 200 ? 404 : 200 }, jwks)).toMatchObject({
-        kind: 'invalid',
+        state: 'invalid',
         reason: 'bad-signature',
       });
     }
@@ -126,12 +126,12 @@ describe("the real server's answers verify with the shared verifier", () => {
     const jwks = await fetchJwks();
     expect(jwks.keys[0]?.kid).not.toBe(oldKid);
 
-    expect(await verifySignedResponse(before, jwks)).toMatchObject({ kind: 'verified', kid: oldKid });
+    expect(await verifySignedResponse(before, jwks)).toMatchObject({ state: 'verified', kid: oldKid });
     const after = await save(await t.request(snapshotPath(link.token)));
-    expect(await verifySignedResponse(after, jwks)).toMatchObject({ kind: 'verified', kid: jwks.keys[0]?.kid });
+    expect(await verifySignedResponse(after, jwks)).toMatchObject({ state: 'verified', kid: jwks.keys[0]?.kid });
     // Against the set without the retired key, the old answer names an unknown key.
     expect(await verifySignedResponse(before, { keys: jwks.keys.slice(0, 1) })).toMatchObject({
-      kind: 'invalid',
+      state: 'invalid',
       reason: 'unknown-kid',
     });
   });

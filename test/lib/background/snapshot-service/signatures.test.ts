@@ -60,7 +60,7 @@ describe('createSignatureChecker', () => {
       `{"links":{"human_summary_url":"${ORIGIN}/share/{token}"}}`,
     );
     const saved = { ...verdict.copy, saved_at: '2026-11-28T09:00:00.000Z' };
-    expect(await verifyCopy(saved, { keys: [key.jwk] })).toMatchObject({ check: 'key-set', verdict: { kind: 'verified' } });
+    expect(await verifyCopy(saved, { keys: [key.jwk] })).toMatchObject({ check: 'key-set', verdict: { state: 'verified' } });
   });
 
   it('an answer whose signature leaves out the token-free digest is verified, without a copy', async () => {

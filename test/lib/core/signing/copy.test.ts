@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 async function copyOf(answer: SignedResponse, jwks = { keys: [key.jwk] }): Promise<VerifiableCopy<PublishedJwk>> {
   const verdict = await verifySignedResponse(answer, jwks);
-  if (verdict.kind !== 'verified') throw new Error(`not verified: ${JSON.stringify(verdict)}`);
+  if (verdict.state !== 'verified') throw new Error(`not verified: ${JSON.stringify(verdict)}`);
   return buildVerifiableCopy(answer, verdict, { serviceUrl: SNAPSHOT_URL, savedAt: SAVED_AT, token: TOKEN });
 }
 
@@ -63,7 +63,7 @@ describe('building a copy', () => {
     const body = new Uint8Array([0, 255, 0xc3, 0x28, 10, 0x80, 0x7f]);
     const copy = roundTrip(await copyOf(await signedAnswer(key, { body, contentType: 'application/octet-stream' })));
     expect(new Uint8Array(Buffer.from(copy.body_base64, 'base64'))).toEqual(body);
-    expect((await verifyCopy(copy)).verdict.kind).toBe('verified');
+    expect((await verifyCopy(copy)).verdict.state).toBe('verified');
   });
 
   it('holds the body with its share token replaced by {token}, and verifies; the body as sent, token and all, does not', async () => {
@@ -72,16 +72,16 @@ describe('building a copy', () => {
     const copy = roundTrip(await copyOf(answer));
     expect(decodedBody(copy)).toBe('{"links":{"human_summary_url":"https://lens.example:8443/share/{token}"},"note":"{token}"}');
     expect(decodedBody(copy)).not.toContain(TOKEN);
-    expect(await verifyCopy(copy, { keys: [key.jwk] })).toMatchObject({ verdict: { kind: 'verified' } });
+    expect(await verifyCopy(copy, { keys: [key.jwk] })).toMatchObject({ verdict: { state: 'verified' } });
     // Putting the token back (the exact bytes sent) is not what the copy's digest covers.
     const withToken = { ...copy, body_base64: Buffer.from(sent).toString('base64') };
-    expect((await verifyCopy(withToken)).verdict).toMatchObject({ kind: 'invalid', reason: 'digest-mismatch' });
+    expect((await verifyCopy(withToken)).verdict).toMatchObject({ state: 'invalid', reason: 'digest-mismatch' });
   });
 
   it('refuses an answer whose signature does not cover the token-free digest: its copy would hold the token', async () => {
     const answer = await signedAnswer(key, { fields: ['@status', 'content-type', 'content-digest'] });
     const verdict = await verifySignedResponse(answer, { keys: [key.jwk] });
-    if (verdict.kind !== 'verified') throw new Error('not verified');
+    if (verdict.state !== 'verified') throw new Error('not verified');
     expect(() => buildVerifiableCopy(answer, verdict, { serviceUrl: SNAPSHOT_URL, savedAt: SAVED_AT, token: TOKEN })).toThrow(
       /token-free-digest/,
     );
@@ -102,13 +102,13 @@ describe('building a copy', () => {
       'signature-input',
       'token-free-digest',
     ]);
-    expect((await verifyCopy(copy)).verdict.kind).toBe('verified');
+    expect((await verifyCopy(copy)).verdict.state).toBe('verified');
   });
 
   it('refuses a service URL without an http(s) origin', async () => {
     const answer = await signedAnswer(key);
     const verdict = await verifySignedResponse(answer, { keys: [key.jwk] });
-    if (verdict.kind !== 'verified') throw new Error('not verified');
+    if (verdict.state !== 'verified') throw new Error('not verified');
     expect(() =>
       buildVerifiableCopy(answer, verdict, { serviceUrl: 'data:text/plain,x', savedAt: SAVED_AT, token: TOKEN }),
     ).toThrow();
@@ -119,12 +119,12 @@ describe('verifying a copy', () => {
   it('against the key set: who signed it', async () => {
     const copy = roundTrip(await copyOf(await signedAnswer(key)));
     const result = await verifyCopy(copy, { keys: [other.jwk, key.jwk] });
-    expect(result).toMatchObject({ check: 'key-set', verdict: { kind: 'verified', kid: key.jwk.kid } });
+    expect(result).toMatchObject({ check: 'key-set', verdict: { state: 'verified', kid: key.jwk.kid } });
   });
 
   it('against only the key inside the file: unchanged since saved', async () => {
     const copy = roundTrip(await copyOf(await signedAnswer(key)));
-    expect(await verifyCopy(copy)).toMatchObject({ check: 'copy-key', verdict: { kind: 'verified', kid: key.jwk.kid } });
+    expect(await verifyCopy(copy)).toMatchObject({ check: 'copy-key', verdict: { state: 'verified', kid: key.jwk.kid } });
   });
 
   it('one byte of the body changed: refused either way', async () => {
@@ -132,37 +132,37 @@ describe('verifying a copy', () => {
     const bytes = Buffer.from(copy.body_base64, 'base64');
     bytes[3] = (bytes[3] ?? 0) ^ 1;
     const edited = { ...copy, body_base64: bytes.toString('base64') };
-    expect(await verifyCopy(edited)).toMatchObject({ verdict: { kind: 'invalid', reason: 'digest-mismatch' } });
+    expect(await verifyCopy(edited)).toMatchObject({ verdict: { state: 'invalid', reason: 'digest-mismatch' } });
     expect(await verifyCopy(edited, { keys: [key.jwk] })).toMatchObject({
-      verdict: { kind: 'invalid', reason: 'digest-mismatch' },
+      verdict: { state: 'invalid', reason: 'digest-mismatch' },
     });
   });
 
   it('the status changed: refused', async () => {
     const copy = roundTrip(await copyOf(await signedAnswer(key, { status: 410 })));
-    expect(await verifyCopy({ ...copy, status: 200 })).toMatchObject({ verdict: { kind: 'invalid', reason: 'bad-signature' } });
+    expect(await verifyCopy({ ...copy, status: 200 })).toMatchObject({ verdict: { state: 'invalid', reason: 'bad-signature' } });
   });
 
   it("the file's key is not in the key set: refused, saying so", async () => {
     const copy = roundTrip(await copyOf(await signedAnswer(key)));
     const result = await verifyCopy(copy, { keys: [other.jwk] });
-    expect(result).toMatchObject({ check: 'key-set', verdict: { kind: 'invalid', reason: 'unknown-kid' } });
-    expect(result.verdict.kind === 'invalid' && result.verdict.message).toContain(key.jwk.kid);
+    expect(result).toMatchObject({ check: 'key-set', verdict: { state: 'invalid', reason: 'unknown-kid' } });
+    expect(result.verdict.state === 'invalid' && result.verdict.message).toContain(key.jwk.kid);
   });
 
   it("another key put in the file: refused by itself, and against the set the file's key is not the signer", async () => {
     const copy = roundTrip(await copyOf(await signedAnswer(key)));
     const swapped = { ...copy, key: other.jwk };
-    expect(await verifyCopy(swapped)).toMatchObject({ check: 'copy-key', verdict: { kind: 'invalid', reason: 'unknown-kid' } });
+    expect(await verifyCopy(swapped)).toMatchObject({ check: 'copy-key', verdict: { state: 'invalid', reason: 'unknown-kid' } });
     expect(await verifyCopy(swapped, { keys: [key.jwk, other.jwk] })).toMatchObject({
-      verdict: { kind: 'invalid', reason: 'bad-key' },
+      verdict: { state: 'invalid', reason: 'bad-key' },
     });
   });
 
   it('a header the signature does not cover, added to the file: refused', async () => {
     const copy = roundTrip(await copyOf(await signedAnswer(key)));
     const padded = { ...copy, headers: { ...copy.headers, 'x-note': 'hello' } };
-    expect(await verifyCopy(padded)).toMatchObject({ verdict: { kind: 'invalid', reason: 'malformed' } });
+    expect(await verifyCopy(padded)).toMatchObject({ verdict: { state: 'invalid', reason: 'malformed' } });
   });
 });
 

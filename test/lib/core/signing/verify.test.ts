@@ -20,8 +20,8 @@ beforeAll(async () => {
 const verify = (answer: SignedResponse, set = jwks) => verifySignedResponse(answer, set);
 
 function expectInvalid(verdict: Verdict, reason: string) {
-  expect(verdict).toMatchObject({ kind: 'invalid', reason });
-  if (verdict.kind === 'invalid') expect(verdict.message.length).toBeGreaterThan(10);
+  expect(verdict).toMatchObject({ state: 'invalid', reason });
+  if (verdict.state === 'invalid') expect(verdict.message.length).toBeGreaterThan(10);
 }
 
 describe('a valid answer', () => {
@@ -29,7 +29,7 @@ describe('a valid answer', () => {
     const answer = await signedAnswer(key);
     const verdict = await verify(answer);
     expect(verdict).toEqual({
-      kind: 'verified',
+      state: 'verified',
       kid: key.jwk.kid,
       created: CREATED,
       signedAt: new Date(CREATED * 1000),
@@ -42,9 +42,9 @@ describe('a valid answer', () => {
 
   it('checked against the token-free digest (a copy), a signature that does not cover it is refused', async () => {
     const answer = await signedAnswer(key, { fields: ['@status', 'content-type', 'content-digest'] });
-    expect((await verify(answer)).kind).toBe('verified');
+    expect((await verify(answer)).state).toBe('verified');
     expect(await verifySignedResponse(answer, { keys: [key.jwk] }, 'token-free-digest')).toMatchObject({
-      kind: 'invalid',
+      state: 'invalid',
       reason: 'missing-component',
     });
   });
@@ -52,7 +52,7 @@ describe('a valid answer', () => {
   it('verifies 404 and 410 refusals, each with its own status', async () => {
     for (const status of [404, 410]) {
       const answer = await signedAnswer(key, { status, body: '{"success":false,"error":"gone","code":"X"}' });
-      expect((await verify(answer)).kind).toBe('verified');
+      expect((await verify(answer)).state).toBe('verified');
       expectInvalid(await verify({ ...answer, status: 200 }), 'bad-signature');
     }
   });
@@ -60,7 +60,7 @@ describe('a valid answer', () => {
   it('reads headers from a plain record, whatever the case of their names', async () => {
     const answer = await signedAnswer(key);
     const record = Object.fromEntries([...answer.headers].map(([name, value]) => [name.toUpperCase(), value]));
-    expect((await verify({ ...answer, headers: headerLookup(record) })).kind).toBe('verified');
+    expect((await verify({ ...answer, headers: headerLookup(record) })).state).toBe('verified');
   });
 
   it('verifies when the signature covers more components than the three (a later server)', async () => {
@@ -69,7 +69,7 @@ describe('a valid answer', () => {
       headers: { 'cache-control': 'no-store' },
     });
     expect(await verify(answer)).toMatchObject({
-      kind: 'verified',
+      state: 'verified',
       components: ['@status', 'content-type', 'content-digest', 'cache-control'],
     });
     expectInvalid(await verify(withHeader(answer, 'cache-control', 'max-age=60')), 'bad-signature');
@@ -79,7 +79,7 @@ describe('a valid answer', () => {
   it('verifies whatever bytes the body holds (not UTF-8 too)', async () => {
     const body = new Uint8Array([0, 255, 254, 10, 13, 0x80]);
     const answer = await signedAnswer(key, { body, contentType: 'application/octet-stream' });
-    expect((await verify(answer)).kind).toBe('verified');
+    expect((await verify(answer)).state).toBe('verified');
   });
 });
 
@@ -145,7 +145,9 @@ describe('keys', () => {
     const answer = await signedAnswer(key);
     expectInvalid(await verify(answer, { keys: [{ ...key.jwk, signed_from: CREATED + 1 }] }), 'outside-key-dates');
     expectInvalid(await verify(answer, { keys: [{ ...key.jwk, signed_until: CREATED - 1 }] }), 'outside-key-dates');
-    expect((await verify(answer, { keys: [{ ...key.jwk, signed_from: CREATED, signed_until: CREATED }] })).kind).toBe('verified');
+    expect((await verify(answer, { keys: [{ ...key.jwk, signed_from: CREATED, signed_until: CREATED }] })).state).toBe(
+      'verified',
+    );
   });
 });
 
@@ -187,9 +189,9 @@ describe('the wire contract', () => {
 describe('missing and malformed fields', () => {
   it('no signature fields at all: unsigned', async () => {
     const answer = withHeader(withHeader(await signedAnswer(key), 'signature', null), 'signature-input', null);
-    expect(await verify(answer)).toMatchObject({ kind: 'unsigned' });
+    expect(await verify(answer)).toMatchObject({ state: 'unsigned' });
     // Without even a digest, the same.
-    expect(await verify(withHeader(answer, 'content-digest', null))).toMatchObject({ kind: 'unsigned' });
+    expect(await verify(withHeader(answer, 'content-digest', null))).toMatchObject({ state: 'unsigned' });
   });
 
   it('one of the two signature fields: incomplete', async () => {
