@@ -49,7 +49,7 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   const onStop = (release: () => void) => signal.addEventListener('abort', release, { once: true });
   const listen = <Listener>(event: BrowserEvent<Listener>, listener: Listener) => listenWhile(signal, event, listener);
   const uiLanguage = () => browser.i18n.getUILanguage();
-  const settings = createSettingsStore(undefined, signal);
+  const settings = createSettingsStore({ signal });
   // The content scripts' settings, where an annotator starting with the page reads them; rewritten
   // whenever what they are merged from changes, and once the policy is read.
   const pageSettingsCopy = createPageSettingsCopy(() => settings.getPageSettings(), browser.storage.local);

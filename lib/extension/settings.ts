@@ -145,8 +145,14 @@ export function createManagedPolicyReader(read: () => Promise<unknown> = readMan
   };
 }
 
-/** `signal`: the lifetime of its listener for policy changes (the background's); none: the page's. */
-export function createSettingsStore(item = defineSettingsItem(), signal?: AbortSignal): SettingsStore {
+export interface SettingsStoreOptions {
+  /** Where the user's settings are kept (default: the extension's settings item). */
+  item?: ReturnType<typeof defineSettingsItem>;
+  /** The lifetime of its listener for policy changes (the background's); none: the page's. */
+  signal?: AbortSignal;
+}
+
+export function createSettingsStore({ item = defineSettingsItem(), signal }: SettingsStoreOptions = {}): SettingsStore {
   const getUserSettings = async () => parseStoredUserSettings(await item.getValue());
   const managedPolicy = createManagedPolicyReader();
   const onPolicyChanged = (_changes: unknown, area: string) => {
