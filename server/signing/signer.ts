@@ -20,7 +20,7 @@ import {
   TOKEN_FREE_DIGEST,
 } from '../../lib/core/signing/wire';
 import { tokenFreeBody } from '../../lib/core/signing/token-free';
-import { headerLookup, signatureBase } from '../../lib/core/signing/verify';
+import { headerLookup, signatureBase } from '../../lib/core/signing/message';
 import type { Clock } from '../platform/clock';
 import type { Database } from '../platform/db/driver';
 import { ensureSigningKeys, publicJwk, rotateSigningKey, type SigningKey } from './keys';

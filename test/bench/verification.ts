@@ -8,7 +8,8 @@
  */
 import path from 'node:path';
 import { snapshotSuccessEnvelopeSchema } from '../../lib/core/schemas/snapshot';
-import { ownBytes, type SignedResponse } from '../../lib/core/signing/verify';
+import type { SignedResponse } from '../../lib/core/signing/message';
+import { ownBytes } from '../../lib/core/signing/verify';
 import { JWKS_PATH } from '../../lib/core/signing/wire';
 import { createSignatureChecker } from '../../lib/background/snapshot-service/signatures';
 import { FounderClient } from '../e2e/support/server';

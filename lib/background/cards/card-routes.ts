@@ -6,7 +6,13 @@ import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
 import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
 import { NOT_LOADED_REASONS, type AwaitedCard, type CardClaim } from '../../protocol/card';
-import { contentPushProtocol, type CardAnchor, type ContentPushType, type ContentProtocolMap, type FrameRect } from '../../protocol/content';
+import {
+  contentPushProtocol,
+  type CardAnchor,
+  type ContentPushType,
+  type ContentProtocolMap,
+  type FrameRect,
+} from '../../protocol/content';
 import {
   CARD_AHEAD_CLAIM_WAIT_MS,
   CARD_AHEAD_WAIT_MS,

@@ -4,7 +4,7 @@ import type { ServiceConfig } from '../../core/services';
 import { describeIssues } from '../common/describe-issues';
 import { retryAtFrom } from './rate-budget';
 import { SNAPSHOT_DEADLINE_MS, snapshotError, type SignatureVerdict, type SnapshotResult } from '../../core/schemas/results';
-import type { SignedResponse } from '../../core/signing/verify';
+import type { SignedResponse } from '../../core/signing/message';
 
 /** The snapshot request's deadline, for hovers and the watchlist alike. */
 export const DEFAULT_TIMEOUT_MS = SNAPSHOT_DEADLINE_MS;

@@ -2,7 +2,8 @@ import { jwksSchema, type Jwks } from '../../core/schemas/signing';
 import type { SavableCopy, SignatureVerdict } from '../../core/schemas/results';
 import { buildVerifiableCopy } from '../../core/signing/copy';
 import { tokenFreeBody } from '../../core/signing/token-free';
-import { checkDigest, verifySignedResponse, type SignedResponse, type Verdict } from '../../core/signing/verify';
+import type { SignedResponse } from '../../core/signing/message';
+import { checkDigest, verifySignedResponse, type Verdict } from '../../core/signing/verify';
 import { JWKS_PATH, TOKEN_FREE_DIGEST } from '../../core/signing/wire';
 import { readBodyCapped, SERVICE_REQUEST, type FetchLike } from './http';
 

@@ -7,11 +7,10 @@
  * (lib/core/schemas/signing.ts); these functions are zod-free.
  */
 import { arrayBufferToBase64, base64ToArrayBuffer } from 'structured-headers';
+import { headerLookup, type SignedResponse } from './message';
 import {
-  headerLookup,
   ownBytes,
   verifySignedResponse,
-  type SignedResponse,
   type SigningJwk,
   type PublishedSigningJwk,
   type InvalidReason,

@@ -3,7 +3,7 @@
  * values and the exact body bytes, against a JWK Set. Web Crypto (`Ed25519`, `SHA-256`) and
  * `structured-headers` only, so the same code runs in Node 20+, Chromium and Firefox.
  *
- * The RFC 9421 signature base is built here by hand (`signatureBase`, which the server signs too)
+ * The RFC 9421 signature base is built here by hand (`signatureBase` in message.ts, which the server signs too)
  * rather than with `http-message-signatures`: its entry module loads Node's `crypto` and `constants`, and its
  * `verifyMessage` hands the base to the key as a Node `Buffer` (a global browsers and the extension's
  * worker lack), so it does not bundle for a browser without Node shims. For a response whose covered
@@ -11,14 +11,7 @@
  * signature parameters (RFC 9421 section 2.5), which is all the snapshot signature uses; anything else
  * (other derived components, component parameters such as `;sf` or `;req`) is refused, not guessed.
  */
-import {
-  arrayBufferToBase64,
-  parseDictionary,
-  serializeInnerList,
-  type Dictionary,
-  type InnerList,
-  type Item,
-} from 'structured-headers';
+import { arrayBufferToBase64, parseDictionary, type Dictionary, type InnerList, type Item } from 'structured-headers';
 import {
   DIGEST_ALG,
   SIGNATURE_ALG,
@@ -28,6 +21,7 @@ import {
   type TOKEN_FREE_DIGEST,
   type InvalidReason,
 } from './wire';
+import { signatureBase, type SignedResponse } from './message';
 
 /**
  * The members of a published key the verifier reads (`lib/core/schemas/signing.ts` has the whole
@@ -54,19 +48,6 @@ export interface SigningJwks<K extends SigningJwk = SigningJwk> {
   keys: readonly K[];
 }
 
-/** What is read of a response's headers: `Headers` fits, and so does `headerLookup` over a plain record. */
-export interface HeaderSource {
-  /** The field's value (several lines joined with `, `), or null when absent; names are lower case. */
-  get(name: string): string | null;
-}
-
-/** A received answer as kept: its status, header values and exact body bytes. */
-export interface SignedResponse {
-  status: number;
-  headers: HeaderSource;
-  body: Uint8Array;
-}
-
 export { INVALID_REASONS, type InvalidReason } from './wire';
 
 export type Verdict<K extends SigningJwk = SigningJwk> =
@@ -83,12 +64,6 @@ export type Verdict<K extends SigningJwk = SigningJwk> =
     }
   | { state: 'unsigned'; message: string }
   | { state: 'invalid'; reason: InvalidReason; message: string };
-
-/** A header source over a record of field values, whatever the case of its names. */
-export function headerLookup(record: Readonly<Record<string, string | undefined>>): HeaderSource {
-  const lower = new Map(Object.entries(record).map(([name, value]) => [name.toLowerCase(), value]));
-  return { get: (name) => lower.get(name.toLowerCase()) ?? null };
-}
 
 const invalid = (reason: InvalidReason, message: string): Verdict<never> => ({ state: 'invalid', reason, message });
 
@@ -192,34 +167,6 @@ function readInput(entry: InnerList | Item): SignatureInput | Verdict<never> {
     return invalid('malformed', 'the signature has no created time (integer unix seconds)');
   }
   return { components, input: [members, params], created, keyid };
-}
-
-/**
- * The signature base (RFC 9421 section 2.5) of a response over `input` (the covered components and
- * the signature parameters), or the name of a covered header the response lacks. For `@status` and
- * plain header fields, which is all the snapshot signature covers, it is one line per component and
- * the serialised parameters. The server signs this base and the verifier checks it: one builder, so
- * the two cannot drift (the tests hold both to `http-message-signatures`).
- */
-export function signatureBase(status: number, headers: HeaderSource, input: InnerList): string | { missing: string } {
-  const lines: string[] = [];
-  for (const [item] of input[0]) {
-    // readInput admits only string components; a base of anything else is never signed or checked.
-    if (typeof item !== 'string') return { missing: '(a component that is not a string)' };
-    const name = item;
-    let value: string;
-    if (name === '@status') {
-      value = String(status);
-    } else {
-      const field = headers.get(name);
-      if (field === null) return { missing: name };
-      // RFC 9421 section 2.1: leading and trailing whitespace trimmed, obsolete line folding replaced.
-      value = field.trim().replace(/\r?\n[ \t]*/g, ' ');
-    }
-    lines.push(`"${name}": ${value}`);
-  }
-  lines.push(`"@signature-params": ${serializeInnerList(input)}`);
-  return lines.join('\n');
 }
 
 /**

@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJwks, parseVerifiableCopy, type PublishedJwk } from '@/lib/core/schemas/signing';
 import { buildVerifiableCopy, COPY_FORMAT, verifyCopy, type VerifiableCopy } from '@/lib/core/signing/copy';
-import { verifySignedResponse, type SignedResponse } from '@/lib/core/signing/verify';
+import type { SignedResponse } from '@/lib/core/signing/message';
+import { verifySignedResponse } from '@/lib/core/signing/verify';
 import { signedAnswer, TEST_TOKEN as TOKEN, testKey, withoutToken, type TestKey } from './sign';
 
 const SNAPSHOT_URL = `https://lens.example:8443/api/v1/compliance-status/${TOKEN}?x=1`;

@@ -7,7 +7,7 @@ import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
 import { httpbis } from 'http-message-signatures';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 import type { PublishedJwk } from '@/lib/core/schemas/signing';
-import type { SignedResponse } from '@/lib/core/signing/verify';
+import type { SignedResponse } from '@/lib/core/signing/message';
 import {
   SERVER_SIGNED_COMPONENTS,
   SIGNATURE_ALG,

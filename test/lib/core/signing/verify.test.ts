@@ -4,7 +4,8 @@
  * verifies.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { headerLookup, verifySignedResponse, type SignedResponse, type Verdict } from '@/lib/core/signing/verify';
+import { headerLookup, type SignedResponse } from '@/lib/core/signing/message';
+import { verifySignedResponse, type Verdict } from '@/lib/core/signing/verify';
 import { contentDigestOf, CREATED, signedAnswer, testKey, withHeader, type TestKey } from './sign';
 
 let key: TestKey;
