@@ -40,7 +40,7 @@ interface KeySet {
 
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-async function keySet(keys: SigningKey[]): Promise<KeySet> {
+async function keySet(keys: SigningKey[], loadedAt: number): Promise<KeySet> {
   const [active] = keys;
   if (!active || active.retiredAt !== null) throw new Error('no active signing key');
   const published = await Promise.all(
@@ -53,7 +53,7 @@ async function keySet(keys: SigningKey[]): Promise<KeySet> {
       ...(key.retiredAt ? { signed_until: unixSeconds(key.retiredAt) } : {}),
     })),
   );
-  return { active, jwks: { keys: published }, loadedAt: performance.now() };
+  return { active, jwks: { keys: published }, loadedAt };
 }
 
 export function contentDigest(body: Uint8Array): string {
@@ -69,8 +69,14 @@ export class SnapshotSigner {
     private readonly clock: Clock,
   ) {}
 
+  /** The server's clock (the dev clock when moved), so a test brings a refresh forward as it does expiry. */
+  #now(): number {
+    return this.clock.now().getTime();
+  }
+
   #read(): Promise<KeySet> {
-    return ensureSigningKeys(this.db, this.clock.now()).then(keySet);
+    const at = this.#now();
+    return ensureSigningKeys(this.db, this.clock.now()).then((keys) => keySet(keys, at));
   }
 
   #keys(): Promise<KeySet> {
@@ -93,7 +99,7 @@ export class SnapshotSigner {
 
   /** Answers keep the keys in hand while a fresh copy is read; a failed read is tried again later. */
   #refreshIfStale(current: Promise<KeySet>, set: KeySet): void {
-    if (this.#refreshing || performance.now() - set.loadedAt <= KEY_REFRESH_MS) return;
+    if (this.#refreshing || this.#now() - set.loadedAt <= KEY_REFRESH_MS) return;
     this.#refreshing = true;
     void this.#read()
       .then(
@@ -113,7 +119,7 @@ export class SnapshotSigner {
   }
 
   async rotate(): Promise<{ keys: PublishedJwk[] }> {
-    const set = await keySet(await rotateSigningKey(this.db, this.clock.now()));
+    const set = await keySet(await rotateSigningKey(this.db, this.clock.now()), this.#now());
     this.#current = Promise.resolve(set);
     return set.jwks;
   }

@@ -17,8 +17,8 @@ import { runKeysCommand } from '../../../server/partners/keys-cli';
 import { jwksSchema } from '../../../lib/core/schemas/signing';
 import { httpbis } from 'http-message-signatures';
 import { sign } from 'node:crypto';
-import { ensureSigningKeys } from '../../../server/signing/keys';
-import { SnapshotSigner } from '../../../server/signing/signer';
+import { ensureSigningKeys, rotateSigningKey } from '../../../server/signing/keys';
+import { KEY_REFRESH_MS, SnapshotSigner } from '../../../server/signing/signer';
 import { SERVER_SIGNED_COMPONENTS, SIGNATURE_LABEL, SIGNATURE_PARAMS, SIGNATURE_TAG } from '../../../lib/core/signing/wire';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/db';
 import { founderWithLink, listedViewCount, makeApp, snapshotPath, uniqueIp, type TestApp } from '../support/harness';
@@ -338,6 +338,25 @@ describe('the signing key', () => {
     expect(verificationFailure(after, jwks)).toBeNull();
     // Another instance on the same database signs with the new key too.
     expect(keyidOf(await save(await makeApp(db).request(snapshotPath(link.token))))).toBe(data.active_kid);
+  });
+
+  it('a rotation made by another process (the CLI, another instance) is picked up within a minute of the server clock', async () => {
+    const { link } = await founderWithLink(t);
+    const running = makeApp(db);
+    const ip = uniqueIp();
+    const kidNow = async () => keyidOf(await save(await running.request(snapshotPath(link.token), { ip })));
+    const before = await kidNow();
+    const [fresh] = await rotateSigningKey(db, running.clock.now());
+    if (!fresh) throw new Error('no new key');
+    expect(fresh.kid).not.toBe(before);
+    // Within the minute the running server keeps the keys in hand: no query per answer.
+    expect(await kidNow()).toBe(before);
+    running.clock.advance(KEY_REFRESH_MS + 1);
+    // The next answer starts a fresh read of the keys; the answers after it sign with the new key.
+    await expect.poll(kidNow, { timeout: 5_000, interval: 50 }).toBe(fresh.kid);
+    expect(
+      verificationFailure(await save(await running.request(snapshotPath(link.token), { ip })), await fetchJwks(running)),
+    ).toBeNull();
   });
 
   it('is not rotated without an operator secret configured (404)', async () => {
