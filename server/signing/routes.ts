@@ -12,16 +12,13 @@ import { serve, type ServerApp } from '../platform/http/routes';
 import { jwksSchema } from '../../lib/core/schemas/signing';
 import { JWKS_PATH } from '../../lib/core/signing/wire';
 import type { SnapshotSigner } from './signer';
+import { knownBody } from '../platform/http/known-body';
 
 /** Keys change rarely and a retired key stays published: a verifier may keep the set for an hour. */
 export const JWKS_MAX_AGE_SECONDS = 3600;
 /** What a browser page reading the snapshot API may see of the signature. */
 export const SIGNATURE_HEADERS = ['Content-Digest', 'Token-Free-Digest', 'Signature-Input', 'Signature'];
 
-/**
- * Runs outside every other middleware of the snapshot paths, so what they answer (421, 429, 401, the
- * route's 200/404/410, 405, a 500 from onError) is signed as sent; HEAD gets GET's headers.
- */
 /** The share token a snapshot path names (its last segment, decoded), or '' for none. */
 function pathToken(path: string): string {
   const segment = path.slice(path.lastIndexOf('/') + 1);
@@ -32,12 +29,23 @@ function pathToken(path: string): string {
   }
 }
 
+/**
+ * Runs outside every other middleware of the snapshot paths, so what they answer (421, 429, 401, the
+ * route's 200/404/410, 405, a 500 from onError) is signed as sent; HEAD gets GET's headers.
+ */
 export function signAnswers(signer: SnapshotSigner): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     // A CORS preflight attests nothing (no body, no content type, never shown to a script).
     if (c.req.method === 'OPTIONS') return;
-    const signed = await signer.sign(c.res, pathToken(c.req.path));
+    const token = pathToken(c.req.path);
+    const known = knownBody(c);
+    if (known) {
+      const fields = await signer.signatureHeaders(c.res.status, c.res.headers.get('content-type') ?? '', known, token);
+      for (const [name, value] of Object.entries(fields)) c.res.headers.set(name, value);
+      return;
+    }
+    const signed = await signer.sign(c.res, token);
     // Cleared first: Hono's setter would copy the old answer's headers onto the signed one.
     c.res = undefined;
     c.res = signed;

@@ -15,6 +15,7 @@ import { htmlErrorPage } from '../platform/views/error-page';
 import { SHARE_OPENAPI_PATH, SHARE_PATHS, SNAPSHOT_OPENAPI_PATH, SNAPSHOT_PATHS } from './paths';
 import { renderSharePage } from './share-page';
 import { buildSnapshot, type ViewCounter } from './snapshot';
+import { withKnownBody } from '../platform/http/known-body';
 
 /** No scripts, no external resources: inline styles and data: images only. */
 export const SHARE_CSP =
@@ -58,7 +59,8 @@ export function snapshotRoutes(app: ServerApp, deps: RouteDeps, views: ViewCount
       const lookup = await views.lookup(c.req.method, token);
       if (lookup.status === 'not_found') return sendError(c, 404, 'NOT_FOUND', TOKEN_NOT_FOUND_MESSAGE);
       if (lookup.status === 'expired') return sendError(c, 410, 'EXPIRED', EXPIRED_MESSAGE);
-      return c.json(snapshotOf(c, token, lookup.row), 200);
+      const body = new TextEncoder().encode(JSON.stringify(snapshotOf(c, token, lookup.row)));
+      return withKnownBody(c, c.body(body, 200, { 'Content-Type': 'application/json' }), body);
     },
   );
   // Anything else under the prefix (empty token, extra segments) is just another unknown token.

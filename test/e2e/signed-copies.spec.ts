@@ -6,6 +6,7 @@ import { parseVerifiableCopy } from '@/lib/core/schemas/signing';
 import { configureTestService, untilPolicyRead } from './support/extension';
 import { expect, test } from './support/fixtures';
 import { startMisbehavingService, TAMPERED_READINESS } from './support/misbehaving-service';
+import { expectCardGlance } from './support/glance';
 import { restOn } from './support/pointer';
 import { DealFlowPage } from './support/web-page';
 
@@ -38,6 +39,7 @@ test('Save a verifiable copy: a file without the share token that npm run verify
   await expect(shown.readinessScore).toHaveText('76');
   await expect(shown.card.getByTestId('signature')).toHaveAttribute('data-state', 'verified');
   expect(await deal.views()).toBe(1);
+  await expectCardGlance(deals.page, deals.card, [deals.links.first(), deals.badges.first()], 'card-signature-verified');
 
   const [download] = await Promise.all([deals.page.waitForEvent('download'), shown.card.getByTestId('save-copy').click()]);
   expect(download.suggestedFilename()).toMatch(/^compliance-snapshot-kobo-ledger-ltd-\d{4}-\d{2}-\d{2}\.json$/);
@@ -91,6 +93,7 @@ test('a service whose answer is not the one its key signed: the card says so bef
     await expect(alert).toContainText('may not be what the service sent');
     await expect(shown.card.getByTestId('signature')).toHaveAttribute('data-state', 'invalid');
     await expect(shown.card.getByTestId('save-copy')).toHaveCount(0);
+    await expectCardGlance(deals.page, deals.card, [deals.links.first(), deals.badges.first()], 'card-signature-invalid');
     // The alert comes before the figures in the reading order.
     expect(
       await alert.evaluate(

@@ -21,12 +21,14 @@ export function tokenFreeBody(body: Uint8Array, token: string): Uint8Array {
   if (!isValidTokenShape(token)) return body;
   const needle = ascii(token);
   const placeholder = ascii(TOKEN_PLACEHOLDER);
+  const first = needle[0] ?? 0;
   const parts: Uint8Array[] = [];
   let start = 0;
   let total = 0;
-  for (let i = 0; i <= body.length - needle.length;) {
+  // The native indexOf finds each candidate first byte; only those are compared in full.
+  for (let i = body.indexOf(first); i !== -1 && i <= body.length - needle.length; i = body.indexOf(first, i)) {
     let match = true;
-    for (let j = 0; j < needle.length; j += 1) {
+    for (let j = 1; j < needle.length; j += 1) {
       if (body[i + j] !== needle[j]) {
         match = false;
         break;
