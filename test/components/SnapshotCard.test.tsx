@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SaveCopyButton } from '@/components/SignatureLine';
 import { parseVerifiableCopy } from '@/lib/core/schemas/signing';
-import type { SavableCopy } from '@/lib/core/schemas/results';
+import { SAVABLE_COPY } from '../fixtures/signing';
 import { SnapshotCard } from '@/components/SnapshotCard';
 import { SnapshotError } from '@/components/SnapshotError';
 import { buildSnapshot, FIXTURE_NOW } from '../fixtures/snapshot';
@@ -275,24 +275,10 @@ describe('the signature line (issue #36)', () => {
     expect(screen.getByTestId('signature').getAttribute('title')).toBe('Content-Digest does not match the body.');
   });
 
-  const copy: SavableCopy = {
-    format: 'compliance-lens/verifiable-copy',
-    version: 1,
-    origin: 'http://127.0.0.1:8787',
-    status: 200,
-    headers: {
-      'content-type': 'application/json',
-      'content-digest': 'sha-256=:AAAA:',
-      'token-free-digest': 'sha-256=:AAAA:',
-      'signature-input': 'snapshot=("@status");created=1',
-      signature: 'snapshot=:AAAA:',
-    },
-    body_base64: 'e30=',
-    key: { kty: 'OKP', crv: 'Ed25519', x: 'x', kid: 'kid-123', alg: 'EdDSA', use: 'sig', signed_from: 1 },
-  };
+  const copy = SAVABLE_COPY;
 
   it('verified with its copy: "Save a verifiable copy" is offered; without one (or not verified), it is not', () => {
-    card({ state: 'verified', kid: 'kid-123', signedAt: FIXTURE_NOW, copy });
+    card({ state: 'verified', kid: 'kid-1', signedAt: FIXTURE_NOW, copy });
     expect(screen.getByTestId('save-copy').textContent).toBe('Save a verifiable copy');
     cleanup();
     card({ state: 'verified', kid: 'kid-123', signedAt: FIXTURE_NOW });

@@ -11,6 +11,7 @@ import { snapshotError } from '@/lib/core/schemas/results';
 import type { PageLink } from '@/lib/protocol/page-links';
 import { FIXTURE_NOW } from '../fixtures/snapshot';
 import { buildPoint } from '../fixtures/watchlist';
+import { SAVABLE_COPY } from '../fixtures/signing';
 import { fakeApi, pageLink, readyResult, testQueryClient } from './popup/helpers';
 import { fakeWatchlistApi, watchWithScores } from './watchlist/helpers';
 
@@ -169,29 +170,7 @@ describe('the watchlist', () => {
 
   it('each refresh says whether its snapshot was verified, in the history and in the CSV; the details save the last verified copy (issue #36)', async () => {
     const signed = { state: 'verified' as const, kid: 'kid-1', signedAt: FIXTURE_NOW };
-    const copy = {
-      format: 'compliance-lens/verifiable-copy' as const,
-      version: 1 as const,
-      origin: 'https://comply.example',
-      status: 200,
-      headers: {
-        'content-type': 'application/json',
-        'content-digest': 'sha-256=:AAAA:',
-        'token-free-digest': 'sha-256=:AAAA:',
-        'signature-input': 'snapshot=("@status");created=1',
-        signature: 'snapshot=:AAAA:',
-      },
-      body_base64: 'e30=',
-      key: {
-        kty: 'OKP' as const,
-        crv: 'Ed25519' as const,
-        x: 'x',
-        kid: 'kid-1',
-        alg: 'EdDSA' as const,
-        use: 'sig' as const,
-        signed_from: 1,
-      },
-    };
+    const copy = SAVABLE_COPY;
     const base = watchWithScores(1, 'Kobo Ledger Ltd', [70, 72, 76], { copy });
     const points = base.points.map((point, index) =>
       index === 0

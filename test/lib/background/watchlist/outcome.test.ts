@@ -3,7 +3,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordOutcome } from '@/lib/background/watchlist/outcome';
 import { openWatchStore, type WatchStore } from '@/lib/background/watchlist/store';
-import type { SavableCopy, SignatureVerdict } from '@/lib/core/schemas/results';
+import type { SignatureVerdict } from '@/lib/core/schemas/results';
+import { SAVABLE_COPY } from '@/test/fixtures/signing';
 import { watchRecordSchema } from '@/lib/core/schemas/watchlist';
 import { FIXTURE_NOW } from '@/test/fixtures/snapshot';
 import { buildWatch, readyFrom } from '@/test/fixtures/watchlist';
@@ -13,22 +14,6 @@ import { buildWatch, readyFrom } from '@/test/fixtures/watchlist';
  * and the watch keeps the verifiable copy of its last refresh only, so the copy it offers always
  * matches the figures it shows.
  */
-
-const COPY: SavableCopy = {
-  format: 'compliance-lens/verifiable-copy',
-  version: 1,
-  origin: 'https://comply.example',
-  status: 200,
-  headers: {
-    'content-type': 'application/json',
-    'content-digest': 'sha-256=:AAAA:',
-    'token-free-digest': 'sha-256=:AAAA:',
-    'signature-input': 'snapshot=("@status");created=1',
-    signature: 'snapshot=:AAAA:',
-  },
-  body_base64: 'e30=',
-  key: { kty: 'OKP', crv: 'Ed25519', x: 'x', kid: 'kid-1', alg: 'EdDSA', use: 'sig', signed_from: 1 },
-};
 
 let store: WatchStore;
 beforeEach(async () => {
@@ -49,10 +34,10 @@ describe('a refresh’s signature', () => {
     const created = await store.create(buildWatch(1), null);
     const verified = await refresh(
       created.id,
-      { state: 'verified', kid: 'kid-1', signedAt: FIXTURE_NOW, copy: COPY },
+      { state: 'verified', kid: 'kid-1', signedAt: FIXTURE_NOW, copy: SAVABLE_COPY },
       FIXTURE_NOW,
     );
-    expect(verified.copy).toEqual(COPY);
+    expect(verified.copy).toEqual(SAVABLE_COPY);
     expect(verified.latest?.signature).toEqual({ state: 'verified', kid: 'kid-1', signedAt: FIXTURE_NOW });
     expect(watchRecordSchema.parse(verified)).toEqual(verified);
 
