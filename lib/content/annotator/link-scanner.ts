@@ -361,7 +361,9 @@ export function createLinkScanner(
       // Annotated links first: the new selector may no longer pick them, and they must be let go.
       for (const annotation of live) anchorQueue.push(annotation.anchor);
       pendingRoots.add(doc);
-      scheduleFlush();
+      // At once, as in a mutation callback: the settings that replace the share-shaped guess may come
+      // before the first paint, and a new page's links take their room before they are painted.
+      flush(IN_CALLBACK_BUDGET_MS);
     },
   };
   // The page as parsed so far, at once: each badge's room before the next paint.

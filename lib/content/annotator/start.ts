@@ -8,7 +8,9 @@ import { createLazyCard } from './card';
 import type { BadgeText } from './badge-view';
 import { toContentSettings } from '../../protocol/guarded/content-answers';
 import { fetchBadgeText, fetchContentSettings, loadCardPresenter, messagingSnapshotClient, type ContentSettings } from './client';
-import type { BadgeSnapshotClient, Scheduler } from './types';
+import type { AnchorRecognizer, BadgeSnapshotClient, Scheduler } from './types';
+import { shareShapedLinks } from './share-shape';
+import { HOVER_DELAY_MS } from '../../core/limits';
 
 export interface StartAnnotatorDeps {
   /**
@@ -47,33 +49,47 @@ function lifetimeScheduler(lifetime: Lifetime): Scheduler {
 /** Before the background sent the badge's words and stylesheet (a few milliseconds): room taken, nothing drawn. */
 const NO_WORDS: BadgeText = { locale: 'en', strings: {}, style: '' };
 
+/** Recognises nothing: an annotator whose settings never came lets its links go. */
+const NO_LINKS: AnchorRecognizer = { recognizeAnchor: () => null, candidateSelector: () => null };
+
 /**
  * Wires the engine to the extension: settings and snapshots through the background, the card
  * iframe, settings changes, and teardown when the script's lifetime ends. It starts with the page
- * (`document_start`) and annotates as soon as it has the services, without waiting for the words:
- * every badge then takes its room before the page is first painted.
+ * (`document_start`) and annotates at once the links shaped like share links (share-shape.ts), so
+ * each badge takes its room before the page is first painted however long the settings take; when
+ * they come, the known services' recognizer keeps the share links and lets the others go. Cache peeks
+ * wait for the settings and ask only about known services.
  * Reusable by a popup-triggered "scan this page" (inject the content script, then call this).
  */
 export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
   const getSettings = deps.getSettings ?? fetchContentSettings;
   const getBadgeText = deps.getBadgeText ?? fetchBadgeText;
+  const settingsRead = getSettings();
   const words = getBadgeText();
   // A frame before the settings come: the links parsed by then were painted without their badges.
   let rendered = false;
   requestAnimationFrame(() => (rendered = true));
-  const settings = await getSettings();
-  if (!lifetime.isAlive()) return null;
-  let applied = settings;
+  let applied: ContentSettings | null = null;
+  const base = deps.client ?? messagingSnapshotClient;
+  const client: BadgeSnapshotClient = {
+    async peekMany(requests) {
+      const { services } = applied ?? (await settingsRead);
+      const known = requests.map((request) => services.some(({ origin }) => origin === request.origin));
+      const answers = await base.peekMany(requests.filter((_, index) => known[index]));
+      return known.map((isKnown) => (isKnown ? (answers.shift() ?? null) : null));
+    },
+    listenChanges: (onChange, signal) => base.listenChanges(onChange, signal),
+  };
 
   const { signal } = lifetime;
   const annotator = createAnnotator({
     document: deps.document ?? document,
     signal,
-    recognizer: createLinkRecognizer(settings.services),
-    client: deps.client ?? messagingSnapshotClient,
+    recognizer: shareShapedLinks,
+    client,
     createCard: (events) => createLazyCard({ load: loadCardPresenter, window, signal }, events),
     scheduler: lifetimeScheduler(lifetime),
-    hoverDelayMs: settings.hoverDelayMs,
+    hoverDelayMs: HOVER_DELAY_MS.default,
     text: NO_WORDS,
     rendered: () => rendered,
   });
@@ -83,10 +99,20 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
     },
     () => undefined,
   );
+  let settings: ContentSettings;
+  try {
+    settings = await settingsRead;
+  } catch (error) {
+    annotator.rescan({ recognizer: NO_LINKS });
+    throw error;
+  }
+  if (!lifetime.isAlive()) return null;
+  applied = settings;
+  annotator.rescan({ recognizer: createLinkRecognizer(settings.services), hoverDelayMs: settings.hoverDelayMs });
 
   /** New services or hover delay: every link is looked at again (only if something changed). */
   const apply = (next: ContentSettings) => {
-    if (!lifetime.isAlive() || sameSettings(applied, next)) return;
+    if (!lifetime.isAlive() || (applied && sameSettings(applied, next))) return;
     applied = next;
     annotator.rescan({ recognizer: createLinkRecognizer(next.services), hoverDelayMs: next.hoverDelayMs });
   };

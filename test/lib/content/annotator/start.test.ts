@@ -9,7 +9,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { fetchContentSettings, type ContentSettings } from '@/lib/content/annotator/client';
 import { PAGE_SETTINGS_COPY_KEY } from '@/lib/core/storage-keys';
 import { startAnnotator } from '@/lib/content/annotator/start';
-import type { BadgeSnapshotClient } from '@/lib/content/annotator/types';
+import type { BadgeSnapshotClient, SnapshotRequest } from '@/lib/content/annotator/types';
 import type { Lifetime } from '@/lib/content/shared/lifetime';
 import type { ServiceConfig } from '@/lib/core/services';
 import { EN_TEXT } from './badge-text';
@@ -96,5 +96,62 @@ describe('startAnnotator settings', () => {
     const getBadgeText = () => new Promise<typeof EN_TEXT>(() => undefined);
     await startAnnotator(lifetime, { getSettings: async () => settings([SERVICE], true), getBadgeText, client });
     expect(badgedIds()).toEqual(['a']);
+  });
+
+  describe('before the settings come (issue #32: the room before the first paint, however slow the read)', () => {
+    /** Settings that come when the test says. */
+    function slowSettings() {
+      let give: (value: ContentSettings) => void = () => undefined;
+      let fail: (error: Error) => void = () => undefined;
+      const read = new Promise<ContentSettings>((resolve, reject) => {
+        give = resolve;
+        fail = reject;
+      });
+      return { getSettings: () => read, give, fail };
+    }
+
+    it('badges every share-shaped link at once, whatever its origin, and asks the background nothing for them', async () => {
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        `<p><a id="c" href="https://elsewhere.example/docs/${'C'.repeat(43)}">not the path</a>
+        <a id="d" href="https://elsewhere.example/share/short">no token</a></p>`,
+      );
+      const { getSettings } = slowSettings();
+      const peekMany = vi.fn((requests: SnapshotRequest[]) => client.peekMany(requests));
+      void startAnnotator(lifetime, { getSettings, getBadgeText: async () => EN_TEXT, client: { ...client, peekMany } });
+      expect(badgedIds()).toEqual(['a', 'b']);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(peekMany).not.toHaveBeenCalled();
+    });
+
+    it('when the settings come: the configured link keeps the very badge it had (nothing moves), the other loses its own, and only the configured one is peeked', async () => {
+      const { getSettings, give } = slowSettings();
+      const peekMany = vi.fn((requests: SnapshotRequest[]) => client.peekMany(requests));
+      const started = startAnnotator(lifetime, {
+        getSettings,
+        getBadgeText: async () => EN_TEXT,
+        client: { ...client, peekMany },
+      });
+      const ours = document.querySelector('#a')?.nextElementSibling;
+      expect(ours?.localName).toBe('compliance-lens-badge');
+
+      give(settings([SERVICE], true));
+      await started;
+      // At once, not in an idle period: the settings may come before the first paint.
+      expect(badgedIds()).toEqual(['a']);
+      expect(document.querySelector('#a')?.nextElementSibling).toBe(ours);
+      await vi.waitFor(() => expect(peekMany).toHaveBeenCalled());
+      const asked = peekMany.mock.calls.flatMap(([requests]) => requests.map((request) => request.origin));
+      expect(asked).toEqual([SERVICE.origin]);
+    });
+
+    it('settings that never come: the guessed badges go, and the page is left as it was', async () => {
+      const { getSettings, fail } = slowSettings();
+      const started = startAnnotator(lifetime, { getSettings, getBadgeText: async () => EN_TEXT, client });
+      expect(badgedIds()).toEqual(['a', 'b']);
+      fail(new Error('no settings'));
+      await expect(started).rejects.toThrow('no settings');
+      expect(badgedIds()).toEqual([]);
+    });
   });
 });
