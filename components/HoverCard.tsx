@@ -202,10 +202,12 @@ function ClaimedCard({
       {t('snapshot.refreshFailed')}
     </p>
   );
-  // Watch follows a company's snapshot: none is offered for a link that never loaded (issue #33 item 5).
+  // Watch follows a company's snapshot: none is offered for a link that never loaded (issue #33 item
+  // 5), nor for an answer whose signature fails (its figures may not be the service's: docs/api-decisions.md).
+  const watchable = result?.status === 'ready' && result.signature?.state !== 'invalid';
   const actions = (
     <>
-      {watchControl?.(request, { onlyIfWatched: result?.status !== 'ready' })}
+      {watchControl?.(request, { onlyIfWatched: !watchable })}
       {close}
     </>
   );

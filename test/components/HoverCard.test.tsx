@@ -165,3 +165,48 @@ describe('HoverCard: a refresh the background does not answer', () => {
     expect(refreshSnapshot).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('HoverCard: Watch', () => {
+  const ready = (signature?: NonNullable<Extract<CardClaim['result'], { status: 'ready' }>['signature']>): CardClaim => ({
+    request: { origin: 'https://comply.example', token: FIXTURE_TOKEN },
+    result: {
+      status: 'ready',
+      snapshot: buildSnapshot(),
+      meta: { token_status: 'active', view_count: 1 },
+      fetchedAt: 1,
+      fromCache: true,
+      ...(signature ? { signature } : {}),
+    },
+    language: 'en',
+  });
+  const offered = (claim: CardClaim) => {
+    const watchControl = vi.fn<NonNullable<Parameters<typeof HoverCard>[0]['watchControl']>>(() => null);
+    const never = () => new Promise<never>(() => undefined);
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <HoverCard
+          claim={claim}
+          refreshSnapshot={never}
+          onClose={() => undefined}
+          onResize={() => undefined}
+          onHover={() => undefined}
+          watchControl={watchControl}
+        />
+      </QueryClientProvider>,
+    );
+    cleanup();
+    return watchControl.mock.calls.map(([, options]) => !options.onlyIfWatched);
+  };
+
+  it('is offered for a loaded snapshot, signed and verified or not signed at all', () => {
+    expect(offered(ready({ state: 'verified', kid: 'k1', signedAt: 1 }))).toContain(true);
+    expect(offered(ready({ state: 'unsigned' }))).toContain(true);
+    expect(offered(ready())).toContain(true);
+  });
+
+  it('is not offered (only an unwatch of a watched link) for an answer whose signature fails', () => {
+    const calls = offered(ready({ state: 'invalid', reason: 'digest-mismatch', message: 'the body is not the one signed' }));
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls).not.toContain(true);
+  });
+});
