@@ -1,3 +1,4 @@
+import { concatBytes } from '../../core/bytes';
 import { API_VERSION } from '../../core/labels';
 import { errorEnvelopeSchema, snapshotSuccessEnvelopeSchema } from '../../core/schemas/snapshot';
 import type { ServiceConfig } from '../../core/services';
@@ -77,13 +78,7 @@ export async function readBodyCapped(response: Response, maxBytes: number, signa
     void reader.cancel().catch(() => undefined);
     throw error;
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks, total);
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

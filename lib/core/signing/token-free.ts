@@ -5,6 +5,7 @@
  * occurrence of the token replaced by TOKEN_PLACEHOLDER (the `token-free-digest` field, wire.ts), and a
  * copy keeps that form instead. Byte-level, so a body that is not UTF-8 keeps its other bytes.
  */
+import { concatBytes } from '../bytes';
 import { isValidTokenShape } from '../token';
 
 /** What stands for the share token in a token-free body. */
@@ -46,11 +47,5 @@ export function tokenFreeBody(body: Uint8Array, token: string): Uint8Array {
   if (parts.length === 0) return body;
   parts.push(body.subarray(start));
   total += body.length - start;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatBytes(parts, total);
 }
