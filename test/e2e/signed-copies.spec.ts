@@ -38,6 +38,7 @@ test('Save a verifiable copy: a file without the share token that npm run verify
   const shown = await deals.card.opened();
   await expect(shown.readinessScore).toHaveText('76');
   await expect(shown.card.getByTestId('signature')).toHaveAttribute('data-state', 'verified');
+  await expect(shown.card.getByTestId('watch-toggle')).toBeVisible();
   expect(await deal.views()).toBe(1);
   await expectCardGlance(deals.page, deals.card, [deals.links.first(), deals.badges.first()], 'card-signature-verified');
 
@@ -93,6 +94,8 @@ test('a service whose answer is not the one its key signed: the card says so bef
     await expect(alert).toContainText('may not be what the service sent');
     await expect(shown.card.getByTestId('signature')).toHaveAttribute('data-state', 'invalid');
     await expect(shown.card.getByTestId('save-copy')).toHaveCount(0);
+    // Nor a Watch: a watch would start its history with figures that may not be the service's.
+    await expect(shown.card.getByTestId('watch-toggle')).toHaveCount(0);
     await expectCardGlance(deals.page, deals.card, [deals.links.first(), deals.badges.first()], 'card-signature-invalid');
     // The alert comes before the figures in the reading order.
     expect(
