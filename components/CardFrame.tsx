@@ -107,13 +107,24 @@ export function CardFrame({ onClose, onResize, onHover, children }: CardFramePro
 
   useEffect(() => {
     let saidAt = Number.NEGATIVE_INFINITY;
+    /**
+     * Where (on the screen) the pointer was at the last event here. The frame is not always told that
+     * the pointer left it, and content redrawn under where it was (Refresh answered after the pointer
+     * went) brings a `pointerover` at that old place: only a pointer that moved, or the first one
+     * here, is on the card. Else a card left just before it redrew would say "inside" after the page
+     * saw the pointer go, and never close.
+     */
+    let at: { x: number; y: number } | null = null;
     const inside = (event: PointerEvent) => {
-      if (event.timeStamp - saidAt < CARD_HOVER_REPEAT_MS) return;
+      const moved = at === null || at.x !== event.screenX || at.y !== event.screenY;
+      at = { x: event.screenX, y: event.screenY };
+      if (!moved || event.timeStamp - saidAt < CARD_HOVER_REPEAT_MS) return;
       saidAt = event.timeStamp;
       onHover(true);
     };
     const leave = () => {
       saidAt = Number.NEGATIVE_INFINITY;
+      at = null;
       if (held.current > 0) {
         held.current = 0;
         reportSize.current?.();

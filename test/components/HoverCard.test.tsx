@@ -29,9 +29,13 @@ function renderCard(onClose: (reason: 'escape' | 'button') => void = () => undef
   return onHover;
 }
 
-/** A pointer event at `timeStamp` ms (the card compares the events' own times). */
-function pointer(type: string, timeStamp: number, target: EventTarget = document.body): void {
-  const event = new PointerEvent(type, { bubbles: true });
+/**
+ * A pointer event at `timeStamp` ms (the card compares the events' own times), at `x` on the screen
+ * (by default a new place each time: a pointer that moves).
+ */
+let nextX = 0;
+function pointer(type: string, timeStamp: number, target: EventTarget = document.body, x = (nextX += 1)): void {
+  const event = new PointerEvent(type, { bubbles: true, screenX: x, screenY: 40 });
   Object.defineProperty(event, 'timeStamp', { value: timeStamp });
   target.dispatchEvent(event);
 }
@@ -52,6 +56,23 @@ describe('HoverCard: where the pointer is', () => {
     pointer('pointerover', 1000 + CARD_HOVER_REPEAT_MS + 10);
     expect(onHover.mock.calls.at(-1)).toEqual([true]);
     expect(onHover).toHaveBeenCalledTimes(4);
+  });
+
+  it('says nothing for an event at the place of the last one (content redrawn under where the pointer was, maybe gone since), until the pointer moves', () => {
+    const onHover = renderCard();
+    pointer('pointerover', 1000, document.body, 50);
+    pointer('pointermove', 1001, document.body, 50);
+    expect(onHover.mock.calls).toEqual([[true]]);
+    // Refresh answered: the card redraws under the pointer's last place here, the page may have seen it go.
+    pointer('pointerover', 2000, document.body, 50);
+    pointer('pointerover', 3000, document.body, 50);
+    expect(onHover.mock.calls).toEqual([[true]]);
+    pointer('pointermove', 3001, document.body, 51);
+    expect(onHover.mock.calls).toEqual([[true], [true]]);
+    // Told it left, the frame starts afresh: back at the same place is back on the card.
+    pointer('pointerleave', 3100, document.documentElement, 51);
+    pointer('pointerover', 3200, document.body, 51);
+    expect(onHover.mock.calls).toEqual([[true], [true], [false], [true]]);
   });
 });
 

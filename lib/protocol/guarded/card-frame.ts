@@ -13,7 +13,8 @@ export const CARD_MESSAGE_SOURCE = 'compliance-lens-card';
  * frame is not always told when the pointer leaves it (Chromium sends it nothing when the pointer
  * goes straight into its parent or another frame), so it cannot say when the pointer comes back:
  * the repeats say it is on the card, and the frame's parent learns when it is gone from its own
- * pointer events.
+ * pointer events. Only a pointer that moved on the card says so: a card redrawn under the place its
+ * frame last saw the pointer is sent a `pointerover` there, the pointer maybe long gone.
  */
 export const CARD_HOVER_REPEAT_MS = 100;
 
