@@ -6,7 +6,13 @@ import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
 import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
 import { NOT_LOADED_REASONS, type AwaitedCard, type CardClaim } from '../../protocol/card';
-import type { CardAnchor, ContentPushType, ContentProtocolMap, FrameRect } from '../../protocol/content';
+import {
+  contentPushProtocol,
+  type CardAnchor,
+  type ContentPushType,
+  type ContentProtocolMap,
+  type FrameRect,
+} from '../../protocol/content';
 import {
   CARD_AHEAD_CLAIM_WAIT_MS,
   CARD_AHEAD_WAIT_MS,
@@ -62,7 +68,6 @@ export interface OpenCardInput extends SnapshotRequest {
  * The top frame's answer to `showCard`: its verdict on the frames around the link (anything else is
  * "not seen"), and the nonce of the card page loaded ahead that it drew the card in, if it did.
  */
-const showCardAnswerSchema = z.object({ seen: z.boolean(), frame: z.string().optional() });
 
 /** The nonce a route's card page claims it with: its own, or that of the page loaded ahead that shows it. */
 const claimNonceOf = (route: CardRoute): string => route.page ?? route.nonce;
@@ -272,7 +277,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       const own = frameId === TOP_FRAME;
       const answer = await tell('showCard', { ...placed, nonce, focus: intent === 'keyboard' }, tabId, TOP_FRAME).then(
         (value) => {
-          const { seen, frame } = showCardAnswerSchema.safeParse(value).data ?? {};
+          const { seen, frame } = contentPushProtocol.showCard.output.safeParse(value).data ?? {};
           return { shown: true, hostSeen: own || seen === true, page: frame };
         },
         () => ({ shown: false, hostSeen: own, page: undefined }),
