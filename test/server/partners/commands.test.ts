@@ -3,63 +3,18 @@
  * directory, and the README's Partners walk-through (a key, `npm run webhook-receiver -- --register`,
  * following a demo company, changing it as its founder, the signed event arriving at the receiver).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  await Promise.all(children.splice(0).map(stop));
-});
-
-function env(): NodeJS.ProcessEnv {
-  const copy = { ...process.env };
-  delete copy.DATABASE_URL;
-  delete copy.OPERATOR_SECRET;
-  return copy;
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-/** Starts a script and resolves once its output matches `ready`; `output()` has everything printed since. */
-function run(script: string, args: string[], ready: RegExp): Promise<{ match: RegExpExecArray; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, script), ...args], {
-    cwd: repoRoot,
-    env: env(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) resolve({ match, output: () => output });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
-  });
-}
+import { hermeticEnv, repoRoot, startScript } from '../support/processes';
 
 function keys(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server/cli.ts'), 'keys', ...args], {
     cwd: repoRoot,
-    env: env(),
+    env: hermeticEnv(),
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -109,7 +64,7 @@ describe("the README's Partners walk-through", () => {
     'a key, the local receiver, a follow of a demo company, a founder change: the signed event arrives and is verified',
     { timeout: 120_000 },
     async () => {
-      const server = await run(
+      const server = await startScript(
         'server/cli.ts',
         ['--port', '0', '--memory', '--dev', '--seed', '--operator-secret', 'local-operator-secret'],
         /^listening on (http:\/\/\S+)$/m,
@@ -130,7 +85,7 @@ describe("the README's Partners walk-through", () => {
       const key = z.object({ data: z.object({ partner_key: z.object({ key: z.string() }) }) }).parse(await created.json()).data
         .partner_key.key;
 
-      const receiver = await run(
+      const receiver = await startScript(
         'server/webhook-receiver.ts',
         ['--port', '0', '--register', key, '--server', base],
         /^listening on (http:\/\/\S+) /m,
