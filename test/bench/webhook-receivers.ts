@@ -7,12 +7,11 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { startProcess } from './server';
+import { OPERATOR_SECRET, startProcess } from './server';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
-/** The operator secret the bench servers start with (`--operator-secret`). */
-export const OPERATOR_SECRET = 'bench-operator-secret';
+export { OPERATOR_SECRET };
 
 /** `server/cli.ts` on a free port with `--dev` (loopback receivers) and the operator API: in memory, or on `databaseUrl`. */
 export function startBenchServer(databaseUrl?: string): ReturnType<typeof startProcess> {
