@@ -4,10 +4,10 @@
  * records what arrives and answers what the test says.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import type { Database } from '../../../server/platform/db/driver';
+import type { DatabaseTarget } from '../../../server/platform/db/open';
 import { manualClock, type Clock } from '../../../server/platform/clock';
 import { WebhookDispatcher } from '../../../server/webhooks/dispatcher';
 import { createHttpSender, type WebhookSender } from '../../../server/webhooks/sender';
@@ -15,6 +15,7 @@ import { checkEndpointUrl, type HostResolver } from '../../../server/webhooks/ur
 import type { AppConfig } from '../../../server/platform/app-env';
 import { partnerChores } from '../../../server/partners/chores';
 import { openTestDatabase, type TestDatabase } from './db';
+import { listenLocal } from './local-server';
 import { makeApp, START, type TestApp } from './harness';
 
 export const OPERATOR_SECRET = 'operator-secret-for-tests';
@@ -173,14 +174,9 @@ export async function startReceiver(): Promise<Receiver> {
       else setTimeout(send, answer.delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  receiver.url = `http://127.0.0.1:${port}/webhook`;
-  receiver.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenLocal(server);
+  receiver.url = `${listening.base}/webhook`;
+  receiver.close = listening.close;
   return receiver;
 }
 
@@ -227,6 +223,25 @@ export function withReceiver(onStart: (receiver: Receiver) => void): void {
   afterAll(async () => {
     await started?.close();
   });
+}
+
+/**
+ * `startServer` options for a server the tests reach over HTTP: a free port on 127.0.0.1, `--dev`
+ * (plain-http webhooks to loopback), the operator API with OPERATOR_SECRET, the outbox polled every
+ * 50 ms, nothing printed.
+ */
+export function devServerOptions(database: DatabaseTarget) {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    database,
+    dev: true,
+    seed: false,
+    trustProxy: false,
+    operatorSecret: OPERATOR_SECRET,
+    webhookPollIntervalMs: 50,
+    print: () => undefined,
+  };
 }
 
 /** A request with a bearer key (and a JSON body) to a server started over HTTP (`startServer`). */

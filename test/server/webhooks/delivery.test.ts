@@ -25,7 +25,6 @@ import {
   bodies,
   createPartner,
   follow,
-  OPERATOR_SECRET,
   startReceiver,
   webhookBody,
   type Partner,
@@ -35,6 +34,7 @@ import {
   withReceiver,
   callServer,
   followOverHttp,
+  devServerOptions,
 } from '../support/v1';
 
 let db: Database;
@@ -218,17 +218,7 @@ describe('restart in the middle of a retry', () => {
       onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
       target = { kind: 'pglite', dataDir };
     }
-    const options = {
-      port: 0,
-      host: '127.0.0.1',
-      database: target,
-      dev: true,
-      seed: false,
-      trustProxy: false,
-      operatorSecret: OPERATOR_SECRET,
-      webhookPollIntervalMs: 50,
-      print: () => undefined,
-    };
+    const options = devServerOptions(target);
     const first = await startServer({ ...options, clock: manualClock(START) });
     const { founderKey, partnerKey: key } = await followOverHttp(first.url, local.url);
 

@@ -1,13 +1,13 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../../server/start';
 import { createHttpSender } from '../../../server/webhooks/sender';
-import { callServer, followOverHttp, OPERATOR_SECRET } from '../support/v1';
+import { listenLocal, type LocalServer } from '../support/local-server';
+import { callServer, devServerOptions, followOverHttp } from '../support/v1';
 
-let receiver: http.Server | null = null;
+let receiver: LocalServer | null = null;
 afterEach(async () => {
-  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  await receiver?.close();
   receiver = null;
 });
 
@@ -26,11 +26,9 @@ async function keepAliveReceiver() {
     openedConnections += 1;
     socket.on('close', () => (closedConnections += 1));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver = server;
-  const { port } = server.address() as AddressInfo;
+  receiver = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `${receiver.base}/hook`,
     opened: () => openedConnections,
     closed: () => closedConnections,
     requests: () => requests,
@@ -57,17 +55,7 @@ describe('the HTTP sender', () => {
 
   it('a stopping server closes the connection its sender kept alive to a receiver', async () => {
     const hook = await keepAliveReceiver();
-    const server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      database: { kind: 'pglite' },
-      dev: true,
-      seed: false,
-      trustProxy: false,
-      operatorSecret: OPERATOR_SECRET,
-      webhookPollIntervalMs: 50,
-      print: () => undefined,
-    });
+    const server = await startServer(devServerOptions({ kind: 'pglite' }));
     try {
       const { founderKey } = await followOverHttp(server.url, hook.url);
       const patched = await callServer(server.url, 'PATCH', '/api/founder/organisation', founderKey, { readiness_score: 77 });
