@@ -14,9 +14,8 @@ import { createHttpSender, type WebhookSender } from '../../../server/webhooks/s
 import { checkEndpointUrl, type HostResolver } from '../../../server/webhooks/url-policy';
 import type { AppConfig } from '../../../server/platform/app-env';
 import { partnerChores } from '../../../server/partners/chores';
-import { openTestDatabase, type TestDatabase } from './db';
 import { listenLocal } from './local-server';
-import { makeApp, START, type TestApp } from './harness';
+import { makeApp, START, withTestDatabase, type TestApp } from './harness';
 
 export const OPERATOR_SECRET = 'operator-secret-for-tests';
 
@@ -203,14 +202,7 @@ export const bodies = (receiver: Receiver): WebhookBody[] => receiver.received.m
  * `withSharedApp` does for the snapshot API.
  */
 export function withV1App(onOpen: (app: V1App, db: Database) => void): void {
-  let testDb: TestDatabase | undefined;
-  beforeAll(async () => {
-    testDb = await openTestDatabase();
-    onOpen(makeV1App(testDb.db), testDb.db);
-  });
-  afterAll(async () => {
-    await testDb?.close();
-  });
+  withTestDatabase((db) => onOpen(makeV1App(db), db));
 }
 
 /** One webhook receiver per test file, started before its tests and closed after. */

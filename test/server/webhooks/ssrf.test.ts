@@ -18,12 +18,12 @@ import {
   guardedLookup,
   type HostResolver,
 } from '../../../server/webhooks/url-policy';
-import { expectError, founderWithLink } from '../support/harness';
-import { createPartner, follow, makeV1App, startReceiver, type Receiver, withV1App, withReceiver } from '../support/v1';
+import { expectError, founderWithLink, withTestDatabase } from '../support/harness';
+import { createPartner, follow, makeV1App, startReceiver, type Receiver, withReceiver } from '../support/v1';
 
 let db: Database;
 let receiver: Receiver;
-withV1App((_app, database) => {
+withTestDatabase((database) => {
   db = database;
 });
 withReceiver((started) => {
