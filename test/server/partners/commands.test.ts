@@ -4,6 +4,8 @@
  * following a demo company, changing it as its founder, the signed event arriving at the receiver).
  */
 import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -114,4 +116,42 @@ describe("the README's Partners walk-through", () => {
       );
     },
   );
+
+  it('a receiver on a busy port (one left running with `&`, say): one line saying so and what to do, no stack, exit 1, nothing registered', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const { port } = holder.address() as net.AddressInfo;
+    let registrations = 0;
+    const server = http.createServer((_request, response) => {
+      registrations += 1;
+      response.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port: serverPort } = server.address() as net.AddressInfo;
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(repoRoot, 'server/webhook-receiver.ts'),
+        '--port',
+        String(port),
+        '--register',
+        'pk_any',
+        '--server',
+        `http://127.0.0.1:${serverPort}`,
+      ],
+      { cwd: repoRoot, env: hermeticEnv(), encoding: 'utf8' },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `webhook receiver not started: port ${port} on 127.0.0.1 is already in use, most likely by another ` +
+        '`npm run webhook-receiver` (one started with `&` keeps running: stop it with `kill %1` in its shell, or Ctrl+C ' +
+        'after `fg`), or choose another port with --port N (--port 0 picks a free one)',
+    ]);
+    expect(registrations).toBe(0);
+  });
 });
