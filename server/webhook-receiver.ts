@@ -134,7 +134,21 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   let secret: string | null = values.secret ?? null;
-  const receiver = await startWebhookReceiver({ port, host: values.host, secret: () => secret });
+  let receiver: WebhookReceiver;
+  try {
+    receiver = await startWebhookReceiver({ port, host: values.host, secret: () => secret });
+  } catch (error) {
+    // Before anything is registered: a busy port leaves the partner's endpoints as they were.
+    if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+      console.error(
+        `webhook receiver not started: port ${port} on ${values.host} is already in use, most likely by another ` +
+          '`npm run webhook-receiver` (one started with `&` keeps running: stop it with `kill %1` in its shell, or Ctrl+C ' +
+          'after `fg`), or choose another port with --port N (--port 0 picks a free one)',
+      );
+      process.exit(1);
+    }
+    throw error;
+  }
   if (values.register !== undefined) {
     try {
       const endpoint = await registerEndpoint(values.server, values.register, receiver.url);

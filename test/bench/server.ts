@@ -86,7 +86,24 @@ async function load(
   };
 }
 
-const OPERATOR_SECRET = 'bench-operator-secret';
+/** The operator secret the bench servers start with (`--operator-secret`). */
+export const OPERATOR_SECRET = 'bench-operator-secret';
+
+/**
+ * The real server as the snapshot benches run it: `server/cli.ts` on a free port, in memory, with
+ * `--trust-proxy` (each load client its own `X-Forwarded-For` address) and the operator API.
+ */
+export function startSnapshotServer(): ReturnType<typeof startProcess> {
+  return startProcess([
+    path.join(repoRoot, 'server/cli.ts'),
+    '--port',
+    '0',
+    '--memory',
+    '--trust-proxy',
+    '--operator-secret',
+    OPERATOR_SECRET,
+  ]);
+}
 
 /** A partner key with a quota no bench run reaches. */
 async function createPartnerKey(baseUrl: string): Promise<string> {
@@ -135,15 +152,7 @@ export async function benchServer(options: { connections: number[]; durationS: n
   const results: LoadResult[] = [];
   const signing: SigningCost[] = [];
   const bare = await startProcess([path.join(repoRoot, 'test/bench/bare-hono.ts')]);
-  const real = await startProcess([
-    path.join(repoRoot, 'server/cli.ts'),
-    '--port',
-    '0',
-    '--memory',
-    '--trust-proxy',
-    '--operator-secret',
-    OPERATOR_SECRET,
-  ]);
+  const real = await startSnapshotServer();
   // The same server with the snapshot route unsigned (createApp's signAnswers: false), beside it.
   const unsigned = await startProcess([path.join(repoRoot, 'test/bench/unsigned-server.ts')]);
   try {

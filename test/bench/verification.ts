@@ -6,18 +6,16 @@
  * Ed25519 verification per answer), beside baselines on the same bodies in the same batches, so a
  * noisy machine shows. Measured in Node's Web Crypto, not in the browser's worker.
  */
-import path from 'node:path';
 import { snapshotSuccessEnvelopeSchema } from '../../lib/core/schemas/snapshot';
 import type { SignedResponse } from '../../lib/core/signing/message';
 import { ownBytes } from '../../lib/core/signing/verify';
 import { JWKS_PATH } from '../../lib/core/signing/wire';
 import { createSignatureChecker } from '../../lib/background/snapshot-service/signatures';
 import { FounderClient } from '../e2e/support/server';
-import { startProcess, stop } from './server';
+import { OPERATOR_SECRET, startSnapshotServer, stop } from './server';
 import { median } from './stats';
-import { OPERATOR_SECRET, percentile } from './webhook-receivers';
+import { percentile } from './webhook-receivers';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
 const GOAL_MS = 2;
 
 export interface VerificationBenchResult {
@@ -31,15 +29,7 @@ async function keep(response: Response): Promise<SignedResponse> {
 
 /** Answers of one server: `answers` signed by its first key, then one signed by each of `keys` new keys. */
 async function collectAnswers(answers: number, keys: number) {
-  const server = await startProcess([
-    path.join(repoRoot, 'server/cli.ts'),
-    '--port',
-    '0',
-    '--memory',
-    '--trust-proxy',
-    '--operator-secret',
-    OPERATOR_SECRET,
-  ]);
+  const server = await startSnapshotServer();
   try {
     const link = await (await FounderClient.signUp(server.baseUrl, 'Benchmark Pay Ltd')).createShareLink();
     let client = 0;

@@ -4,15 +4,14 @@
  * that point a partner's events at it.
  */
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { startProcess } from './server';
+import { listenLocal } from '../server/support/local-server';
+import { OPERATOR_SECRET, startProcess } from './server';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
-/** The operator secret the bench servers start with (`--operator-secret`). */
-export const OPERATOR_SECRET = 'bench-operator-secret';
+export { OPERATOR_SECRET };
 
 /** `server/cli.ts` on a free port with `--dev` (loopback receivers) and the operator API: in memory, or on `databaseUrl`. */
 export function startBenchServer(databaseUrl?: string): ReturnType<typeof startProcess> {
@@ -42,7 +41,6 @@ export async function startBenchReceiver(options: { delayMs?: () => number; hang
   const arrivals = new Map<string, number>();
   const latencies: number[] = [];
   const deliveries: BenchReceiver['deliveries'] = [];
-  const sockets = new Set<Socket>();
   let duplicates = 0;
   let open = 0;
   const server = http.createServer((request, response) => {
@@ -69,23 +67,15 @@ export async function startBenchReceiver(options: { delayMs?: () => number; hang
       else setTimeout(answer, delay);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listening = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`,
+    url: `${listening.base}/webhook`,
     arrivals,
     latencies,
     deliveries,
     duplicates: () => duplicates,
     open: () => open,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
 

@@ -3,55 +3,27 @@
  * share: demo data, the dev API, and the operator API with a secret made for the run and printed, or
  * the one given. The extension build is stubbed out (an `npx` on PATH that skips `wxt build`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { hermeticEnv, repoRoot, startUntil } from '../server/support/processes';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const children: ChildProcess[] = [];
-// start.sh ends in `exec node … server/cli.ts`: its process is the server's, stopped (and waited for) here.
-afterEach(async () => {
-  await Promise.all(
-    children.splice(0).map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-});
-
+// start.sh ends in `exec node … server/cli.ts`: its process is the server's, stopped (and waited for) when the test ends.
 /** Runs `bash scripts/start.sh …args` until the server prints its address; resolves with everything printed. */
-function npmStart(args: string[]): Promise<{ url: string; output: string }> {
+async function npmStart(args: string[]): Promise<{ url: string; output: string }> {
   const bin = mkdtempSync(path.join(tmpdir(), 'lens-npx-'));
   onTestFinished(() => rmSync(bin, { recursive: true, force: true }));
   const realNpx = path.join(path.dirname(process.execPath), 'npx');
   writeFileSync(path.join(bin, 'npx'), `#!/bin/sh\nif [ "$1" = wxt ]; then exit 0; fi\nexec "${realNpx}" "$@"\n`);
   chmodSync(path.join(bin, 'npx'), 0o755);
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
-  delete env.OPERATOR_SECRET;
-  delete env.DATABASE_URL;
-  const child = spawn('bash', [path.join(repoRoot, 'scripts/start.sh'), ...args], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^listening on (http:\/\/\S+)$/m.exec(output);
-      if (match?.[1]) resolve({ url: match[1], output });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
+  const { match, output } = await startUntil(
+    'bash',
+    [path.join(repoRoot, 'scripts/start.sh'), ...args],
+    /^listening on (http:\/\/\S+)$/m,
+    hermeticEnv({ PATH: `${bin}:${process.env.PATH ?? ''}` }),
+  );
+  return { url: match[1] ?? '', output: output() };
 }
 
 const createKey = (url: string, secret: string) =>

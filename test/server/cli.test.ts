@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -6,17 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { snapshotSuccessEnvelopeSchema } from '../../lib/core/schemas/snapshot';
 import { TEST_DATABASE_URL } from './support/db';
-
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const children: ChildProcess[] = [];
-
-afterEach(async () => {
-  await Promise.all(children.splice(0).map(stop));
-});
+import { repoRoot, startScript, stopProcess } from './support/processes';
 
 async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -28,39 +22,10 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => {
-    const killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', (code) => {
-      clearTimeout(killTimer);
-      resolve(code);
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-function start(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  // The CLI without DATABASE_URL: --memory is explicit anyway, this keeps the smoke test hermetic.
-  const env = { ...process.env };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server/cli.ts'), ...args], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^listening on (http:\/\/\S+)$/m.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1], output: () => output });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
+// The CLI without DATABASE_URL: --memory is explicit anyway, this keeps the smoke test hermetic.
+async function start(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const { child, match, output } = await startScript('server/cli.ts', args, /^listening on (http:\/\/\S+)$/m);
+  return { child, url: match[1] ?? '', output };
 }
 
 /** A GET with a chosen Host header (fetch cannot set one), to the server's real address. */
@@ -137,7 +102,7 @@ describe('npm run server (CLI)', () => {
       .parse(await (await fetch(`${url}/api/health`)).json());
     expect(health.data.status).toBe('ok');
 
-    expect(await stop(child)).toBe(0);
+    expect(await stopProcess(child)).toBe(0);
   });
 
   // Three servers, one after another, each opening PGlite on disk: minutes on a busy machine.
@@ -157,7 +122,7 @@ describe('npm run server (CLI)', () => {
       const firstKeys = founderKeys(first.output());
       expect(firstKeys.length).toBeGreaterThan(5);
       expect(partnerKey(first.output())).toMatch(/^pk_/);
-      expect(await stop(first.child)).toBe(0);
+      expect(await stopProcess(first.child)).toBe(0);
 
       // Kept: the same link (its view count goes on), the same founder and partner keys, which work.
       const second = await start(['--port', '0', '--data', dataDir, '--seed']);
@@ -175,7 +140,7 @@ describe('npm run server (CLI)', () => {
         headers: { authorization: `Bearer ${partnerKey(second.output())}` },
       });
       expect(asPartner.status).toBe(200);
-      expect(await stop(second.child)).toBe(0);
+      expect(await stopProcess(second.child)).toBe(0);
 
       // --reseed: fresh links and keys; the old ones stop working.
       const third = await start(['--port', '0', '--data', dataDir, '--seed', '--reseed']);
@@ -254,28 +219,16 @@ describe('npm run server (CLI)', () => {
     onTestFinished(() => withAdmin((c) => c.query(`DROP SCHEMA ${schema} CASCADE`)).then(() => undefined));
     const databaseUrl = new URL(TEST_DATABASE_URL ?? '');
     databaseUrl.searchParams.set('options', `-c search_path=${schema}`);
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server/cli.ts'), '--port', '0'], {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: databaseUrl.toString() },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, match } = await startScript('server/cli.ts', ['--port', '0'], /^listening on (http:\/\/\S+)$/m, {
+      ...process.env,
+      DATABASE_URL: databaseUrl.toString(),
     });
-    children.push(child);
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        const m = /^listening on (http:\/\/\S+)$/m.exec(output);
-        if (m?.[1]) resolve(m[1]);
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-    });
+    const url = match[1] ?? '';
     const health = z
       .object({ data: z.object({ database: z.object({ driver: z.string() }) }) })
       .parse(await (await fetch(`${url}/api/health`)).json());
     expect(health.data.database.driver).toBe('postgres');
-    expect(await stop(child)).toBe(0);
+    expect(await stopProcess(child)).toBe(0);
     const tables = await withAdmin((c) => c.query('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1', [schema]));
     expect(tables.rows[0]).toEqual({ n: 14 });
   });

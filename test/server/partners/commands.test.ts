@@ -3,63 +3,20 @@
  * directory, and the README's Partners walk-through (a key, `npm run webhook-receiver -- --register`,
  * following a demo company, changing it as its founder, the signed event arriving at the receiver).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  await Promise.all(children.splice(0).map(stop));
-});
-
-function env(): NodeJS.ProcessEnv {
-  const copy = { ...process.env };
-  delete copy.DATABASE_URL;
-  delete copy.OPERATOR_SECRET;
-  return copy;
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-/** Starts a script and resolves once its output matches `ready`; `output()` has everything printed since. */
-function run(script: string, args: string[], ready: RegExp): Promise<{ match: RegExpExecArray; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, script), ...args], {
-    cwd: repoRoot,
-    env: env(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) resolve({ match, output: () => output });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
-  });
-}
+import { hermeticEnv, repoRoot, startScript } from '../support/processes';
 
 function keys(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server/cli.ts'), 'keys', ...args], {
     cwd: repoRoot,
-    env: env(),
+    env: hermeticEnv(),
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -109,7 +66,7 @@ describe("the README's Partners walk-through", () => {
     'a key, the local receiver, a follow of a demo company, a founder change: the signed event arrives and is verified',
     { timeout: 120_000 },
     async () => {
-      const server = await run(
+      const server = await startScript(
         'server/cli.ts',
         ['--port', '0', '--memory', '--dev', '--seed', '--operator-secret', 'local-operator-secret'],
         /^listening on (http:\/\/\S+)$/m,
@@ -130,7 +87,7 @@ describe("the README's Partners walk-through", () => {
       const key = z.object({ data: z.object({ partner_key: z.object({ key: z.string() }) }) }).parse(await created.json()).data
         .partner_key.key;
 
-      const receiver = await run(
+      const receiver = await startScript(
         'server/webhook-receiver.ts',
         ['--port', '0', '--register', key, '--server', base],
         /^listening on (http:\/\/\S+) /m,
@@ -159,4 +116,42 @@ describe("the README's Partners walk-through", () => {
       );
     },
   );
+
+  it('a receiver on a busy port (one left running with `&`, say): one line saying so and what to do, no stack, exit 1, nothing registered', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const { port } = holder.address() as net.AddressInfo;
+    let registrations = 0;
+    const server = http.createServer((_request, response) => {
+      registrations += 1;
+      response.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port: serverPort } = server.address() as net.AddressInfo;
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(repoRoot, 'server/webhook-receiver.ts'),
+        '--port',
+        String(port),
+        '--register',
+        'pk_any',
+        '--server',
+        `http://127.0.0.1:${serverPort}`,
+      ],
+      { cwd: repoRoot, env: hermeticEnv(), encoding: 'utf8' },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `webhook receiver not started: port ${port} on 127.0.0.1 is already in use, most likely by another ` +
+        '`npm run webhook-receiver` (one started with `&` keeps running: stop it with `kill %1` in its shell, or Ctrl+C ' +
+        'after `fg`), or choose another port with --port N (--port 0 picks a free one)',
+    ]);
+    expect(registrations).toBe(0);
+  });
 });

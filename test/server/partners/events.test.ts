@@ -3,39 +3,30 @@
  * after values and a sentence; the follow's thresholds (what is held back is reported once it adds
  * up); digests on the server's clock; and the partner-view count they add.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Database } from '../../../server/platform/db/driver';
 import { followEventSchema } from '../../../server/partners/schemas';
 import { DISCLAIMER } from '../../../server/snapshots/snapshot';
-import { openTestDatabase } from '../support/db';
 import { founderWithLink, type Founder } from '../support/harness';
 import {
   addEndpoint,
   bodies,
   createPartner,
   follow,
-  makeV1App,
-  startReceiver,
   type Partner,
   type Receiver,
   type V1App,
+  withV1App,
+  withReceiver,
 } from '../support/v1';
 
-let db: Database;
 let t: V1App;
 let receiver: Receiver;
-let closeDb: () => Promise<void>;
-beforeAll(async () => {
-  const opened = await openTestDatabase();
-  db = opened.db;
-  closeDb = () => opened.close();
-  t = makeV1App(db);
-  receiver = await startReceiver();
+withV1App((app) => {
+  t = app;
 });
-afterAll(async () => {
-  await receiver.close();
-  await closeDb();
+withReceiver((started) => {
+  receiver = started;
 });
 
 const HOUR = 3600_000;

@@ -3,25 +3,20 @@
  * is told) when the link is revoked or expires; founders see their followers by partner name; a
  * follow's reads count as partner views, apart from investor views.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { snapshotSchema } from '../../../lib/core/schemas/snapshot';
 import type { Database } from '../../../server/platform/db/driver';
 import { followSchema, founderFollowSchema } from '../../../server/partners/schemas';
-import { openTestDatabase } from '../support/db';
 import { expectError, founderWithLink, signUp, snapshotPath } from '../support/harness';
-import { createPartner, follow, makeV1App, type V1App } from '../support/v1';
+import { createPartner, follow, type V1App, withV1App } from '../support/v1';
 
 let db: Database;
 let t: V1App;
-let closeDb: () => Promise<void>;
-beforeAll(async () => {
-  const opened = await openTestDatabase();
-  db = opened.db;
-  closeDb = () => opened.close();
-  t = makeV1App(db);
+withV1App((app, database) => {
+  t = app;
+  db = database;
 });
-afterAll(async () => closeDb());
 
 const DAY = 24 * 3600_000;
 const followEnvelope = z.object({

@@ -9,21 +9,15 @@ import { snapshotSuccessEnvelopeSchema } from '../../../lib/core/schemas/snapsho
 import type { Database } from '../../../server/platform/db/driver';
 import { createdPartnerKeySchema, partnerKeySchema } from '../../../server/partners/schemas';
 import { sha256Hex } from '../../../server/platform/tokens';
-import { openTestDatabase } from '../support/db';
 import { expectError, founderWithLink, makeApp, snapshotPath, uniqueIp, type TestApp } from '../support/harness';
-import { createPartner, makeV1App, operatorCall, OPERATOR_SECRET } from '../support/v1';
-import { afterAll, beforeAll } from 'vitest';
+import { createPartner, operatorCall, OPERATOR_SECRET, withV1App } from '../support/v1';
 
 let db: Database;
 let t: TestApp;
-let closeDb: () => Promise<void>;
-beforeAll(async () => {
-  const opened = await openTestDatabase();
-  db = opened.db;
-  closeDb = () => opened.close();
-  t = makeV1App(db);
+withV1App((app, database) => {
+  t = app;
+  db = database;
 });
-afterAll(async () => closeDb());
 
 const keyEnvelope = z.object({ success: z.literal(true), data: z.object({ partner_key: createdPartnerKeySchema }) });
 const listEnvelope = z.object({ data: z.object({ partner_keys: z.array(partnerKeySchema) }) });

@@ -184,17 +184,22 @@ export async function listedViewCount(founder: Founder, linkId: string): Promise
   return list.data.share_links.find((l) => l.id === linkId)?.view_count;
 }
 
+/** One database for a whole test file: opened before its tests, closed after; `onOpen` hands it to the file. */
+export function withTestDatabase(onOpen: (db: Database) => void): void {
+  let testDb: TestDatabase | undefined;
+  beforeAll(async () => {
+    testDb = await openTestDatabase();
+    onOpen(testDb.db);
+  });
+  afterAll(async () => {
+    await testDb?.close();
+  });
+}
+
 /**
  * One database and one app for a whole test file: opened before its tests, closed after. `onOpen`
  * hands them to the file (`withSharedApp((app, database) => { t = app; db = database; })`).
  */
 export function withSharedApp(onOpen: (app: TestApp, db: Database) => void): void {
-  let testDb: TestDatabase | undefined;
-  beforeAll(async () => {
-    testDb = await openTestDatabase();
-    onOpen(makeApp(testDb.db), testDb.db);
-  });
-  afterAll(async () => {
-    await testDb?.close();
-  });
+  withTestDatabase((db) => onOpen(makeApp(db), db));
 }

@@ -4,17 +4,18 @@
  * records what arrives and answers what the test says.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import type { Database } from '../../../server/platform/db/driver';
+import type { DatabaseTarget } from '../../../server/platform/db/open';
 import { manualClock, type Clock } from '../../../server/platform/clock';
 import { WebhookDispatcher } from '../../../server/webhooks/dispatcher';
 import { createHttpSender, type WebhookSender } from '../../../server/webhooks/sender';
 import { checkEndpointUrl, type HostResolver } from '../../../server/webhooks/url-policy';
 import type { AppConfig } from '../../../server/platform/app-env';
 import { partnerChores } from '../../../server/partners/chores';
-import { makeApp, START, type TestApp } from './harness';
+import { listenLocal } from './local-server';
+import { makeApp, START, withTestDatabase, type TestApp } from './harness';
 
 export const OPERATOR_SECRET = 'operator-secret-for-tests';
 
@@ -172,14 +173,9 @@ export async function startReceiver(): Promise<Receiver> {
       else setTimeout(send, answer.delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  receiver.url = `http://127.0.0.1:${port}/webhook`;
-  receiver.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenLocal(server);
+  receiver.url = `${listening.base}/webhook`;
+  receiver.close = listening.close;
   return receiver;
 }
 
@@ -199,3 +195,76 @@ export const webhookBody = z.object({
 export type WebhookBody = z.infer<typeof webhookBody>;
 
 export const bodies = (receiver: Receiver): WebhookBody[] => receiver.received.map((r) => webhookBody.parse(r.json));
+
+/**
+ * One database per test file with a v1 app on it, opened before the file's tests and closed after;
+ * hands them to the file (`withV1App((app, database) => { t = app; db = database; })`), as
+ * `withSharedApp` does for the snapshot API.
+ */
+export function withV1App(onOpen: (app: V1App, db: Database) => void): void {
+  withTestDatabase((db) => onOpen(makeV1App(db), db));
+}
+
+/** One webhook receiver per test file, started before its tests and closed after. */
+export function withReceiver(onStart: (receiver: Receiver) => void): void {
+  let started: Receiver | undefined;
+  beforeAll(async () => {
+    started = await startReceiver();
+    onStart(started);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+}
+
+/**
+ * `startServer` options for a server the tests reach over HTTP: a free port on 127.0.0.1, `--dev`
+ * (plain-http webhooks to loopback), the operator API with OPERATOR_SECRET, the outbox polled every
+ * 50 ms, nothing printed.
+ */
+export function devServerOptions(database: DatabaseTarget) {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    database,
+    dev: true,
+    seed: false,
+    trustProxy: false,
+    operatorSecret: OPERATOR_SECRET,
+    webhookPollIntervalMs: 50,
+    print: () => undefined,
+  };
+}
+
+/** A request with a bearer key (and a JSON body) to a server started over HTTP (`startServer`). */
+export const callServer = (base: string, method: string, route: string, key: string, body?: unknown): Promise<Response> =>
+  fetch(`${base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+/**
+ * Over HTTP, on a server started with `--dev` and OPERATOR_SECRET: a founder with a DD pack and a share
+ * link, a partner key whose webhook endpoint is `receiverUrl`, and its follow of that link.
+ */
+export async function followOverHttp(base: string, receiverUrl: string): Promise<{ founderKey: string; partnerKey: string }> {
+  const signUp = await fetch(`${base}/api/founder/organisations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Over HTTP Ltd', subscription_tier: 'growth', readiness_score: 50 }),
+  });
+  const founderKey = z.object({ data: z.object({ founder_key: z.string() }) }).parse(await signUp.json()).data.founder_key;
+  await callServer(base, 'POST', '/api/founder/dd-packs', founderKey, {});
+  const link = z
+    .object({ data: z.object({ share_link: z.object({ token: z.string() }) }) })
+    .parse(await (await callServer(base, 'POST', '/api/founder/share-links', founderKey, {})).json()).data.share_link;
+  const partnerKey = z
+    .object({ data: z.object({ partner_key: z.object({ key: z.string() }) }) })
+    .parse(
+      await (await callServer(base, 'POST', '/api/operator/partner-keys', OPERATOR_SECRET, { name: 'Over HTTP Fund' })).json(),
+    ).data.partner_key.key;
+  expect((await callServer(base, 'POST', '/api/v1/webhook-endpoints', partnerKey, { url: receiverUrl })).status).toBe(201);
+  expect((await callServer(base, 'POST', '/api/v1/follows', partnerKey, { token: link.token })).status).toBe(201);
+  return { founderKey, partnerKey };
+}

@@ -5,40 +5,31 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Database } from '../../../server/platform/db/driver';
 import { GONE_REASON } from '../../../server/webhooks/dispatcher';
 import { retrySchedule } from '../../../server/webhooks/retry';
 import { endpointSchema, messageSchema } from '../../../server/webhooks/schemas';
 import { partnerEventSchema } from '../../../server/partners/schemas';
-import { openTestDatabase } from '../support/db';
 import { expectError, founderWithLink, type Founder } from '../support/harness';
 import {
   addEndpoint,
   createPartner,
   follow,
-  makeV1App,
-  startReceiver,
   type Partner,
   type Receiver,
   type V1App,
+  withV1App,
+  withReceiver,
 } from '../support/v1';
 
-let db: Database;
 let t: V1App;
 let receiver: Receiver;
-let closeDb: () => Promise<void>;
-beforeAll(async () => {
-  const opened = await openTestDatabase();
-  db = opened.db;
-  closeDb = () => opened.close();
-  t = makeV1App(db);
-  receiver = await startReceiver();
+withV1App((app) => {
+  t = app;
 });
-afterAll(async () => {
-  await receiver.close();
-  await closeDb();
+withReceiver((started) => {
+  receiver = started;
 });
 
 const messageEnvelope = z.object({ data: z.object({ message: messageSchema }) });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { manualClock } from '../../../server/platform/clock';
 import type { Database } from '../../../server/platform/db/driver';
@@ -18,36 +18,34 @@ import type { DatabaseTarget } from '../../../server/platform/db/open';
 import { endpointSchema } from '../../../server/webhooks/schemas';
 import { MAX_ATTEMPTS, retrySchedule } from '../../../server/webhooks/retry';
 import { startServer } from '../../../server/start';
-import { openTestDatabase, TEST_DATABASE_URL } from '../support/db';
+import { TEST_DATABASE_URL } from '../support/db';
 import { founderWithLink, START, type Founder } from '../support/harness';
 import {
   addEndpoint,
   bodies,
   createPartner,
   follow,
-  makeV1App,
-  OPERATOR_SECRET,
   startReceiver,
   webhookBody,
   type Partner,
   type Receiver,
   type V1App,
+  withV1App,
+  withReceiver,
+  callServer,
+  followOverHttp,
+  devServerOptions,
 } from '../support/v1';
 
 let db: Database;
 let t: V1App;
 let receiver: Receiver;
-let closeDb: () => Promise<void>;
-beforeAll(async () => {
-  const opened = await openTestDatabase();
-  db = opened.db;
-  closeDb = () => opened.close();
-  t = makeV1App(db);
-  receiver = await startReceiver();
+withV1App((app, database) => {
+  t = app;
+  db = database;
 });
-afterAll(async () => {
-  await receiver.close();
-  await closeDb();
+withReceiver((started) => {
+  receiver = started;
 });
 
 const endpointEnvelope = z.object({ data: z.object({ endpoint: endpointSchema }) });
@@ -220,45 +218,14 @@ describe('restart in the middle of a retry', () => {
       onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
       target = { kind: 'pglite', dataDir };
     }
-    const options = {
-      port: 0,
-      host: '127.0.0.1',
-      database: target,
-      dev: true,
-      seed: false,
-      trustProxy: false,
-      operatorSecret: OPERATOR_SECRET,
-      webhookPollIntervalMs: 50,
-      print: () => undefined,
-    };
-    const call = (base: string, method: string, route: string, key: string, body?: unknown) =>
-      fetch(`${base}${route}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-
+    const options = devServerOptions(target);
     const first = await startServer({ ...options, clock: manualClock(START) });
-    const signUp = await fetch(`${first.url}/api/founder/organisations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Restart Ltd', subscription_tier: 'growth', readiness_score: 50 }),
-    });
-    const founderKey = z.object({ data: z.object({ founder_key: z.string() }) }).parse(await signUp.json()).data.founder_key;
-    await call(first.url, 'POST', '/api/founder/dd-packs', founderKey, {});
-    const link = z
-      .object({ data: z.object({ share_link: z.object({ token: z.string() }) }) })
-      .parse(await (await call(first.url, 'POST', '/api/founder/share-links', founderKey, {})).json()).data.share_link;
-    const key = z
-      .object({ data: z.object({ partner_key: z.object({ key: z.string() }) }) })
-      .parse(
-        await (await call(first.url, 'POST', '/api/operator/partner-keys', OPERATOR_SECRET, { name: 'Restart Fund' })).json(),
-      ).data.partner_key.key;
-    expect((await call(first.url, 'POST', '/api/v1/webhook-endpoints', key, { url: local.url })).status).toBe(201);
-    expect((await call(first.url, 'POST', '/api/v1/follows', key, { token: link.token })).status).toBe(201);
+    const { founderKey, partnerKey: key } = await followOverHttp(first.url, local.url);
 
     local.respond = () => ({ status: 503 });
-    expect((await call(first.url, 'PATCH', '/api/founder/organisation', founderKey, { readiness_score: 58 })).status).toBe(200);
+    expect((await callServer(first.url, 'PATCH', '/api/founder/organisation', founderKey, { readiness_score: 58 })).status).toBe(
+      200,
+    );
     await waitFor(() => local.received.length === 1, 'the first attempt');
     const id = local.received[0]?.headers['webhook-id'];
     await first.close();
@@ -274,7 +241,7 @@ describe('restart in the middle of a retry', () => {
           message: z.object({ status: z.string(), next_attempt_at: z.string(), attempts: z.array(z.unknown()) }),
         }),
       })
-      .parse(await (await call(second.url, 'GET', `/api/v1/webhook-messages/${String(id)}`, key)).json()).data.message;
+      .parse(await (await callServer(second.url, 'GET', `/api/v1/webhook-messages/${String(id)}`, key)).json()).data.message;
     expect(message.status).toBe('pending');
     expect(message.attempts).toHaveLength(1);
     expect(Date.parse(message.next_attempt_at)).toBeGreaterThanOrEqual(Date.parse(START) + 8_000);
@@ -291,7 +258,7 @@ describe('restart in the middle of a retry', () => {
     const statuses = async () =>
       z
         .object({ data: z.object({ events: z.array(z.object({ delivery: z.object({ status: z.string() }) })) }) })
-        .parse(await (await call(second.url, 'GET', '/api/v1/events', key)).json())
+        .parse(await (await callServer(second.url, 'GET', '/api/v1/events', key)).json())
         .data.events.map((e) => e.delivery.status);
     await expect.poll(statuses, { timeout: 10_000 }).toEqual(['delivered']);
   });

@@ -5,13 +5,12 @@
  * at most its share of the send slots. Issue #34 measured the other partner waiting over 60 s.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../server/platform/clock';
 import type { Database } from '../../../server/platform/db/driver';
 import { DEFAULT_PER_ENDPOINT, WebhookDispatcher } from '../../../server/webhooks/dispatcher';
 import { createHttpSender } from '../../../server/webhooks/sender';
+import { listenLocal } from '../support/local-server';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/db';
 import { founderWithLink, signUp } from '../support/harness';
 import { addEndpoint, createPartner, follow, makeV1App, startReceiver, type Receiver } from '../support/v1';
@@ -32,26 +31,13 @@ afterAll(async () => {
 
 /** An HTTP server that takes every request and never answers; counts the requests it holds open. */
 async function startHangingReceiver(): Promise<{ url: string; open: () => number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
   let open = 0;
   const server = http.createServer((_request, response) => {
     open += 1;
     response.on('close', () => (open -= 1));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`,
-    open: () => open,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listenLocal(server);
+  return { url: `${listening.base}/webhook`, open: () => open, close: listening.close };
 }
 
 /** One server instance's outbox worker with the default sender (5 s to connect, 10 s to answer). */

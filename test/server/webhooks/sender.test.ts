@@ -1,27 +1,38 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../../server/start';
 import { createHttpSender } from '../../../server/webhooks/sender';
+import { listenLocal, type LocalServer } from '../support/local-server';
+import { callServer, devServerOptions, followOverHttp } from '../support/v1';
 
-let receiver: http.Server | null = null;
+let receiver: LocalServer | null = null;
 afterEach(async () => {
-  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  await receiver?.close();
   receiver = null;
 });
 
 /** A receiver that answers 200 and keeps the connection alive; says when its connection closes. */
 async function keepAliveReceiver() {
+  let requests = 0;
   const server = http.createServer((request, response) => {
+    requests += 1;
     request.resume();
     request.on('end', () => response.end('ok'));
   });
   server.keepAliveTimeout = 60_000;
+  let openedConnections = 0;
   let closedConnections = 0;
-  server.on('connection', (socket) => socket.on('close', () => (closedConnections += 1)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver = server;
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, closed: () => closedConnections };
+  server.on('connection', (socket) => {
+    openedConnections += 1;
+    socket.on('close', () => (closedConnections += 1));
+  });
+  receiver = await listenLocal(server);
+  return {
+    url: `${receiver.base}/hook`,
+    opened: () => openedConnections,
+    closed: () => closedConnections,
+    requests: () => requests,
+  };
 }
 
 const until = async (condition: () => boolean) => {
@@ -40,5 +51,22 @@ describe('the HTTP sender', () => {
     expect(await until(() => hook.closed() > 0)).toBe(false);
     sender.close();
     expect(await until(() => hook.closed() === 1)).toBe(true);
+  });
+
+  it('a stopping server closes the connection its sender kept alive to a receiver', async () => {
+    const hook = await keepAliveReceiver();
+    const server = await startServer(devServerOptions({ kind: 'pglite' }));
+    try {
+      const { founderKey } = await followOverHttp(server.url, hook.url);
+      const patched = await callServer(server.url, 'PATCH', '/api/founder/organisation', founderKey, { readiness_score: 77 });
+      expect(patched.status).toBe(200);
+      // The change's events (its scores and its band) arrive, and their connections are kept alive.
+      expect(await until(() => hook.requests() === 2)).toBe(true);
+      expect(await until(() => hook.closed() > 0)).toBe(false);
+    } finally {
+      await server.close();
+    }
+    expect(hook.opened()).toBeGreaterThan(0);
+    expect(await until(() => hook.closed() === hook.opened())).toBe(true);
   });
 });

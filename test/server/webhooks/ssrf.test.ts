@@ -8,7 +8,7 @@
 import http from 'node:http';
 import { isIP, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Database } from '../../../server/platform/db/driver';
 import { createHttpSender } from '../../../server/webhooks/sender';
 import {
@@ -18,22 +18,16 @@ import {
   guardedLookup,
   type HostResolver,
 } from '../../../server/webhooks/url-policy';
-import { openTestDatabase } from '../support/db';
-import { expectError, founderWithLink } from '../support/harness';
-import { createPartner, follow, makeV1App, startReceiver, type Receiver } from '../support/v1';
+import { expectError, founderWithLink, withTestDatabase } from '../support/harness';
+import { createPartner, follow, makeV1App, startReceiver, type Receiver, withReceiver } from '../support/v1';
 
 let db: Database;
 let receiver: Receiver;
-let closeDb: () => Promise<void>;
-beforeAll(async () => {
-  const opened = await openTestDatabase();
-  db = opened.db;
-  closeDb = () => opened.close();
-  receiver = await startReceiver();
+withTestDatabase((database) => {
+  db = database;
 });
-afterAll(async () => {
-  await receiver.close();
-  await closeDb();
+withReceiver((started) => {
+  receiver = started;
 });
 
 /** Example public address (resolved only, never connected to). */
