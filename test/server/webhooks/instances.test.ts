@@ -21,13 +21,14 @@ import { signUp } from '../support/harness';
 import { addEndpoint, createPartner, follow, makeV1App, startReceiver, type Receiver } from '../support/v1';
 
 /**
- * The sender's timeouts, scaled down from 5 s + 10 s so the test takes seconds, not minutes. Not lower:
- * the workers, the receivers and PGlite share this process, and on a busy machine, with 1 s to connect
- * and 2 s to answer, one send failed and its retry, due on the test's clock (which never moves), never
- * came: 99 of 100 delivered.
+ * The sender's timeouts, scaled down from 5 s + 10 s so the test takes seconds, not minutes, and well
+ * above the receivers' 1.5 s: the workers, the receivers and PGlite share this process, and on a busy
+ * machine, with 1 s to connect and 2 s to answer, one send failed and its retry, due on the test's
+ * clock (which never moves), never came: 99 of 100 delivered. The old dispatcher's failure does not
+ * depend on them (its lease was a fixed 60 s).
  */
-const CONNECT_TIMEOUT_MS = 2_000;
-const RESPONSE_TIMEOUT_MS = 3_000;
+const CONNECT_TIMEOUT_MS = 3_000;
+const RESPONSE_TIMEOUT_MS = 5_000;
 
 let opened: TestDatabase;
 let second: Database;
