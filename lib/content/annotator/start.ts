@@ -70,10 +70,13 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
   let rendered = false;
   requestAnimationFrame(() => (rendered = true));
   let applied: ContentSettings | null = null;
+  /** A copy of the settings written while the first read was on its way: newer than what it may answer. */
+  let written: ContentSettings | null = null;
   const base = deps.client ?? messagingSnapshotClient;
   const client: BadgeSnapshotClient = {
     async peekMany(requests) {
-      const { services } = applied ?? (await settingsRead);
+      const current: ContentSettings = applied ?? (await settingsRead.then((read): ContentSettings => written ?? read));
+      const { services } = current;
       const known = requests.map((request) => services.some(({ origin }) => origin === request.origin));
       const answers = await base.peekMany(requests.filter((_, index) => known[index]));
       return known.map((isKnown) => (isKnown ? (answers.shift() ?? null) : null));
@@ -99,31 +102,18 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
     },
     () => undefined,
   );
-  let settings: ContentSettings;
-  try {
-    settings = await settingsRead;
-  } catch (error) {
-    annotator.rescan({ recognizer: NO_LINKS });
-    throw error;
-  }
-  if (!lifetime.isAlive()) return null;
-  applied = settings;
-  annotator.rescan({ recognizer: createLinkRecognizer(settings.services), hoverDelayMs: settings.hoverDelayMs });
-
   /** New services or hover delay: every link is looked at again (only if something changed). */
   const apply = (next: ContentSettings) => {
-    if (!lifetime.isAlive() || (applied && sameSettings(applied, next))) return;
-    applied = next;
-    annotator.rescan({ recognizer: createLinkRecognizer(next.services), hoverDelayMs: next.hoverDelayMs });
+    if (!lifetime.isAlive()) return;
+    if (!applied) written = next;
+    else if (!sameSettings(applied, next)) {
+      applied = next;
+      annotator.rescan({ recognizer: createLinkRecognizer(next.services), hoverDelayMs: next.hoverDelayMs });
+    }
   };
-  // Just after browser start the policy read can take seconds: the page was annotated from the last
-  // policy seen. Once the read is done the page asks again (the user's settings may have changed
-  // meanwhile too) and its badges are corrected if anything differs.
-  if (!settings.settled) {
-    void getSettings({ waitForPolicy: true }).then(apply, () => undefined);
-  }
-
-  // Services or hover delay edited in the options page, or a new administrator policy.
+  // Services or hover delay edited in the options page, or a new administrator policy. Listened to
+  // before the first read: a copy the background writes while that read is on its way (a service just
+  // added) would otherwise be missed for good.
   const onStorageChanged = (changes: Record<string, unknown>, area: string) => {
     if (area !== 'local') return;
     // The language chosen in the options page: the badges are worded again.
@@ -143,6 +133,24 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
   };
   browser.storage.onChanged.addListener(onStorageChanged);
   signal.addEventListener('abort', () => browser.storage.onChanged.removeListener(onStorageChanged), { once: true });
+
+  let settings: ContentSettings;
+  try {
+    settings = await settingsRead;
+  } catch (error) {
+    annotator.rescan({ recognizer: NO_LINKS });
+    throw error;
+  }
+  if (!lifetime.isAlive()) return null;
+  applied = written ?? settings;
+  annotator.rescan({ recognizer: createLinkRecognizer(applied.services), hoverDelayMs: applied.hoverDelayMs });
+
+  // Just after browser start the policy read can take seconds: the page was annotated from the last
+  // policy seen. Once the read is done the page asks again (the user's settings may have changed
+  // meanwhile too) and its badges are corrected if anything differs.
+  if (!settings.settled) {
+    void getSettings({ waitForPolicy: true }).then(apply, () => undefined);
+  }
   return annotator;
 }
 

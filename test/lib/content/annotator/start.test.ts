@@ -145,6 +145,16 @@ describe('startAnnotator settings', () => {
       expect(asked).toEqual([SERVICE.origin]);
     });
 
+    it('a copy of the settings written while the first read is on its way (a service just added) is the one applied', async () => {
+      const { getSettings, give } = slowSettings();
+      const started = startAnnotator(lifetime, { getSettings, getBadgeText: async () => EN_TEXT, client });
+      await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: settings([SERVICE, OTHER], true) });
+      // The read answers what the copy held before that write.
+      give(settings([SERVICE], true));
+      await started;
+      expect(badgedIds()).toEqual(['a', 'b']);
+    });
+
     it('settings that never come: the guessed badges go, and the page is left as it was', async () => {
       const { getSettings, fail } = slowSettings();
       const started = startAnnotator(lifetime, { getSettings, getBadgeText: async () => EN_TEXT, client });
