@@ -156,7 +156,7 @@ describe(`two outbox workers on one ${TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite
   });
 
   it(
-    'slow receivers (answering in 1.3–1.5 s, about half the answer timeout), 2 sends at a time, 100 events queued for 4 endpoints: every one arrives, none again after its 2xx',
+    'slow receivers (answering in 1.3–1.5 s, under a third of the answer timeout), 2 sends at a time, 100 events queued for 4 endpoints: every one arrives, none again after its 2xx',
     { timeout: 240_000 },
     async () => {
       const result = await deliverWithTwoWorkers({
