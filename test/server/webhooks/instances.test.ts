@@ -2,7 +2,7 @@
  * docs/api-decisions.md promises exactly-once delivery in normal operation (no crash, receivers that
  * answer within the timeout), on one instance or several on one database. Here two outbox workers,
  * each with its own connection pool on PostgreSQL (on PGlite they share the one in-process database),
- * deliver to fast receivers, and to receivers that answer 204 late (about half the sender's answer
+ * deliver to fast receivers, and to receivers that answer 204 late (under a third of the sender's answer
  * timeout). Every event must arrive, and none twice. Issue #34: a fixed 60 s lease covered a whole
  * batch of up to 100 sends and results were recorded when the batch ended, so a batch that took longer
  * than a minute was claimed and sent again by the other worker. The slow case below is built so that
