@@ -40,6 +40,20 @@ function pointer(type: string, timeStamp: number, target: EventTarget = document
   target.dispatchEvent(event);
 }
 
+/** A card claimed with a loaded snapshot (and the background's verdict on its signature, if given). */
+const readyClaim = (signature?: NonNullable<Extract<CardClaim['result'], { status: 'ready' }>['signature']>): CardClaim => ({
+  request: { origin: 'https://comply.example', token: FIXTURE_TOKEN },
+  result: {
+    status: 'ready',
+    snapshot: buildSnapshot(),
+    meta: { token_status: 'active', view_count: 1 },
+    fetchedAt: 1,
+    fromCache: true,
+    ...(signature ? { signature } : {}),
+  },
+  language: 'en',
+});
+
 describe('HoverCard: where the pointer is', () => {
   it('says "inside" when the pointer comes in, again at most every CARD_HOVER_REPEAT_MS while it moves, and "left" when it leaves', () => {
     const onHover = renderCard();
@@ -90,17 +104,7 @@ describe('HoverCard: Escape', () => {
 
 describe('HoverCard: a card already claimed (a page loaded ahead gets its card with its wait)', () => {
   it('draws the company in its first render and tells its size, without asking for a claim or showing Loading', () => {
-    const claimed: CardClaim = {
-      request: { origin: 'https://comply.example', token: FIXTURE_TOKEN },
-      result: {
-        status: 'ready',
-        snapshot: buildSnapshot(),
-        meta: { token_status: 'active', view_count: 1 },
-        fetchedAt: 1,
-        fromCache: true,
-      },
-      language: 'en',
-    };
+    const claimed = readyClaim();
     const onResize = vi.fn<(size: { width: number; height: number }) => void>();
     const never = () => new Promise<never>(() => undefined);
     const { getByTestId, queryByRole } = render(
@@ -188,18 +192,6 @@ describe('HoverCard: a refresh the background does not answer', () => {
 });
 
 describe('HoverCard: Watch', () => {
-  const ready = (signature?: NonNullable<Extract<CardClaim['result'], { status: 'ready' }>['signature']>): CardClaim => ({
-    request: { origin: 'https://comply.example', token: FIXTURE_TOKEN },
-    result: {
-      status: 'ready',
-      snapshot: buildSnapshot(),
-      meta: { token_status: 'active', view_count: 1 },
-      fetchedAt: 1,
-      fromCache: true,
-      ...(signature ? { signature } : {}),
-    },
-    language: 'en',
-  });
   const offered = (claim: CardClaim) => {
     const watchControl = vi.fn<NonNullable<Parameters<typeof HoverCard>[0]['watchControl']>>(() => null);
     const never = () => new Promise<never>(() => undefined);
@@ -220,13 +212,13 @@ describe('HoverCard: Watch', () => {
   };
 
   it('is offered for a loaded snapshot, signed and verified or not signed at all', () => {
-    expect(offered(ready({ state: 'verified', kid: 'k1', signedAt: 1 }))).toContain(true);
-    expect(offered(ready({ state: 'unsigned' }))).toContain(true);
-    expect(offered(ready())).toContain(true);
+    expect(offered(readyClaim({ state: 'verified', kid: 'k1', signedAt: 1 }))).toContain(true);
+    expect(offered(readyClaim({ state: 'unsigned' }))).toContain(true);
+    expect(offered(readyClaim())).toContain(true);
   });
 
   it('is not offered (only an unwatch of a watched link) for an answer whose signature fails', () => {
-    const calls = offered(ready({ state: 'invalid', reason: 'digest-mismatch', message: 'the body is not the one signed' }));
+    const calls = offered(readyClaim({ state: 'invalid', reason: 'digest-mismatch', message: 'the body is not the one signed' }));
     expect(calls.length).toBeGreaterThan(0);
     expect(calls).not.toContain(true);
   });
