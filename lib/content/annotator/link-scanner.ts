@@ -358,12 +358,18 @@ export function createLinkScanner(
         seen = new WeakMap(); // every anchor gets a fresh look with the new services
       }
       searchSelector = selectorFor(recognizer);
-      // Annotated links first: the new selector may no longer pick them, and they must be let go.
+      // The annotated links at once, as in a mutation callback (the new selector may no longer pick
+      // them): the settings that replace the share-shaped guess may come before the first paint, and
+      // a badge that goes should give its room back before the reader sees it.
+      const waiting = anchorQueue.slice(anchorIndex);
+      anchorQueue = [];
+      anchorIndex = 0;
       for (const annotation of live) anchorQueue.push(annotation.anchor);
-      pendingRoots.add(doc);
-      // At once, as in a mutation callback: the settings that replace the share-shaped guess may come
-      // before the first paint, and a new page's links take their room before they are painted.
+      for (const anchor of waiting) anchorQueue.push(anchor);
       flush(IN_CALLBACK_BUDGET_MS);
+      // The whole page in idle slices: on a long page one look at every anchor is a long task.
+      pendingRoots.add(doc);
+      scheduleFlush();
     },
   };
   // The page as parsed so far, at once: each badge's room before the next paint.

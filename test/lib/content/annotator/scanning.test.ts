@@ -354,6 +354,26 @@ describe('teardown', () => {
   });
 });
 
+describe('a rescan with new services (the settings replacing the share-shaped guess)', () => {
+  it('looks again at the annotated links at once, and at the rest of the page only in idle slices', async () => {
+    document.body.innerHTML = `${ordinaryLinks(990)} <a id="ours" href="${shareUrl(0)}">x</a> <a id="other" href="https://other.example/share/${fixtureToken(1)}">y</a>`;
+    const other = { ...SERVICE, id: 'other', origin: 'https://other.example' };
+    const h = start({ recognizer: createLinkRecognizer([SERVICE, other]) });
+    h.scheduler.runAllFrames();
+    const configured = createLinkRecognizer([SERVICE]);
+    const recognize = vi.fn((anchor: HTMLAnchorElement, href?: string | null) => configured.recognizeAnchor(anchor, href));
+    h.annotator.rescan({ recognizer: { recognizeAnchor: recognize } });
+    // Before any idle period: the link of the service no longer configured has lost its badge (and room).
+    expect(recognize).toHaveBeenCalledTimes(2);
+    expect(badges().map((badge) => badge.previousElementSibling?.id)).toEqual(['ours']);
+    expect(h.scheduler.pendingFrames).toBeGreaterThan(0);
+    h.scheduler.runAllFrames();
+    // Every anchor looked at once more (no candidate selector), the annotated ones not twice.
+    expect(recognize).toHaveBeenCalledTimes(992);
+    expect(badges().map((badge) => badge.previousElementSibling?.id)).toEqual(['ours']);
+  });
+});
+
 describe('the links the annotator lists for the popup and side panel', () => {
   it("names each by the first link's own words, whitespace collapsed and cut short; a link without words has none", async () => {
     document.body.innerHTML = `
