@@ -52,8 +52,20 @@ export function RowFigures({ row }: { row: LinkRow }) {
   if (row.score === null || row.label === null || row.band === null) return null;
   return (
     <span data-testid="row-figures" className="flex flex-wrap items-center gap-1.5">
+      <SignatureFails row={row} />
       <ReadinessFigure score={row.score} label={row.label} />
       <RiskFigure band={row.band} />
+    </span>
+  );
+}
+
+/** Said before a row's figures when the service's key did not sign them (issue #36), as the card does. */
+export function SignatureFails({ row }: { row: LinkRow }) {
+  const { t } = useI18n();
+  if (row.ready?.signature?.state !== 'invalid') return null;
+  return (
+    <span data-testid="row-signature-invalid" className="basis-full text-xs font-semibold text-red-800 dark:text-red-300">
+      {t('pageLinks.signatureFails')}
     </span>
   );
 }

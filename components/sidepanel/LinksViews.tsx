@@ -2,7 +2,7 @@
 import { useId } from 'react';
 import { useI18n } from '../i18n';
 import { focusRing } from '../styles';
-import { Expiry, LinkText, RowFigures, RowStatus, type RowName } from '../page-links/row-parts';
+import { Expiry, LinkText, RowFigures, RowStatus, SignatureFails, type RowName } from '../page-links/row-parts';
 import { readinessLabelName, riskBandName } from '@/lib/core/vocabulary';
 import { READINESS_TONE, RISK_TONE } from '../tones';
 import { SORT_COLUMNS, type LinkRow, type SortColumn, type SortState } from '../page-links/rows';
@@ -183,6 +183,7 @@ export function LinksTable({ rows, sort, onSort, selectedKey, onSelect, now }: L
                     <RowNameButton name={name} selected={selected} onSelect={() => onSelect(row.link.canonicalKey)} fit="wrap" />
                     <LinkText row={row} />
                     {!row.ready && <RowStatus row={row} />}
+                    <SignatureFails row={row} />
                     {row.expiresAt !== null && (
                       <span className="text-[11px] text-slate-600 @md:hidden dark:text-slate-400">
                         {t('snapshot.linkExpires')} <Expiry row={row} now={now} wrap />

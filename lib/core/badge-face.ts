@@ -27,7 +27,7 @@ export type BadgeFace =
 
 /** What the background knows of a result when it words a badge (a `BadgeSummary`, seen zod-free). */
 export type FaceSource =
-  | { state: 'ready'; score: number; label: ReadinessLabel; band: RiskBand }
+  | { state: 'ready'; score: number; label: ReadinessLabel; band: RiskBand; signatureFails?: true }
   | { state: 'error'; code: SnapshotErrorCode; retryAt?: number; expiredAt?: string; withdrawn?: true };
 
 type ErrorFace = Extract<BadgeFace, { state: 'error' }>;
@@ -71,6 +71,10 @@ const utcDate = (iso: string, locale: string): string | null => {
 export function badgeFace(summary: FaceSource, words: BadgeWords): BadgeFace {
   const hint = sayBadge(words, 'badge.hint');
   if (summary.state === 'ready') {
+    // Figures the service's key did not sign are not shown on the badge as the service's (the card says why).
+    if (summary.signatureFails) {
+      return { ...badgeLook(summary), state: 'ready', label: sayBadge(words, 'badge.ready.signatureFails.label', { hint }) };
+    }
     return {
       ...badgeLook(summary),
       state: 'ready',

@@ -34,7 +34,8 @@ export interface BadgeLook {
 export type BadgeLookState =
   | { state: 'idle' }
   | { state: 'loading' }
-  | { state: 'ready'; score: number; label: ReadinessLabel }
+  /** `signatureFails`: the service's key did not sign this answer (its figures are not shown as the service's). */
+  | { state: 'ready'; score: number; label: ReadinessLabel; signatureFails?: boolean | undefined }
   | { state: 'error'; code: SnapshotErrorCode; withdrawn?: boolean | undefined };
 
 /** Marks of the failed states: withdrawn (barred), expired (a clock), not found (a question), a passing problem (!), a service not enabled (a dash). */
@@ -53,7 +54,9 @@ export function badgeLook(view: BadgeLookState): BadgeLook {
     case 'loading':
       return { text: BADGE_MARKS.idle, tone: 'neutral', dashed: view.state === 'idle', mark: false };
     case 'ready':
-      return { text: `${view.score}/100`, tone: READINESS_TONE[view.label], dashed: false, mark: false };
+      return view.signatureFails
+        ? { text: BADGE_MARKS.passing, tone: ERROR_TONE.INVALID_RESPONSE, dashed: false, mark: true }
+        : { text: `${view.score}/100`, tone: READINESS_TONE[view.label], dashed: false, mark: false };
     case 'error':
       return errorLook(view);
   }

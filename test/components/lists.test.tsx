@@ -7,7 +7,7 @@ import { PopupApp } from '@/components/popup/PopupApp';
 import { SidePanelApp } from '@/components/sidepanel/SidePanelApp';
 import { watchlistToCsv } from '@/components/watchlist/export';
 import { appTranslator } from '@/lib/core/i18n';
-import { snapshotError } from '@/lib/core/schemas/results';
+import { snapshotError, snapshotResultSchema } from '@/lib/core/schemas/results';
 import type { PageLink } from '@/lib/protocol/page-links';
 import { FIXTURE_NOW } from '../fixtures/snapshot';
 import { buildPoint } from '../fixtures/watchlist';
@@ -46,6 +46,42 @@ describe('the page’s links', () => {
     ]);
     // A loaded row does not repeat its raw address in quotes.
     expect(screen.getAllByTestId('page-link-row')[0]?.textContent).not.toContain('http://');
+  });
+
+  it('a row whose signature fails says so before its figures, in the popup and in the side panel’s table (issue #36)', async () => {
+    const failing = snapshotResultSchema.parse({
+      ...readyResult('Kobo Ledger Ltd'),
+      signature: { state: 'invalid', reason: 'bad-signature', message: 'does not verify' },
+    });
+    const cached = { [kobo.token]: failing, [sahel.token]: readyResult('Sahel Pay SA') };
+    const popup = render(
+      <PopupApp
+        api={fakeApi({ scan: { status: 'links', links: [kobo, sahel] }, cached })}
+        queryClient={testQueryClient()}
+        now={FIXTURE_NOW}
+      />,
+    );
+    await screen.findByText('Sahel Pay SA');
+    const [koboRow, sahelRow] = screen.getAllByTestId('page-link-row');
+    const warning = within(koboRow!).getByTestId('row-signature-invalid');
+    expect(warning.textContent).toBe('Signature invalid: these figures may not be what the service sent');
+    expect(
+      warning.compareDocumentPosition(within(koboRow!).getByTestId('row-figures').lastElementChild!) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(within(sahelRow!).queryByTestId('row-signature-invalid')).toBeNull();
+    popup.unmount();
+
+    render(
+      <SidePanelApp
+        api={fakeApi({ scan: { status: 'links', links: [kobo, sahel] }, cached })}
+        watchlist={fakeWatchlistApi([])}
+        queryClient={testQueryClient()}
+        now={FIXTURE_NOW}
+      />,
+    );
+    await screen.findByText('Sahel Pay SA');
+    expect(screen.getAllByTestId('row-signature-invalid')).toHaveLength(1);
   });
 
   it('one link written on both names of the local server is one row (issue #33 item 14)', async () => {

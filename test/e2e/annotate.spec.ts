@@ -1,5 +1,4 @@
 import { BADGE_WIDTH } from '@/lib/core/badge-look';
-import type { Page } from '@playwright/test';
 import { waitLongerThanHoverDelay } from '../support/timing';
 import { artifactPath } from './support/artifacts';
 import { configureTestService } from './support/extension';
@@ -276,20 +275,6 @@ test('revoked and expired links show their error states', async ({ context, serv
   }
 });
 
-/** Accessible names of the badge buttons (inside closed shadow roots: read from the accessibility tree). */
-async function badgeNames(page: Page): Promise<string[]> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
-    return nodes
-      .filter((node) => node.role?.value === 'button')
-      .map((node) => String(node.name?.value ?? ''))
-      .filter((name) => /snapshot|Instantané/i.test(name));
-  } finally {
-    await cdp.detach();
-  }
-}
-
 test('badges speak the language chosen in the options, and follow a change without a reload', async ({
   context,
   serviceWorker,
@@ -297,19 +282,18 @@ test('badges speak the language chosen in the options, and follow a change witho
   deal,
 }) => {
   const mail = await MailPage.open(context, 'gmail-thread', deal.link, serviceOrigin);
-  const { page } = mail;
   await expect(mail.badgeAfter('gmail-share')).toHaveAttribute('data-state', 'idle');
   await expect
-    .poll(() => badgeNames(page))
+    .poll(() => mail.badgeNames())
     .toContain('Compliance Lens: compliance snapshot not loaded — hover or press Enter to load it (counts as a view)');
   try {
     await serviceWorker.evaluate(() => chrome.storage.local.set({ language: 'fr' }));
     await expect
-      .poll(() => badgeNames(page))
+      .poll(() => mail.badgeNames())
       .toContain(
         'Compliance Lens : instantané de conformité non chargé — survolez ou appuyez sur Entrée pour le charger (compte comme une consultation)',
       );
-    expect((await badgeNames(page)).some((name) => name.startsWith('Compliance snapshot'))).toBe(false);
+    expect((await mail.badgeNames()).some((name) => name.startsWith('Compliance snapshot'))).toBe(false);
   } finally {
     await serviceWorker.evaluate(() => chrome.storage.local.remove('language'));
   }

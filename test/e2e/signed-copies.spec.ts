@@ -96,6 +96,9 @@ test('a service whose answer is not the one its key signed: the card says so bef
     await expect(shown.card.getByTestId('save-copy')).toHaveCount(0);
     // Nor a Watch: a watch would start its history with figures that may not be the service's.
     await expect(shown.card.getByTestId('watch-toggle')).toHaveCount(0);
+    // Nor does the badge show the figures as the service's: a mark, and why in its name.
+    await expect(deals.badges.first()).toHaveAttribute('data-state', 'ready');
+    await expect.poll(() => deals.badgeNames()).toEqual([expect.stringMatching(/signature does not match the service’s key/)]);
     await expectCardGlance(deals.page, deals.card, [deals.links.first(), deals.badges.first()], 'card-signature-invalid');
     // The alert comes before the figures in the reading order.
     expect(

@@ -45,11 +45,6 @@ export const ERROR_REASONS = [
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
 /**
- * What the background found of the service's signature on the answer (issue #36): verified (by which
- * key, signed when), unsigned (a service that does not sign), invalid (it fails: not presented as the
- * service's), or unchecked (the service's keys could not be fetched to check it).
- */
-/**
  * A verified answer as a verifiable copy keeps it, less the time of saving (set when a reader saves
  * it): token-free, so it may travel in messages and storage (lib/core/signing/copy.ts).
  */
@@ -63,6 +58,11 @@ const otherVerdictSchemas = [
   z.object({ state: z.literal('unchecked'), message: z.string().max(500) }),
 ] as const;
 
+/**
+ * What the background found of the service's signature on the answer (issue #36): verified (by which
+ * key, signed when), unsigned (a service that does not sign), invalid (it fails: not presented as the
+ * service's), or unchecked (the service's keys could not be fetched to check it).
+ */
 export const signatureVerdictSchema = z.discriminatedUnion('state', [
   /** `copy`: what "Save a verifiable copy" writes; absent when the service signs no token-free digest. */
   verifiedSchema.extend({ copy: savableCopySchema.optional() }),
@@ -137,6 +137,8 @@ export const badgeSummarySchema = z.discriminatedUnion('state', [
     score: z.int().min(0).max(100),
     label: z.enum(READINESS_LABELS),
     band: z.enum(RISK_BANDS),
+    /** The answer's signature fails (issue #36): the badge does not show its figures as the service's. */
+    signatureFails: z.literal(true).optional(),
   }),
   z.object({
     state: z.literal('error'),
@@ -170,7 +172,9 @@ export const badgeFaceSchema = z.discriminatedUnion('state', [
 export function toBadgeSummary(result: SnapshotResult): BadgeSummary {
   if (result.status === 'ready') {
     const { readiness_score: score, readiness_label: label, fundraise_risk_band: band } = result.snapshot.scores;
-    return { state: 'ready', score, label, band };
+    return result.signature?.state === 'invalid'
+      ? { state: 'ready', score, label, band, signatureFails: true }
+      : { state: 'ready', score, label, band };
   }
   const summary: BadgeSummary = { state: 'error', code: result.code };
   if (result.retryAt !== undefined) summary.retryAt = result.retryAt;

@@ -45,6 +45,20 @@ export class AnnotatedPage {
     return this.page.locator(`#${id} + compliance-lens-badge`);
   }
 
+  /** The badges' accessible names, in page order (inside closed shadow roots: read from Chromium's accessibility tree). */
+  async badgeNames(): Promise<string[]> {
+    const cdp = await this.page.context().newCDPSession(this.page);
+    try {
+      const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+      return nodes
+        .filter((node) => node.role?.value === 'button')
+        .map((node) => String(node.name?.value ?? ''))
+        .filter((name) => /snapshot|Instantané/i.test(name));
+    } finally {
+      await cdp.detach();
+    }
+  }
+
   /** Moves the pointer onto the link and leaves it there: hover intent once the hover delay is over. */
   async restOn(id: string): Promise<void> {
     await restOn(this.link(id));

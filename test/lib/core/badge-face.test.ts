@@ -1,7 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { badgeFace, type FaceSource } from '@/lib/core/badge-face';
 import { badgeLook } from '@/lib/core/badge-look';
-import type { BadgeSummary } from '@/lib/core/schemas/results';
+import { snapshotResultSchema, toBadgeSummary, type BadgeSummary } from '@/lib/core/schemas/results';
+import { buildSnapshot } from '@/test/fixtures/snapshot';
 import { INVALID_BADGE } from '@/lib/protocol/guarded/content-answers';
 import { EN_TEXT, FR_TEXT } from '../content/annotator/badge-text';
 
@@ -17,6 +18,14 @@ describe('badge faces: what each state shows and says (the background words them
       'blue',
       false,
       /readiness 76\/100, Good Standing; medium fundraising risk/,
+    ],
+    [
+      'ready, but its signature fails: a mark, not the figures, and why in its name',
+      { state: 'ready', score: 99, label: 'Regulator Ready', band: 'investor_ready', signatureFails: true },
+      '!',
+      'orange',
+      false,
+      /signature does not match the service’s key, so it may not be what the service sent/,
     ],
     ['not found', { state: 'error', code: 'NOT_FOUND' }, '?', 'neutral', true, /does not know this share link/],
     ['withdrawn', { state: 'error', code: 'NOT_FOUND', withdrawn: true }, '⊘', 'red', false, /founder has revoked/],
@@ -42,6 +51,27 @@ describe('badge faces: what each state shows and says (the background words them
     expect(face).toMatchObject({ state: summary.state, text, tone, dashed });
     expect(face.label).toMatch(label);
     if (summary.state === 'error') expect(face).toMatchObject({ code: summary.code });
+  });
+
+  it('a fetched answer carries its signature to its badge: one that fails shows no figures, the others show them', () => {
+    const answer = (signature: unknown) =>
+      snapshotResultSchema.parse({
+        status: 'ready',
+        snapshot: buildSnapshot(),
+        meta: { token_status: 'active', view_count: 1 },
+        fetchedAt: NOW,
+        fromCache: false,
+        signature,
+      });
+    const failing = toBadgeSummary(answer({ state: 'invalid', reason: 'bad-signature', message: 'does not verify' }));
+    expect(failing).toMatchObject({ state: 'ready', signatureFails: true });
+    expect(badgeFace(failing, EN_TEXT)).toMatchObject({ state: 'ready', text: '!', mark: true });
+    expect(badgeFace(failing, FR_TEXT).label).toMatch(/signature ne correspond pas/);
+    for (const signature of [{ state: 'unsigned' }, { state: 'unchecked', message: 'keys out of reach' }, undefined]) {
+      const summary = toBadgeSummary(answer(signature));
+      expect(summary).not.toHaveProperty('signatureFails');
+      expect(badgeFace(summary, EN_TEXT).text).toMatch(/^\d+\/100$/);
+    }
   });
 
   it('withdrawn, expired, not found and the unloaded chip look different from each other', () => {

@@ -7,6 +7,8 @@ export const badgeEn = {
   'badge.idle.label': 'Compliance Lens: compliance snapshot not loaded — hover or press Enter to load it (counts as a view)',
   'badge.loading.label': 'Compliance Lens: compliance snapshot — loading',
   'badge.ready.label': 'Compliance snapshot: readiness {score}/100, {readiness}; {band}. {hint}',
+  'badge.ready.signatureFails.label':
+    'Compliance snapshot: its signature does not match the service’s key, so it may not be what the service sent. {hint}',
   'badge.readiness.critical': 'Critical',
   'badge.readiness.inProgress': 'In Progress',
   'badge.readiness.goodStanding': 'Good Standing',

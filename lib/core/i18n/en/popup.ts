@@ -27,6 +27,7 @@ export const popupEn = {
   'pageLinks.retryFailed#other': 'Try the {count} failed links again (counts up to {count} views)',
   'pageLinks.linkText': '“{text}”',
   'pageLinks.notLoaded': 'Not loaded yet',
+  'pageLinks.signatureFails': 'Signature invalid: these figures may not be what the service sent',
   'pageLinks.notLoadedShort': 'Not loaded',
   'pageLinks.peeking': 'Checking the cache…',
   'pageLinks.loadingRow': 'Loading…',

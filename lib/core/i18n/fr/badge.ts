@@ -6,6 +6,8 @@ export const badgeFr: Record<keyof typeof badgeEn, string> = {
     'Compliance Lens : instantané de conformité non chargé — survolez ou appuyez sur Entrée pour le charger (compte comme une consultation)',
   'badge.loading.label': 'Compliance Lens : instantané de conformité — chargement',
   'badge.ready.label': 'Instantané de conformité : préparation {score}/100, {readiness} ; {band}. {hint}',
+  'badge.ready.signatureFails.label':
+    'Instantané de conformité : sa signature ne correspond pas à la clé du service ; il se peut que ce ne soit pas ce que le service a envoyé. {hint}',
   'badge.readiness.critical': 'Critique',
   'badge.readiness.inProgress': 'En cours',
   'badge.readiness.goodStanding': 'En règle',

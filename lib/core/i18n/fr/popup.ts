@@ -28,6 +28,7 @@ export const popupFr: Record<keyof typeof popupEn, string> = {
   'pageLinks.retryFailed#other': 'Réessayer les {count} liens en échec (compte au plus {count} vues)',
   'pageLinks.linkText': '« {text} »',
   'pageLinks.notLoaded': 'Pas encore chargé',
+  'pageLinks.signatureFails': 'Signature invalide : ces chiffres ne sont peut-être pas ceux que le service a envoyés',
   'pageLinks.notLoadedShort': 'Non chargé',
   'pageLinks.peeking': 'Vérification du cache…',
   'pageLinks.loadingRow': 'Chargement…',
