@@ -96,22 +96,26 @@ async function main(): Promise<void> {
     return;
   }
   const options = parse();
-  const server = await startServer({ ...options, publicBaseUrl: process.env.PUBLIC_BASE_URL || undefined });
-  let stopping = false;
+  const lifetime = new AbortController();
+  const server = await startServer({
+    ...options,
+    publicBaseUrl: process.env.PUBLIC_BASE_URL || undefined,
+    signal: lifetime.signal,
+  });
   const stop = (signal: string) => {
-    if (stopping) process.exit(1); // a second signal: stop waiting
-    stopping = true;
+    if (lifetime.signal.aborted) process.exit(1); // a second signal: stop waiting
     console.log(`${signal}: shutting down`);
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('shutdown failed:', error);
-        process.exit(1);
-      },
-    );
+    lifetime.abort();
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  server.closed.then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error('shutdown failed:', error);
+      process.exit(1);
+    },
+  );
 }
 
 main().catch((error: unknown) => {

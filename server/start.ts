@@ -23,6 +23,7 @@ import type { ClockedStore } from './platform/rate-limit/store';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 import { createHttpSender, type WebhookSender } from './webhooks/sender';
 import { checkEndpointUrl, type HostResolver } from './webhooks/url-policy';
+import { untilAborted } from './platform/lifetime';
 
 export interface ServerOptions {
   port: number;
@@ -50,6 +51,8 @@ export interface ServerOptions {
   print?: (line: string) => void;
   /** `AppDeps.signAnswers`: `false` for the benchmark's unsigned server only; never from the CLI. */
   signAnswers?: boolean;
+  /** The server's lifetime: aborting it closes the server (as `close()` does). */
+  signal?: AbortSignal;
 }
 
 export interface RunningServer {
@@ -58,6 +61,12 @@ export interface RunningServer {
   demoLinks: readonly DemoLink[] | null;
   demo: DemoSeed | null;
   dispatcher: WebhookDispatcher;
+  /**
+   * Settles once the server has closed: the port, then the webhook deliveries under way, then the
+   * database (rejects if one of them failed to close).
+   */
+  closed: Promise<void>;
+  /** Ends the server's lifetime, as an abort of `ServerOptions.signal` does, and waits for `closed`. */
   close(): Promise<void>;
 }
 
@@ -175,9 +184,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     signAnswers: options.signAnswers,
   });
 
-  const close = async (): Promise<void> => {
+  const release = async (dispatching: Promise<void>): Promise<void> => {
     await closeServer();
-    await dispatcher.stop();
+    await dispatching;
     // The sender this server made goes with it (its keep-alive sockets); an injected one is the caller's.
     if (sender !== options.webhookSender) sender.close();
     await db.close();
@@ -197,10 +206,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       for (const line of formatDemoKeys(demo)) print(line);
     }
   } catch (error) {
-    await close();
+    await release(Promise.resolve());
     throw error;
   }
-  dispatcher.start();
+  const lifetime = new AbortController();
+  if (options.signal) void untilAborted(options.signal).then(() => lifetime.abort());
+  const dispatching = dispatcher.run(lifetime.signal);
+  const closed = untilAborted(lifetime.signal).then(() => release(dispatching));
+  // Whoever ends the lifetime awaits `closed`; a signal aborted by someone who does not must not crash the process.
+  closed.catch(() => undefined);
   print(`listening on ${url}`);
-  return { url, db, demoLinks, demo, dispatcher, close };
+  const close = () => {
+    lifetime.abort();
+    return closed;
+  };
+  return { url, db, demoLinks, demo, dispatcher, closed, close };
 }

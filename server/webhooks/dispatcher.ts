@@ -21,6 +21,7 @@ import type { Clock } from '../platform/clock';
 import type { Database } from '../platform/db/driver';
 import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, retryDelayMs } from './retry';
 import type { DeliveryOutcome, WebhookSender } from './sender';
+import { untilAborted } from '../platform/lifetime';
 
 /** Work done before delivering (the partners domain's: follows whose link expired, digests due). */
 export interface Chores {
@@ -178,15 +179,16 @@ export class WebhookDispatcher {
     this.leaseSeconds = (this.sender.timeoutMs + (options.leaseMarginMs ?? DEFAULT_LEASE_MARGIN_MS)) / 1000;
   }
 
-  /** Polls the outbox until `stop()`. */
-  start(): void {
-    if (this.started) return;
+  /**
+   * Polls the outbox until `signal` aborts. The promise settles once it has stopped claiming and what
+   * was under way has ended: chores and sends (each ends by its deadline).
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error('this dispatcher is running already');
+    if (signal.aborted) return;
     this.started = true;
     this.schedule(0);
-  }
-
-  /** Stops claiming and waits for what is under way: chores and sends (each ends by its deadline). */
-  async stop(): Promise<void> {
+    await untilAborted(signal);
     this.started = false;
     clearTimeout(this.timer);
     this.timer = undefined;

@@ -44,11 +44,13 @@ async function startHangingReceiver(): Promise<{ url: string; open: () => number
 function startWorker(db: Database, clock: Clock): { nudge(): void; stop(): Promise<void> } {
   const sender = createHttpSender({ allowLoopback: true });
   const worker = new WebhookDispatcher({ db, clock, sender });
-  worker.start();
+  const lifetime = new AbortController();
+  const running = worker.run(lifetime.signal);
   return {
     nudge: () => worker.nudge(),
     async stop() {
-      await worker.stop();
+      lifetime.abort();
+      await running;
       sender.close();
     },
   };

@@ -51,10 +51,12 @@ function startWorker(db: Database, clock: Clock, concurrency?: number): { stop()
     responseTimeoutMs: RESPONSE_TIMEOUT_MS,
   });
   const worker = new WebhookDispatcher({ db, clock, sender, concurrency, leaseMarginMs: 2_000, pollIntervalMs: 50 });
-  worker.start();
+  const lifetime = new AbortController();
+  const running = worker.run(lifetime.signal);
   return {
     async stop() {
-      await worker.stop();
+      lifetime.abort();
+      await running;
       sender.close();
     },
   };
