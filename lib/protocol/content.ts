@@ -92,8 +92,8 @@ export const contentProtocol = {
    * and the card page named `nonce` claims it (lib/protocol/card.ts). The background decides whether
    * the link may be fetched (only a gesture a person could see, `seen` here and the top frame's verdict
    * on the frames around it, and within the tab's allowance: else the card shows the cache only, with
-   * Load), fetches it, and answers with whether the card is drawn (false: nothing in the top frame answers)
-   * and what the badge shows (null: nothing, neither fetched nor cached).
+   * Load), fetches it, and answers, once that fetch is over, whether the card is drawn (false: nothing in
+   * the top frame answers). What the link's badges show comes only as `badgeChanged`, before this answer.
    */
   openCard: {
     input: snapshotRequestSchema.extend({
@@ -104,7 +104,7 @@ export const contentProtocol = {
       seen: z.boolean(),
       anchor: cardAnchorSchema,
     }),
-    output: z.object({ shown: z.boolean(), badge: badgeFaceSchema.nullable() }),
+    output: z.object({ shown: z.boolean() }),
   },
   ...cardMessages,
   /**

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { Language } from '../../core/i18n/language';
-import { toBadgeSummary, type BadgeSummary, type SnapshotRequest, type SnapshotResult } from '../../core/schemas/results';
+import type { SnapshotRequest, SnapshotResult } from '../../core/schemas/results';
 import { NOT_LOADED_REASONS, type AwaitedCard, type CardClaim } from '../../protocol/card';
 import {
   contentPushProtocol,
@@ -107,9 +107,9 @@ export interface CardRoutes {
    * The content script in `from` opens its card for a link. Decides whether the link may be fetched
    * (a hover beyond the tab's allowance shows the card from the cache only), replaces the tab's
    * previous card, has the top frame draw it, and answers, once the snapshot is known, with whether
-   * it is drawn and what the badge shows.
+   * it is drawn (the badges hear what they show from `withBadgeUpdates`, before this answer).
    */
-  open(from: FrameOf, input: OpenCardInput): Promise<{ shown: boolean; badge: BadgeSummary | null }>;
+  open(from: FrameOf, input: OpenCardInput): Promise<{ shown: boolean }>;
   /** The card page of `tabId` claims the card opened with `nonce`, once; any other claim gets null (no view). */
   claim(tabId: number, nonce: string): Promise<CardClaim | null>;
   /** A content script of `tabId` expects a card soon: the top frame loads a card page ahead (nothing is fetched). */
@@ -256,7 +256,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     from: FrameOf,
     { origin, token, nonce, intent, seen, anchor }: OpenCardInput,
     decided: () => void,
-  ): Promise<{ shown: boolean; badge: BadgeSummary | null }> {
+  ): Promise<{ shown: boolean }> {
     const { tabId, frameId } = from;
     const request = { origin: (await deps.canonicalOrigin?.(origin)) ?? origin, token };
     const opened = await opens.run(String(tabId), async () => {
@@ -306,8 +306,9 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       else save(tabId, { ...current, refused: visible ? 'allowance' : 'unseen' });
     }
     decided();
-    const result = await resultOf({ ...opened.next, fetch });
-    return { shown: opened.shown, badge: result && toBadgeSummary(result) };
+    // Answered once the fetch is over: the link's badges heard of it first (`badgeChanged`, lib/background/frames).
+    await resultOf({ ...opened.next, fetch });
+    return { shown: opened.shown };
   }
 
   /**

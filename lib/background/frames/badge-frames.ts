@@ -7,6 +7,11 @@ import { KeyedMutex } from '../common/keyed-mutex';
 import type { StorageAreaAdapter } from '../common/storage-area';
 import type { BudgetDeferral, SnapshotService } from '../snapshot-service/service';
 
+/**
+ * How long a fetch's answer waits for its badges to be told (a frame that is going away may never
+ * answer): the card's answer comes after its badge's, so the badge never drops back to what it showed.
+ */
+const ANNOUNCE_WAIT_MS = 250;
 /** Links of one tab whose badges are kept up to date (a page of more share links than this is not real). */
 const MAX_LINKS_PER_TAB = 1_000;
 /** Frames of one tab kept, as `linkFrames` keeps them. */
@@ -122,7 +127,8 @@ export interface BadgeUpdateDeps {
 
 /**
  * The snapshot service, telling every frame whose badges show a link what they show now each time it
- * is fetched (not when it is served from the cache: nothing changed then). Peeks are passed through.
+ * is fetched (not when it is served from the cache: nothing changed then), before it answers: the
+ * only way a badge learns of a fetch. Peeks are passed through.
  */
 export function withBadgeUpdates(service: SnapshotService, deps: BadgeUpdateDeps): SnapshotService {
   const announce = async (request: SnapshotRequest, result: SnapshotResult) => {
@@ -147,7 +153,9 @@ export function withBadgeUpdates(service: SnapshotService, deps: BadgeUpdateDeps
     ) =>
     async (request: SnapshotRequest, ...rest: Args): Promise<Result> => {
       const result = await call(request, ...rest);
-      if (result.status !== 'deferred') void announce(request, result).catch(() => undefined);
+      if (result.status === 'deferred') return result;
+      const told = announce(request, result).catch(() => undefined);
+      await Promise.race([told, new Promise((resolve) => setTimeout(resolve, ANNOUNCE_WAIT_MS))]);
       return result;
     };
   return {

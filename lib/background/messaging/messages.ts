@@ -83,8 +83,9 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       },
       getBadgeText: () => deps.getBadgeText(),
       async openCard(input, sender) {
-        const { shown, badge } = await deps.cards.open(frameOf(sender), input);
-        return { shown, badge: badge && badgeFace(badge, await deps.getBadgeText()) };
+        // The asking frame shows this link's badge: a fetch tells it what the badge shows now (badgeChanged).
+        await deps.badgeFrames.note(frameOf(sender), [input]);
+        return deps.cards.open(frameOf(sender), input);
       },
       async moveCard(input, sender) {
         await deps.cards.move(frameOf(sender), input);

@@ -111,10 +111,10 @@ export function createAnnotator(options: AnnotatorOptions): Annotator {
     onNavigated: () => rescan(),
   });
   const interaction: Interaction = createInteraction(config, scanner, states);
-  // A link fetched again elsewhere: its badges follow, unless its card is loading it here (its answer comes next).
+  // A link fetched (by its card here, or elsewhere): its badges follow.
   config.client.listenChanges((key, view) => {
     const state = states.find(key);
-    if (state && state.view.state !== 'loading') states.show(state, view);
+    if (state) states.show(state, view);
   }, signal);
 
   function rescan(changes: { recognizer?: AnchorRecognizer; hoverDelayMs?: number } = {}): void {

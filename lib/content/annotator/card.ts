@@ -39,10 +39,10 @@ export function createLazyCard(deps: LazyCardDeps, events: CardEvents): CardPres
     open(request, anchors, options) {
       if (real) return real.open(request, anchors, options);
       const asked = (pending = {});
-      return ready().then((card) => {
-        if (pending !== asked) return null;
+      return ready().then(async (card) => {
+        if (pending !== asked) return;
         pending = null;
-        return card?.open(request, anchors, options) ?? null;
+        await card?.open(request, anchors, options);
       });
     },
     close(reason) {

@@ -1,5 +1,5 @@
 import type { Badge } from './badge';
-import { IDLE_VIEW, LOADING_VIEW, type BadgeResult, type BadgeView } from './badge-view';
+import { IDLE_VIEW, LOADING_VIEW, type BadgeView } from './badge-view';
 import type { AnnotatableLink, EngineConfig, SnapshotRequest } from './types';
 
 /** One share link found on the page: its anchor, the badge drawn after it, and its link's state. */
@@ -39,9 +39,10 @@ export interface LinkStates {
   find: (key: string) => LinkState | undefined;
   /**
    * The card was opened for the link: its badge shows loading (unless it shows a snapshot) until the
-   * background's answer (null: nothing known, so the badge shows what it showed before).
+   * card's fetch is over. What it shows then comes as a `badgeChanged` (`show`) before `fetched`
+   * settles; if none came (nothing fetched), the badge shows what it showed before.
    */
-  expect: (state: LinkState, answer: Promise<BadgeResult | null>) => void;
+  expect: (state: LinkState, fetched: Promise<void>) => void;
   clear: () => void;
 }
 
@@ -101,15 +102,13 @@ export function createLinkStates(
     },
     show,
     find: (key) => states.get(key),
-    expect(state, answer) {
+    expect(state, fetched) {
       const before = state.view;
       if (before.state !== 'ready') show(state, LOADING_VIEW);
-      void answer
-        .catch(() => null)
-        .then((badge) => {
-          if (isStopped()) return;
-          if (badge) show(state, badge);
-          else if (state.view === LOADING_VIEW) show(state, before);
+      void fetched
+        .catch(() => undefined)
+        .then(() => {
+          if (!isStopped() && state.view === LOADING_VIEW) show(state, before);
         });
     },
     clear() {

@@ -116,21 +116,19 @@ export function createCard({ client, window: win, signal, judge = gestureSeen }:
       watchViewports(placementOf().windows, () => presenter.reposition(), viewports.signal);
       const { gesture } = options;
       return judge(gesture).then((seen) => {
-        if (current !== opened) return null; // another card or a close came first
+        if (current !== opened) return; // another card or a close came first
         // Seen only through the frames on the way up that this frame reaches (the point carried through
         // them); the top frame judges the rest. Not seen, the point no longer matters.
         const at = seen ? seenThrough(gesture.at, placementOf().frames) : null;
         return client
           .open({ ...request, nonce, intent: options.intent, seen: at !== null, anchor: anchorOf(anchors, at ?? gesture.at) })
           .then(
-            ({ shown, badge }) => {
+            ({ shown }) => {
               // Nothing in the top frame draws cards (an orphaned page after an update): no card, the badge still shows.
               if (!shown && current === opened) events.onCloseRequested('replaced');
-              return badge;
             },
             () => {
               if (current === opened) events.onCloseRequested('replaced');
-              return null;
             },
           );
       });

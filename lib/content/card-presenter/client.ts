@@ -1,7 +1,6 @@
 import type { CardAnchor, ContentProtocolMap, FrameRect } from '../../protocol/content';
 import type { ActivationSource, CardEventKind } from '../../protocol/guarded/card';
 import { toCardEvent, toCloseCard, toOpenCardAnswer } from '../../protocol/guarded/content-answers';
-import type { BadgeFace } from '../../core/badge-face';
 import type { SnapshotRequest } from '../shared/card-contract';
 import { contentMessenger } from '../shared/messaging';
 
@@ -11,11 +10,11 @@ const messenger = contentMessenger<ContentProtocolMap>();
 export interface CardClient {
   /**
    * Opens this tab's card for `request` next to `anchor` (the card page named `nonce` claims it);
-   * answers, once the snapshot is known, whether the card is drawn and what the badge shows (null: nothing).
+   * answers, once the snapshot is known, whether the card is drawn (the badge heard what it shows before).
    */
   open(
     card: SnapshotRequest & { nonce: string; intent: ActivationSource; seen: boolean; anchor: CardAnchor },
-  ): Promise<{ shown: boolean; badge: BadgeFace | null }>;
+  ): Promise<{ shown: boolean }>;
   /** The card's badge moved to `rect`. */
   move(nonce: string, rect: FrameRect): Promise<unknown>;
   close(nonce: string): Promise<unknown>;

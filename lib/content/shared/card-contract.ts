@@ -1,5 +1,4 @@
 import type { ActivationSource } from '../../protocol/guarded/card';
-import type { BadgeFace } from '../../core/badge-face';
 import type { Gesture } from './seen';
 
 /**
@@ -25,8 +24,8 @@ export type CardCloseRequest = Extract<CardCloseReason, 'escape' | 'button' | 'o
 export interface CardPresenter {
   /**
    * Shows the card for `request` next to `anchors` (the link and its badge: the card never covers
-   * them); one card at a time. Answers, once the background knows it, what the link's badge shows
-   * (null: nothing, neither fetched nor cached); null at once when the card already shows this link
+   * them); one card at a time. Settles once the background has fetched what it may (the badge heard
+   * what it shows before, as `badgeChanged`); null at once when the card already shows this link
    * (nothing is asked).
    */
   open(
@@ -38,7 +37,7 @@ export interface CardPresenter {
       /** What the gesture was on: the presenter judges whether it was seen (lib/content/shared/seen.ts). */
       gesture: Gesture;
     },
-  ): Promise<BadgeFace | null> | null;
+  ): Promise<void> | null;
   close(reason: CardCloseReason): void;
   /** A card may be asked for soon (the pointer rests, a badge has focus): the top frame loads a card page ahead. */
   warm(): void;

@@ -71,11 +71,9 @@ export function toBadgeFace(value: unknown): BadgeFace {
   return face;
 }
 
-/** `openCard`'s answer; a malformed one is a card not drawn, and shows nothing on the badge. */
+/** `openCard`'s answer; a malformed one is a card not drawn. */
 export function toOpenCardAnswer(value: unknown): OpenCardAnswer {
-  if (!isRecord(value)) return { shown: false, badge: null };
-  const { badge } = value;
-  return { shown: value.shown === true, badge: badge === null || badge === undefined ? null : toBadgeFace(badge) };
+  return { shown: isRecord(value) && value.shown === true };
 }
 
 function toService(value: unknown): ServiceConfig | null {

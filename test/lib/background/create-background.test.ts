@@ -127,10 +127,13 @@ describe('createBackground', () => {
       { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'click', seen: true, anchor },
       contentScript(5),
     );
-    expect(opened).toMatchObject({ res: { shown: true, badge: { state: 'ready' } } });
+    expect(opened).toEqual({ res: { shown: true } });
+    // The badge heard what it shows once, before the answer (issue #35 item 1).
     expect(pushes.map(({ message, options }) => [(message as { type: string }).type, options])).toEqual([
       ['showCard', { frameId: 0 }],
+      ['badgeChanged', { frameId: 0 }],
     ]);
+    expect((pushes[1]?.message as { data: unknown }).data).toMatchObject({ badge: { state: 'ready', text: '68/100' } });
     const claimed = await send('claimCard', { nonce: NONCE }, cardPage(5));
     expect(claimed).toMatchObject({
       res: { request: { origin: ORIGIN, token: FIXTURE_TOKEN }, result: { status: 'ready' }, language: 'fr' },
@@ -168,6 +171,20 @@ describe('createBackground', () => {
     await vi.waitFor(() => expect(badgeChanges()).toHaveLength(4));
     expect(badgeChanges()[3]).toMatchObject({ tabId: 6, frameId: 0 });
     expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('a card opened for a link of an unconfigured origin: nothing fetched, and its badge hears FORBIDDEN_ORIGIN in the reader’s language', async () => {
+    const opened = await send(
+      'openCard',
+      { origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN, nonce: NONCE, intent: 'click', seen: true, anchor },
+      contentScript(5),
+    );
+    expect(opened).toEqual({ res: { shown: true } });
+    const told = pushes.filter(({ message }) => (message as { type: string }).type === 'badgeChanged');
+    expect(told.map(({ message }) => (message as { data: unknown }).data)).toMatchObject([
+      { badge: { state: 'error', code: 'FORBIDDEN_ORIGIN', label: expect.stringMatching(/n’est pas activé/) as unknown } },
+    ]);
+    expect(fetch).not.toHaveBeenCalled();
   });
 
   it('refuses what a sender may not ask: a content script asking for a whole snapshot', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createCardRoutes, type CardRoutesDeps } from '@/lib/background/cards/card-routes';
+import { createCardRoutes, type CardRoutesDeps, type PushToFrame } from '@/lib/background/cards/card-routes';
 import type { StorageAreaAdapter } from '@/lib/background/common/storage-area';
 import { createHoverAllowance, HOVER_FETCHES_KEY_PREFIX, HOVER_FETCHES_PER_MINUTE } from '@/lib/background/cards/hover-allowance';
-import { createBadgeFrames } from '@/lib/background/frames/badge-frames';
+import { createBadgeFrames, withBadgeUpdates } from '@/lib/background/frames/badge-frames';
 import { createLinkFrames } from '@/lib/background/frames/link-frames';
 import {
   createCardHandlers,
@@ -140,29 +140,33 @@ function handlers(options: Options = {}) {
   const pushes: Push[] = [];
   const area = options.area ?? memoryArea();
   const now = options.routes?.now;
+  const push: PushToFrame = async (type, data, frame) => {
+    await (options.transit ?? (async () => undefined))({ type, data, ...frame });
+    pushes.push({ type, data, ...frame });
+    if (options.silentFrames?.includes(frame.frameId))
+      throw new Error('Could not establish connection. Receiving end does not exist.');
+    return type === 'showCard' ? (options.hostAnswer?.() ?? { ok: true, seen: true }) : { ok: true };
+  };
+  // As the background wires it: every fetch tells the badges of its link (badgeChanged).
+  const badgeFrames = createBadgeFrames(area);
+  const announcing = withBadgeUpdates(service, { frames: badgeFrames, push, words: async () => BADGE_WORDS });
   const cards = createCardRoutes({
     area,
-    service,
+    service: announcing,
     hoverAllowance: createHoverAllowance({ area, ...(now ? { now } : {}) }),
     language: async () => 'fr',
     // A claim for a card not opened waits this long: short here, so that tests of refused claims are quick.
     claimWaitMs: 50,
-    async push(type, data, frame) {
-      await (options.transit ?? (async () => undefined))({ type, data, ...frame });
-      pushes.push({ type, data, ...frame });
-      if (options.silentFrames?.includes(frame.frameId))
-        throw new Error('Could not establish connection. Receiving end does not exist.');
-      return type === 'showCard' ? (options.hostAnswer?.() ?? { ok: true, seen: true }) : { ok: true };
-    },
+    push,
     ...options.routes,
   });
   const deps: MessageHandlerDeps = {
-    service,
+    service: announcing,
     getSettings: unused,
     getPageSettings: unused,
     getBadgeText: async () => BADGE_WORDS,
     cards,
-    badgeFrames: createBadgeFrames(area),
+    badgeFrames,
     linkFrames: createLinkFrames(area),
     linkFramesLocator: { locate: unused, forget: () => undefined },
     loadCardPresenter: () => Promise.reject(new Error('unused')),
@@ -179,6 +183,11 @@ function handlers(options: Options = {}) {
     area,
     pushes,
     pushesOf,
+    /** The badges `badgeChanged` told frame `frameId` of tab `tabId`, in order. */
+    badgesTo: (tabId: number, frameId: number) =>
+      pushesOf('badgeChanged')
+        .filter((sent) => sent.tabId === tabId && sent.frameId === frameId)
+        .map((sent) => isRecord(sent.data) && sent.data.badge),
     fetched,
     /** The link's answer is no longer cached (an error is never kept): the next gesture fetches it again. */
     forgetCached: (token: string) => forgotten.add(token),
@@ -188,7 +197,7 @@ function handlers(options: Options = {}) {
 describe('the card page claims the card its content script opened', () => {
   it('with the nonce of its own tab, once, and gets the snapshot itself; nothing for other tabs or nonces', async () => {
     const background = handlers();
-    expect(await background.openCard(open(), contentScript(5))).toEqual({ shown: true, badge: READY_BADGE });
+    expect(await background.openCard(open(), contentScript(5))).toEqual({ shown: true });
     expect(await background.claimCard({ nonce: NONCE }, cardPage(6))).toBeNull(); // another tab: nothing opened there
     expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toBeNull(); // a guess
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toEqual({
@@ -281,12 +290,12 @@ describe('the card page claims the card its content script opened', () => {
 describe('what may be fetched', () => {
   it("every gesture fetches an uncached link only within the tab's allowance; cached links always (finding 6, issue #26 item 1)", async () => {
     const background = handlers();
-    const opened: unknown[] = [];
     const intents = ['hover', 'click', 'keyboard'] as const;
     for (let i = 0; i < HOVER_FETCHES_PER_MINUTE + 3; i += 1)
-      opened.push((await background.openCard(open(NONCE, intents[i % 3], fixtureToken(i)), contentScript(5))).badge);
+      await background.openCard(open(NONCE, intents[i % 3], fixtureToken(i)), contentScript(5));
     expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE);
-    expect(opened.slice(-3)).toEqual([null, null, null]); // neither fetched nor cached: nothing for the badge
+    // Neither fetched nor cached beyond the allowance: nothing for those badges.
+    expect(background.badgesTo(5, 0)).toHaveLength(HOVER_FETCHES_PER_MINUTE);
     await background.openCard(open(NONCE, 'click', fixtureToken(20)), contentScript(6)); // another tab has its own
     expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 1);
     // Beyond the allowance the card page learns it may not fetch: it gets nothing to show, and offers to load.
@@ -298,12 +307,11 @@ describe('what may be fetched', () => {
       language: 'fr',
       unloaded: 'allowance',
     });
-    // A cached link costs nothing, and is shown.
-    expect(await background.openCard(open(NONCE, 'hover', fixtureToken(0)), contentScript(5))).toEqual({
-      shown: true,
-      badge: READY_BADGE,
-    });
+    // A cached link costs nothing, and is shown (its badge shows it already: nothing to tell).
+    const told = background.badgesTo(5, 0).length;
+    expect(await background.openCard(open(NONCE, 'hover', fixtureToken(0)), contentScript(5))).toEqual({ shown: true });
     expect(background.fetched).toHaveLength(HOVER_FETCHES_PER_MINUTE + 1);
+    expect(background.badgesTo(5, 0)).toHaveLength(told);
   });
 
   it('the allowance counts the fetches gestures made, each link once: gestures again on one link, or on a link already on its way, spend nothing more (issue #33 item 15)', async () => {
@@ -344,10 +352,7 @@ describe('what may be fetched', () => {
     const background = handlers();
     for (const intent of ['hover', 'click', 'keyboard'] as const) {
       for (let i = 0; i < HOVER_FETCHES_PER_MINUTE; i += 1) {
-        expect(await background.openCard(open(NONCE, intent, fixtureToken(i), false), contentScript(5))).toEqual({
-          shown: true,
-          badge: null,
-        });
+        expect(await background.openCard(open(NONCE, intent, fixtureToken(i), false), contentScript(5))).toEqual({ shown: true });
       }
     }
     expect(background.fetched).toEqual([]);
@@ -363,12 +368,10 @@ describe('what may be fetched', () => {
     ['a malformed answer', 'yes'],
   ])("the top frame's verdict counts too: %s, nothing is fetched (issue #26 item 2)", async (_case, answer) => {
     const background = handlers({ hostAnswer: () => answer });
-    expect(await background.openCard(openInFrame(NONCE, 'hover'), contentScript(5, 3))).toEqual({ shown: true, badge: null });
-    expect(await background.openCard(openInFrame(OTHER_NONCE, 'click'), contentScript(5, 3))).toEqual({
-      shown: true,
-      badge: null,
-    });
+    expect(await background.openCard(openInFrame(NONCE, 'hover'), contentScript(5, 3))).toEqual({ shown: true });
+    expect(await background.openCard(openInFrame(OTHER_NONCE, 'click'), contentScript(5, 3))).toEqual({ shown: true });
     expect(background.fetched).toEqual([]);
+    expect(background.pushesOf('badgeChanged')).toEqual([]);
     expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toMatchObject({ result: null });
   });
 
@@ -382,7 +385,7 @@ describe('what may be fetched', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     answer({ ok: true, seen: true });
     expect(await claim).toMatchObject({ result: { status: 'ready' } });
-    expect(await opening).toEqual({ shown: true, badge: READY_BADGE });
+    expect(await opening).toEqual({ shown: true });
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
   });
 
@@ -401,9 +404,12 @@ describe('what may be fetched', () => {
     const background = handlers({ routes: { now: () => now } });
     for (let i = 0; i < HOVER_FETCHES_PER_MINUTE; i += 1)
       await background.openCard(open(NONCE, 'hover', fixtureToken(i)), contentScript(5));
-    expect((await background.openCard(open(NONCE, 'hover', fixtureToken(50)), contentScript(5))).badge).toBeNull();
+    await background.openCard(open(NONCE, 'hover', fixtureToken(50)), contentScript(5));
+    expect(background.fetched).not.toContain(fixtureToken(50));
     now = 60_001;
-    expect((await background.openCard(open(NONCE, 'hover', fixtureToken(50)), contentScript(5))).badge).toEqual(READY_BADGE);
+    await background.openCard(open(NONCE, 'hover', fixtureToken(50)), contentScript(5));
+    expect(background.fetched).toContain(fixtureToken(50));
+    expect(background.badgesTo(5, 0).at(-1)).toEqual(READY_BADGE);
   });
 });
 
@@ -441,11 +447,28 @@ describe('who may send what', () => {
   });
 });
 
+describe('what the badge hears of its card (issue #35 item 1)', () => {
+  it('an uncached hover tells its frame the badge once, as badgeChanged, before openCard answers; the answer carries no badge', async () => {
+    const background = handlers();
+    const answer = await background.openCard(open(NONCE, 'hover'), contentScript(5, 0));
+    const toldBeforeAnswer = background.badgesTo(5, 0);
+    expect(answer).toEqual({ shown: true });
+    expect(toldBeforeAnswer).toEqual([READY_BADGE]);
+    expect(background.pushesOf('badgeChanged')).toHaveLength(1);
+  });
+
+  it('a frame that never peeked the link (its hover came first) is told too', async () => {
+    const background = handlers();
+    await background.openCard(openInFrame(NONCE, 'click'), contentScript(5, 3));
+    expect(background.badgesTo(5, 3)).toEqual([READY_BADGE]);
+  });
+});
+
 describe('one card per tab, drawn by the top frame', () => {
   it("the top frame's own link: the top frame is told to draw it at the badge's box, without a key", async () => {
     const background = handlers();
-    expect(await background.openCard(open(NONCE, 'keyboard'), contentScript(5, 0))).toEqual({ shown: true, badge: READY_BADGE });
-    expect(background.pushes).toEqual([
+    expect(await background.openCard(open(NONCE, 'keyboard'), contentScript(5, 0))).toEqual({ shown: true });
+    expect(background.pushesOf('showCard')).toEqual([
       { type: 'showCard', data: { ...OWN_ANCHOR, nonce: NONCE, focus: true }, tabId: 5, frameId: 0 },
     ]);
     // A key from the top frame is dropped: the host would look for a frame that is not there.
@@ -456,16 +479,14 @@ describe('one card per tab, drawn by the top frame', () => {
 
   it("a subframe's link: the top frame is told to draw it by the frame the key names (focus for a key), and its card page claims the snapshot", async () => {
     const background = handlers();
-    expect(await background.openCard(openInFrame(NONCE, 'keyboard'), contentScript(5, 3))).toEqual({
-      shown: true,
-      badge: READY_BADGE,
-    });
+    expect(await background.openCard(openInFrame(NONCE, 'keyboard'), contentScript(5, 3))).toEqual({ shown: true });
     expect(background.pushesOf('showCard')).toEqual([
       { type: 'showCard', data: { ...FRAME_ANCHOR, nonce: NONCE, focus: true }, tabId: 5, frameId: 0 },
     ]);
     expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request, language: 'fr' });
-    // A subframe without a key cannot be placed: not drawn (its badge still shows the snapshot).
-    expect(await background.openCard(open(OTHER_NONCE), contentScript(5, 3))).toEqual({ shown: false, badge: READY_BADGE });
+    // A subframe without a key cannot be placed: not drawn (its badge was told the snapshot when it was fetched).
+    expect(await background.openCard(open(OTHER_NONCE), contentScript(5, 3))).toEqual({ shown: false });
+    expect(background.badgesTo(5, 3)).toEqual([READY_BADGE]);
     expect(background.pushesOf('showCard')).toHaveLength(1);
   });
 
@@ -497,10 +518,11 @@ describe('one card per tab, drawn by the top frame', () => {
   it('a top frame without the card host (nothing answers): no card is drawn', async () => {
     const background = handlers({ silentFrames: [0] });
     // Nothing judged the frames around a subframe's link: not fetched (issue #26 item 2).
-    expect(await background.openCard(openInFrame(), contentScript(5, 3))).toEqual({ shown: false, badge: null });
+    expect(await background.openCard(openInFrame(), contentScript(5, 3))).toEqual({ shown: false });
     expect(background.pushes.map((push) => push.type)).toEqual(['showCard']);
-    // The top frame's own link was judged where it is: its badge still learns the snapshot.
-    expect(await background.openCard(open(OTHER_NONCE), contentScript(5, 0))).toEqual({ shown: false, badge: READY_BADGE });
+    // The top frame's own link was judged where it is: it is fetched, and its badge is told.
+    expect(await background.openCard(open(OTHER_NONCE), contentScript(5, 0))).toEqual({ shown: false });
+    expect(background.badgesTo(5, 0)).toEqual([READY_BADGE]);
   });
 
   it('moves reach the top frame only from the frame whose card it is, for that card', async () => {
@@ -712,8 +734,8 @@ describe('a restarted service worker', () => {
     const area = memoryArea();
     const before = handlers({ area });
     await before.openCard(openInFrame(), contentScript(5, 3));
-    // The worker stops: a new one over the same storage.
-    const after = handlers({ area });
+    // The worker stops: a new one over the same storage (the snapshot still cached, as storage.session keeps it).
+    const after = handlers({ area, cached: () => ({ ...READY, fromCache: true }) });
     const reads = area.reads;
     await after.moveCard({ nonce: NONCE, rect: { left: 1, top: 1, right: 2, bottom: 2 } }, contentScript(5, 3));
     expect(after.pushesOf('moveCard')).toHaveLength(1);

@@ -136,16 +136,13 @@ describe('handlers validate their inputs', () => {
     await expect(pages.listCached('all', popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
   });
 
-  it('a well-formed message for an unconfigured origin gets FORBIDDEN_ORIGIN and no fetch', async () => {
+  it('a well-formed message for an unconfigured origin fetches nothing (its badge hears FORBIDDEN_ORIGIN: create-background.test.ts)', async () => {
     const { content, fetch } = setup();
     const result = await content.openCard(
       openCard({ origin: 'https://localhost:8787.evil.com', token: FIXTURE_TOKEN }),
       contentScriptSender,
     );
-    expect(contentProtocol.openCard.output.parse(result)).toMatchObject({
-      shown: true,
-      badge: { state: 'error', code: 'FORBIDDEN_ORIGIN', label: expect.stringMatching(/n’est pas activé/) as unknown },
-    });
+    expect(contentProtocol.openCard.output.parse(result)).toEqual({ shown: true });
     expect(fetch).not.toHaveBeenCalled();
   });
 
@@ -158,11 +155,13 @@ describe('handlers validate their inputs', () => {
     expect(pagesProtocol.peekSnapshots.output.parse(await pages.peekSnapshots([request], popupSender))).toMatchObject([
       { fromCache: true },
     ]);
-    // A content script learns what its badge shows, and nothing else of the snapshot.
+    // A content script learns whether its card is drawn, and nothing of the snapshot.
     expect(contentProtocol.openCard.output.parse(await content.openCard(openCard(request), contentScriptSender))).toEqual({
       shown: true,
-      badge: badgeFace({ state: 'ready', score: 68, label: 'In Progress', band: 'medium' }, badgeTextFor('fr', undefined)),
     });
+    expect(contentProtocol.peekBadges.output.parse(await content.peekBadges([request], contentScriptSender))).toEqual([
+      badgeFace({ state: 'ready', score: 68, label: 'In Progress', band: 'medium' }, badgeTextFor('fr', undefined)),
+    ]);
     expect(pagesProtocol.getSettings.output.parse(await pages.getSettings(undefined, popupSender)).fetchMode).toBe('intent');
     // Of the settings, a content script gets the services to recognise and the hover delay.
     const pageSettings = contentProtocol.getPageSettings.output.parse(
@@ -191,9 +190,8 @@ describe('senders', () => {
     await expect(pages.peekSnapshots([request], contentScriptSender)).rejects.toBeInstanceOf(ForbiddenSenderError);
     await expect(pages.getSnapshot(request, {})).rejects.toBeInstanceOf(ForbiddenSenderError);
     expect(fetch).not.toHaveBeenCalled();
-    const { badge } = await content.openCard(openCard(request), contentScriptSender);
-    expect(Object.keys(badge ?? {}).sort()).toEqual(['dashed', 'label', 'mark', 'state', 'text', 'tone']);
-    expect(JSON.stringify(badge)).not.toContain('disclaimer');
+    // Opening a card answers whether it is drawn, nothing of the snapshot (badges hear their face as badgeChanged).
+    expect(await content.openCard(openCard(request), contentScriptSender)).toEqual({ shown: true });
   });
 
   it('the content protocol is for content scripts in a tab only', async () => {

@@ -9,6 +9,7 @@ import { createLinkRecognizer } from '@/lib/core/links';
 import type { ServiceConfig } from '@/lib/core/services';
 import { fixtureToken } from '@/test/fixtures/snapshot';
 import { EN_TEXT } from './badge-text';
+import { canonicalKeyOf } from '@/lib/core/links/templates';
 
 export const SERVICE: ServiceConfig = {
   id: 'test',
@@ -103,21 +104,21 @@ export class FakeCard implements CardPresenter {
     doc: Document,
     /** The background's `openCard` (it fetches the link if it may): what the badge then shows. */
     private readonly openCard: (request: SnapshotRequest) => Promise<BadgeResult | null>,
+    /** The background's `badgeChanged` to this frame, which comes before `openCard`'s answer. */
+    private readonly badgeChanged: (key: string, badge: BadgeResult) => void,
   ) {
     this.element = doc.createElement('div');
     this.element.id = 'fake-card';
   }
 
-  open(
-    request: SnapshotRequest,
-    anchors: readonly Element[],
-    options: { focus: boolean; intent: string },
-  ): Promise<BadgeResult | null> {
+  open(request: SnapshotRequest, anchors: readonly Element[], options: { focus: boolean; intent: string }): Promise<void> {
     this.isOpen = true;
     this.focused = options.focus;
     this.opened.push({ request, anchors, focus: options.focus, intent: options.intent });
     if (!this.element.isConnected) this.element.ownerDocument.body.append(this.element);
-    return this.openCard(request);
+    return this.openCard(request).then((badge) => {
+      if (badge) this.badgeChanged(canonicalKeyOf(request.origin, request.token), badge);
+    });
   }
 
   warm(): void {
@@ -149,7 +150,7 @@ export interface Harness {
   /** Per-link cache answers (the harness batches them like the real client). */
   peek: ReturnType<typeof vi.fn<(request: SnapshotRequest) => Promise<BadgeResult | null>>>;
   peekMany: ReturnType<typeof vi.fn<(requests: SnapshotRequest[]) => Promise<(BadgeResult | null)[]>>>;
-  /** The background's `openCard`, asked when a card opens for a link (it fetches the link if it may): the badge it answers. */
+  /** The background's `openCard`, asked when a card opens for a link (it fetches the link if it may): what the badge then shows (told as `badgeChanged` before the answer). */
   openCard: ReturnType<typeof vi.fn<(request: SnapshotRequest) => Promise<BadgeResult | null>>>;
   /** The background's `badgeChanged`: the link with this canonical key was fetched again elsewhere. */
   badgeChanged(key: string, badge: BadgeResult): void;
@@ -183,7 +184,7 @@ export function startHarness(overrides: Partial<AnnotatorOptions> = {}): Harness
         onBadgeChange = (key, badge) => !signal.aborted && onChange(key, badge);
       },
     },
-    createCard: (events) => (fakeCard = new FakeCard(events, document, openCard)),
+    createCard: (events) => (fakeCard = new FakeCard(events, document, openCard, (key, badge) => onBadgeChange(key, badge))),
     scheduler,
     hoverDelayMs: 400,
     sliceBudgetMs: 1_000_000,

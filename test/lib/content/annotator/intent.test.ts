@@ -175,19 +175,29 @@ describe('hover intent', () => {
     expect(states.filter(([state, code]) => state === 'error' && code === 'NOT_FOUND')).toHaveLength(2);
   });
 
-  it('a change pushed for a link whose card is loading it here is left to the card’s answer', async () => {
-    let resolve!: (value: BadgeResult) => void;
+  it('a badge learns what its card fetched only from badgeChanged: the latest change shows, and the answer after it changes nothing (issue #35 item 1)', async () => {
+    let resolve!: (value: BadgeResult | null) => void;
     h.openCard.mockImplementationOnce(() => new Promise((r) => (resolve = r)));
     over(byId('a'));
     vi.advanceTimersByTime(400);
     await h.settle();
     const badge = byId('a').nextElementSibling as HTMLElement;
     expect(badge.dataset.state).toBe('loading');
+    // Fetched elsewhere meanwhile (the popup): shown at once.
     h.badgeChanged(`${SERVICE.origin}|${fixtureToken(1)}`, face({ state: 'error', code: 'RATE_LIMITED' }));
-    expect(badge.dataset.state).toBe('loading');
+    expect(badge.dataset.state).toBe('error');
+    // The card's own fetch: its change, then the answer.
     resolve(face({ state: 'ready', score: 70, label: 'Good Standing', band: 'low' }));
     await h.settle();
     expect(badge.dataset.state).toBe('ready');
+  });
+
+  it('a card whose fetch told the badge nothing (not fetched: Load) puts the badge back as it was', async () => {
+    h.openCard.mockResolvedValueOnce(null);
+    over(byId('a'));
+    vi.advanceTimersByTime(400);
+    await h.settle();
+    expect((byId('a').nextElementSibling as HTMLElement).dataset.state).toBe('idle');
   });
 });
 

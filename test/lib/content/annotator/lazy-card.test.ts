@@ -18,7 +18,7 @@ function installPresenter() {
   const calls: string[] = [];
   let open = false;
   const presenter: CardPresenter = {
-    open: () => ((open = true), calls.push('open'), Promise.resolve(null)),
+    open: () => ((open = true), calls.push('open'), Promise.resolve()),
     close: () => ((open = false), void calls.push('close')),
     warm: () => void calls.push('warm'),
     get isOpen() {
@@ -66,7 +66,7 @@ describe('createLazyCard', () => {
     card.close('pointer-left');
     expect(card.isOpen).toBe(false);
     finish();
-    expect(await opened).toBeNull();
+    expect(await opened).toBeUndefined();
     expect(calls).toEqual([]);
     expect(card.isOpen).toBe(false);
   });
@@ -78,7 +78,7 @@ describe('createLazyCard', () => {
     const first = card.open(request, [], options);
     const second = card.open({ ...request, token: 'other' }, [], options);
     finish();
-    expect(await first).toBeNull();
+    expect(await first).toBeUndefined();
     await second;
     expect(calls).toEqual(['open']);
   });

@@ -11,14 +11,13 @@ import type { CardEvents } from '@/lib/content/shared/card-contract';
 import type { Gesture, Point } from '@/lib/content/shared/seen';
 import { CARD_ANCHOR_SOURCE } from '@/lib/protocol/guarded/card-anchor';
 import { CARD_TAG } from '@/lib/protocol/guarded/card';
-import { READY } from '../annotator/helpers';
 
 const request = { origin: 'https://comply.example', token: 'T'.repeat(43) };
 
 function fakeClient(answer: { shown: boolean } = { shown: true }) {
   const pushes: Parameters<CardClient['listen']>[0][] = [];
   const client = {
-    open: vi.fn<CardClient['open']>(async () => ({ ...answer, badge: READY })),
+    open: vi.fn<CardClient['open']>(async () => answer),
     move: vi.fn<CardClient['move']>(async () => ({ ok: true })),
     close: vi.fn<CardClient['close']>(async () => ({ ok: true })),
     warm: vi.fn<CardClient['warm']>(async () => ({ ok: true })),
@@ -70,7 +69,7 @@ describe("the top frame's own link", () => {
     const badge = placed({ left: 10, top: 20, width: 30, height: 16 });
     await expect(
       card.open(request, [badge], { focus: false, intent: 'hover', gesture: gestureAt(POINT, true) }),
-    ).resolves.toEqual(READY);
+    ).resolves.toBeUndefined();
     const [[asked]] = client.open.mock.calls as [[Parameters<CardClient['open']>[0]]];
     expect(asked).toMatchObject({
       ...request,
@@ -107,7 +106,7 @@ describe("the top frame's own link", () => {
     });
     card.close('pointer-left');
     verdict(true);
-    await expect(opened).resolves.toBeNull();
+    await expect(opened).resolves.toBeUndefined();
     expect(client.open).not.toHaveBeenCalled();
   });
 
@@ -133,7 +132,7 @@ describe("the top frame's own link", () => {
     expect(card.hasFocus()).toBe(true);
   });
 
-  it('a card nothing draws (no host in the top frame) is closed; the badge still learns the snapshot', async () => {
+  it('a card nothing draws (no host in the top frame) is closed (the badge learns the snapshot from badgeChanged)', async () => {
     const { client } = fakeClient({ shown: false });
     const events = fakeEvents();
     const card = createCard({ client, window, signal: lifetime.signal, judge }, events);
@@ -143,7 +142,7 @@ describe("the top frame's own link", () => {
         intent: 'click',
         gesture: gestureAt(POINT, true),
       }),
-    ).resolves.toEqual(READY);
+    ).resolves.toBeUndefined();
     expect(events.onCloseRequested).toHaveBeenCalledWith('replaced');
   });
 
