@@ -147,6 +147,8 @@ export function withBadgeUpdates(service: SnapshotService, deps: BadgeUpdateDeps
       ),
     );
   };
+  /** Callers that shared one fetch get one result object: its badges are told once. */
+  const announcements = new WeakMap<SnapshotResult, Promise<void>>();
   const announced =
     <Args extends unknown[], Result extends SnapshotResult | BudgetDeferral>(
       call: (request: SnapshotRequest, ...rest: Args) => Promise<Result>,
@@ -154,7 +156,8 @@ export function withBadgeUpdates(service: SnapshotService, deps: BadgeUpdateDeps
     async (request: SnapshotRequest, ...rest: Args): Promise<Result> => {
       const result = await call(request, ...rest);
       if (result.status === 'deferred') return result;
-      const told = announce(request, result).catch(() => undefined);
+      let told = announcements.get(result);
+      if (!told) announcements.set(result, (told = announce(request, result).catch(() => undefined)));
       await Promise.race([told, new Promise((resolve) => setTimeout(resolve, ANNOUNCE_WAIT_MS))]);
       return result;
     };

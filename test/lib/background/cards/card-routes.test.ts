@@ -126,7 +126,7 @@ function handlers(options: Options = {}) {
       const fetching = (async () => {
         await options.fetchDone?.();
         inFlight.delete(asked.token);
-        return READY;
+        return { ...READY }; // one result per fetch, shared by its askers (as the real service's)
       })();
       inFlight.set(asked.token, fetching);
       return fetching;
@@ -455,6 +455,20 @@ describe('what the badge hears of its card (issue #35 item 1)', () => {
     expect(answer).toEqual({ shown: true });
     expect(toldBeforeAnswer).toEqual([READY_BADGE]);
     expect(background.pushesOf('badgeChanged')).toHaveLength(1);
+  });
+
+  it('the card page claiming while the fetch is on its way shares it, and the badge is still told once', async () => {
+    let answer = () => {};
+    const background = handlers({ fetchDone: () => new Promise<void>((resolve) => (answer = resolve)) });
+    const opening = background.openCard(open(NONCE, 'hover'), contentScript(5, 0));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const claim = background.claimCard({ nonce: NONCE }, cardPage(5));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    answer();
+    expect(await claim).toMatchObject({ result: { status: 'ready' } });
+    await opening;
+    expect(background.fetched).toEqual([FIXTURE_TOKEN]);
+    expect(background.badgesTo(5, 0)).toEqual([READY_BADGE]);
   });
 
   it('a frame that never peeked the link (its hover came first) is told too', async () => {

@@ -27,10 +27,11 @@ function setUp(result: () => SnapshotResult | { status: 'deferred'; retryAt: num
   const frames = createBadgeFrames(fakeBrowser.storage.session);
   const push = vi.fn<PushToFrame>(async () => ({ ok: true }));
   const unused = () => Promise.reject(new Error('not used'));
+  // One result object per fetch (as the real service makes; askers sharing a fetch share its object).
   const service: SnapshotService = {
-    getSnapshot: async () => result() as SnapshotResult,
-    refresh: async () => result() as SnapshotResult,
-    refreshInBackground: async () => result(),
+    getSnapshot: async () => ({ ...result() }) as SnapshotResult,
+    refresh: async () => ({ ...result() }) as SnapshotResult,
+    refreshInBackground: async () => ({ ...result() }),
     peek: async () => null,
     wouldFetch: unused,
     listCached: unused,
@@ -93,6 +94,31 @@ describe('a link fetched again reaches its badges', () => {
       { ...link, badge: expect.objectContaining({ state: 'ready', text: '68/100' }) as unknown },
       { tabId: 3, frameId: 2 },
     );
+  });
+
+  it('askers sharing one fetch (one result) tell each frame once, and each is answered after its frames were told', async () => {
+    const frames = createBadgeFrames(fakeBrowser.storage.session);
+    const push = vi.fn<PushToFrame>(async () => ({ ok: true }));
+    const shared = Promise.resolve(fetched);
+    const unused = () => Promise.reject(new Error('not used'));
+    const service = withBadgeUpdates(
+      {
+        getSnapshot: () => shared,
+        refresh: unused,
+        refreshInBackground: unused,
+        peek: async () => null,
+        wouldFetch: unused,
+        listCached: unused,
+        clearCache: unused,
+      },
+      { frames, push, words: async () => EN_TEXT },
+    );
+    await frames.note({ tabId: 1, frameId: 0 }, [link]);
+    const pushesWhenAnswered = await Promise.all(
+      [service.getSnapshot(link), service.getSnapshot(link)].map((asked) => asked.then(() => push.mock.calls.length)),
+    );
+    expect(pushesWhenAnswered).toEqual([1, 1]);
+    expect(push).toHaveBeenCalledTimes(1);
   });
 
   it('nothing is sent for an answer from the cache, a deferred background refresh, or a link no frame shows; a frame gone is passed over', async () => {
