@@ -361,12 +361,12 @@ export function createLinkScanner(
       // The annotated links at once, as in a mutation callback (the new selector may no longer pick
       // them): the settings that replace the share-shaped guess may come before the first paint, and
       // a badge that goes should give its room back before the reader sees it.
+      // Only those: anchors still queued from the page's parsing wait for their idle slice.
       const waiting = anchorQueue.slice(anchorIndex);
-      anchorQueue = [];
+      anchorQueue = [...live].map((annotation) => annotation.anchor);
       anchorIndex = 0;
-      for (const annotation of live) anchorQueue.push(annotation.anchor);
-      for (const anchor of waiting) anchorQueue.push(anchor);
       flush(IN_CALLBACK_BUDGET_MS);
+      for (const anchor of waiting) anchorQueue.push(anchor);
       // The whole page in idle slices: on a long page one look at every anchor is a long task.
       pendingRoots.add(doc);
       scheduleFlush();
