@@ -91,8 +91,17 @@ export function createLinkScanner(
   let cancelFlush: (() => void) | null = null;
   /** Badges asked to be drawn before their stylesheet came. */
   const undrawn = new Set<Annotation>();
-  /** Open shadow roots found so far (each observed once). */
+  /**
+   * Open shadow roots found so far (each observed once), and as a list for a rescan: pruned of roots
+   * whose host left the page then, and whenever it doubled (a page that keeps making components).
+   */
   const roots = new WeakSet<ShadowRoot>();
+  let rootList: ShadowRoot[] = [];
+  let pruneAt = 64;
+  const pruneRoots = () => {
+    rootList = rootList.filter((shadow) => shadow.host.isConnected);
+    pruneAt = Math.max(64, rootList.length * 2);
+  };
   // A link restyled (hidden, shown, made a block) has its badge fitted again before the next paint.
   const linkStyles = new MutationObserver((records) => {
     for (const { target } of records) {
@@ -155,7 +164,12 @@ export function createLinkScanner(
       return;
     }
     forEachShadowRoot(root as ParentNode, addShadowRoot, upgrades.note);
-    const found = (root as ParentNode).querySelectorAll(searchSelector);
+    queueCandidates(root as ParentNode, added);
+  }
+
+  /** The candidate anchors under `root` (not in its shadow roots), queued; page clones of our badges removed. */
+  function queueCandidates(root: ParentNode, added: boolean): void {
+    const found = root.querySelectorAll(searchSelector);
     // Indexed, not for-of: no iterator objects (hundreds of candidates on a long page).
     for (let index = 0; index < found.length; index += 1) {
       const element = found[index];
@@ -173,6 +187,7 @@ export function createLinkScanner(
   function addShadowRoot(shadow: ShadowRoot): void {
     if (roots.has(shadow)) return;
     roots.add(shadow);
+    if (rootList.push(shadow) >= pruneAt) pruneRoots();
     observer.observe(shadow, OBSERVED);
     expandRoot(shadow);
   }
@@ -367,8 +382,12 @@ export function createLinkScanner(
       anchorIndex = 0;
       flush(IN_CALLBACK_BUDGET_MS);
       for (const anchor of waiting) anchorQueue.push(anchor);
-      // The whole page in idle slices: on a long page one look at every anchor is a long task.
-      pendingRoots.add(doc);
+      // The whole page in idle slices: on a long page one look at every anchor is a long task. Its
+      // candidates by the browser's selector engine, in the document and the shadow roots already
+      // known (a walk of every element for roots was most of a 60 ms task on a 5,000-link page).
+      pruneRoots();
+      queueCandidates(doc, false);
+      for (const shadow of rootList) queueCandidates(shadow, false);
       scheduleFlush();
     },
   };

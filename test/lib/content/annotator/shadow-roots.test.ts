@@ -33,6 +33,27 @@ const badgesIn = (root: ParentNode) => [...root.querySelectorAll('compliance-len
 const shareLink = (index: number, id = `s${index}`) => `<a id="${id}" href="${shareUrl(index)}">share ${index}</a>`;
 
 describe('open shadow roots', () => {
+  it('a rescan with new services finds their links in the roots already known (nested too), without walking the page for roots', async () => {
+    const { createLinkRecognizer } = await import('@/lib/core/links');
+    const { SERVICE } = await import('./helpers');
+    const other = { ...SERVICE, id: 'other', origin: 'https://other.example' };
+    const otherLink = `<a href="https://other.example/share/${fixtureToken(7)}">other</a>`;
+    const outer = host(`<p>${otherLink}</p><div id="inner-host"></div>`);
+    const innerHost = outer.querySelector('#inner-host')!;
+    const inner = innerHost.attachShadow({ mode: 'open' });
+    inner.innerHTML = otherLink;
+    const harness = start();
+    harness.scheduler.runAllFrames();
+    expect(badgesIn(outer)).toHaveLength(0);
+    const walked = vi.spyOn(document, 'querySelectorAll');
+    harness.annotator.rescan({ recognizer: createLinkRecognizer([SERVICE, other]) });
+    harness.scheduler.runAllFrames();
+    expect(badgesIn(outer)).toHaveLength(1);
+    expect(badgesIn(inner)).toHaveLength(1);
+    // The document was asked for its candidates only, not for every element that may host a root.
+    expect(walked.mock.calls.map(([selector]) => selector).some((selector) => selector.startsWith('*'))).toBe(false);
+  });
+
   it('badges a share link inside a shadow root right after the link, in the same root', () => {
     const root = host(`<p>${shareLink(1)} and <a href="https://example.org/">plain</a></p>`);
     const harness = start();
