@@ -72,19 +72,15 @@ export function badgeFace(summary: FaceSource, words: BadgeWords): BadgeFace {
   const hint = sayBadge(words, 'badge.hint');
   if (summary.state === 'ready') {
     // Figures the service's key did not sign are not shown on the badge as the service's (the card says why).
-    if (summary.signatureFails) {
-      return { ...badgeLook(summary), state: 'ready', label: sayBadge(words, 'badge.ready.signatureFails.label', { hint }) };
-    }
-    return {
-      ...badgeLook(summary),
-      state: 'ready',
-      label: sayBadge(words, 'badge.ready.label', {
-        score: summary.score,
-        readiness: sayBadge(words, READINESS[summary.label]),
-        band: sayBadge(words, `badge.band.spoken.${summary.band}`),
-        hint,
-      }),
-    };
+    const label = summary.signatureFails
+      ? sayBadge(words, 'badge.ready.signatureFails.label', { hint })
+      : sayBadge(words, 'badge.ready.label', {
+          score: summary.score,
+          readiness: sayBadge(words, READINESS[summary.label]),
+          band: sayBadge(words, `badge.band.spoken.${summary.band}`),
+          hint,
+        });
+    return { ...badgeLook(summary), state: 'ready', label };
   }
   const { code, withdrawn, retryAt, expiredAt } = summary;
   const face: ErrorFace = { ...badgeLook({ state: 'error', code, withdrawn }), state: 'error', code, label: '' };

@@ -158,7 +158,9 @@ export function withBadgeUpdates(service: SnapshotService, deps: BadgeUpdateDeps
       if (result.status === 'deferred') return result;
       let told = announcements.get(result);
       if (!told) announcements.set(result, (told = announce(request, result).catch(() => undefined)));
-      await Promise.race([told, new Promise((resolve) => setTimeout(resolve, ANNOUNCE_WAIT_MS))]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([told, new Promise((resolve) => (timer = setTimeout(resolve, ANNOUNCE_WAIT_MS)))]);
+      clearTimeout(timer);
       return result;
     };
   return {

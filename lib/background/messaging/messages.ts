@@ -84,7 +84,8 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       getBadgeText: () => deps.getBadgeText(),
       async openCard(input, sender) {
         // The asking frame shows this link's badge: a fetch tells it what the badge shows now (badgeChanged).
-        await deps.badgeFrames.note(frameOf(sender), [input]);
+        // Not awaited (its storage write is off the card's path): noted in memory before any fetch ends.
+        void deps.badgeFrames.note(frameOf(sender), [input]);
         return deps.cards.open(frameOf(sender), input);
       },
       async moveCard(input, sender) {
