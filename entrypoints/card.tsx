@@ -4,13 +4,13 @@ import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { HoverCard, type HoverCardProps } from '@/components/HoverCard';
 import { CardWatchControl, type CardWatchApi } from '@/components/watchlist/CardWatchControl';
 import type { Language } from '@/lib/core/i18n/language';
-import { cardClient, type AwaitedCard } from '@/lib/protocol/card';
-import { CARD_AHEAD_HASH, CARD_NONCE_PATTERN } from '@/lib/protocol/guarded/card';
+import { awaitDrawnCard } from '@/lib/protocol/card';
+import { CARD_AHEAD_HASH } from '@/lib/protocol/guarded/card';
 import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/guarded/card-frame';
 import { backgroundClient } from '@/lib/protocol/pages';
 import '@/assets/tailwind.css';
 
-// Wiring only. The card comes from the background, claimed once with the nonce the content script
+// Wiring only. The card comes from the background, awaited once with the nonce the content script
 // gave this frame as its name (never from this page's URL).
 
 const watchApi: CardWatchApi = {
@@ -18,26 +18,6 @@ const watchApi: CardWatchApi = {
   watch: (request) => backgroundClient.watchLink(request),
   unwatch: (id) => backgroundClient.unwatchLink({ id }),
 };
-
-/**
- * A page loaded ahead of intent waits, showing nothing, until a card is drawn in it, and gets that
- * card with the wait when its snapshot came soon; a worker that restarts meanwhile drops the wait,
- * which is asked again (its routes are in storage.session).
- */
-async function cardOfPageAhead(nonce: string): Promise<AwaitedCard> {
-  if (!CARD_NONCE_PATTERN.test(nonce)) return { drawn: false };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const awaited = await cardClient.awaitCard({ nonce });
-      // A card page like any other from now on (its address says so too).
-      if (awaited.drawn) history.replaceState(null, '', location.pathname);
-      return awaited;
-    } catch {
-      // asked again
-    }
-  }
-  return { drawn: false };
-}
 
 function render(
   container: HTMLElement,
@@ -73,17 +53,24 @@ export default defineUnlistedScript(() => {
   window.name = '';
   const container = document.getElementById('root');
   if (!container) return;
-  const claim = async () => (CARD_NONCE_PATTERN.test(nonce) ? cardClient.claimCard({ nonce }) : null);
-  if (location.hash !== CARD_AHEAD_HASH) render(container, claim);
-  // A card whose snapshot is still on its way is claimed now, showing at once that it loads meanwhile.
-  else
-    void cardOfPageAhead(nonce).then(
-      (awaited) =>
-        awaited.drawn &&
-        render(container, awaited.claim ?? claim, {
-          language: awaited.language,
-          slow: !awaited.claim,
-          openedAt: awaited.openedAt,
-        }),
-    );
+  const drawn = awaitDrawnCard(nonce);
+  // A page opened for its card shows at once (Loading if its snapshot is slow); a page loaded ahead of
+  // intent shows nothing until a card is drawn in it, and then that it loads if its snapshot is slow.
+  if (location.hash !== CARD_AHEAD_HASH) {
+    render(container, async () => {
+      const card = await drawn;
+      return typeof card?.claim === 'function' ? card.claim() : (card?.claim ?? null);
+    });
+    return;
+  }
+  void drawn.then((card) => {
+    if (!card) return;
+    // A card page like any other from now on (its address says so too).
+    history.replaceState(null, '', location.pathname);
+    render(container, card.claim, {
+      language: card.language,
+      slow: typeof card.claim === 'function',
+      openedAt: card.openedAt,
+    });
+  });
 });

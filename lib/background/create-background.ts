@@ -67,27 +67,27 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   const push: PushToFrame = (type, data, frame) => contentMessenger.sendMessage(type, data, frame);
   const getBadgeText = async () => badgeTextFor(await getLanguagePreference(), uiLanguage());
   const badgeFrames = createBadgeFrames(browser.storage.session);
+  const snapshots = createSnapshotService({
+    fetch: options.fetch,
+    // Not waiting for the browser's first policy read when an earlier session's stands in (issue #33 item 10).
+    getSettings: () => settings.getFetchSettings(),
+    hasHostPermission: hasServicePermission,
+    sessionArea: browser.storage.session,
+    localArea: browser.storage.local,
+  });
   // Every fetch, whoever asked for it, reaches every badge of its link.
-  const service = withBadgeUpdates(
-    createSnapshotService({
-      fetch: options.fetch,
-      // Not waiting for the browser's first policy read when an earlier session's stands in (issue #33 item 10).
-      getSettings: () => settings.getFetchSettings(),
-      hasHostPermission: hasServicePermission,
-      sessionArea: browser.storage.session,
-      localArea: browser.storage.local,
-    }),
-    {
-      frames: badgeFrames,
-      push,
-      words: getBadgeText,
-      spellings: async (origin) => spellingsOf((await settings.getFetchSettings()).services, origin),
-    },
-  );
+  const service = withBadgeUpdates(snapshots, {
+    frames: badgeFrames,
+    push,
+    words: getBadgeText,
+    spellings: async (origin) => spellingsOf((await settings.getFetchSettings()).services, origin),
+  });
   const hoverAllowance = createHoverAllowance({ area: browser.storage.session });
   const cards = createCardRoutes({
     area: browser.storage.session,
     service,
+    // Its fetches are the ones `openCard` shares, which tell the badges; the card does not wait for them.
+    cardPageService: snapshots,
     hoverAllowance,
     push,
     language: async () => resolveLanguage(await getLanguagePreference(), uiLanguage()),

@@ -1,6 +1,6 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { z } from 'zod';
-import { LANGUAGES } from '../core/i18n/language';
+import { LANGUAGES, type Language } from '../core/i18n/language';
 import { peekResultSchema, snapshotRequestSchema } from '../core/schemas/results';
 import { protocolClient } from './client';
 import type { ProtocolMapOf } from './define';
@@ -11,7 +11,7 @@ export const NOT_LOADED_REASONS = ['unseen', 'allowance'] as const;
 export type NotLoadedReason = (typeof NOT_LOADED_REASONS)[number];
 
 /**
- * What a card page's claim gets: its link, what to show and the reader's language; with no snapshot
+ * What a card page's card is: its link, what to show and the reader's language; with no snapshot
  * (`result` null) because the card may not fetch, why (`unloaded`).
  */
 const cardClaimSchema = z.object({
@@ -25,25 +25,19 @@ const cardClaimSchema = z.object({
  * The hover card page ↔ background (DESIGN decision 4). The card is a web-accessible page, so any
  * site could frame it: it never reads its link from its URL. The content script opens its card with
  * a one-time nonce it also gives the card's frame as its name (`openCard`, lib/protocol/content.ts;
- * the frame sits in a closed shadow root, so the page cannot read the name); the card page claims
- * the card here with that nonce, once, in its own tab, and gets the snapshot itself in the answer.
+ * the frame sits in a closed shadow root, so the page cannot read the name), or has it drawn in the
+ * card page loaded ahead, named with that page's own nonce; either way the card page waits here for
+ * its card with the nonce, in its own tab, once, and gets the snapshot itself in the answer.
  */
 export const cardProtocol = {
   /**
-   * The card opened with this nonce, once: its link, what to show (the snapshot, fetched if the card
-   * may fetch, else the cached one; null: neither, so the card offers to load it) and the reader's
-   * language. null: nothing (a card page the content script did not make, or a second claim).
-   */
-  claimCard: {
-    input: z.strictObject({ nonce: z.string().regex(CARD_NONCE_PATTERN) }),
-    output: cardClaimSchema.nullable(),
-  },
-  /**
-   * A card page loaded ahead (`CARD_AHEAD_HASH`, before any intent) waits here until the top frame
-   * draws a card in it (`drawn`, with the reader's language; false: none within `CARD_AHEAD_WAIT_MS`,
-   * newer waiting pages pushed it out, or it was claimed). The card comes with the answer (`claim`, as
-   * `claimCard` answers it, once) when its snapshot is known soon; otherwise the page shows that it is
-   * loading and claims it with `claimCard`. Nothing is fetched for the wait itself.
+   * Waits until a card is drawn with this nonce (`drawn`, with the reader's language; false: none
+   * within `CARD_AHEAD_WAIT_MS`, newer waiting pages pushed it out, or it was claimed: a page the
+   * content script did not make gets nothing, and costs no view). The card comes with the answer
+   * (`claim`: its link, what to show, once) when its snapshot is known soon (the snapshot, fetched
+   * if the card may fetch, else the cached one; null: neither, so the card offers to load it).
+   * Otherwise the page shows that it is loading and waits again: that answer brings the card. Nothing
+   * is fetched for the wait itself.
    */
   awaitCard: {
     input: z.strictObject({ nonce: z.string().regex(CARD_NONCE_PATTERN) }),
@@ -68,3 +62,36 @@ export const cardMessenger = defineExtensionMessaging<CardProtocolMap>();
 
 /** For the card page: parses what the background answers. */
 export const cardClient = protocolClient(cardMessenger, cardProtocol);
+
+/** A card drawn with a page's nonce: the reader's language, and its card, or the wait for it (its snapshot is slow). */
+export interface DrawnCard {
+  language: Language;
+  openedAt?: number;
+  claim: CardClaim | (() => Promise<CardClaim | null>);
+}
+
+/**
+ * How a card page gets its card, loaded ahead or not: waits once until it is drawn, and once more for
+ * its snapshot if it was slow to come. A worker that restarts meanwhile drops the wait, which is asked
+ * again (its routes are in storage.session). null: no card for this nonce.
+ */
+export async function awaitDrawnCard(
+  nonce: string,
+  awaitCard: (input: { nonce: string }) => Promise<AwaitedCard> = cardClient.awaitCard,
+): Promise<DrawnCard | null> {
+  const ask = async (): Promise<AwaitedCard> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await awaitCard({ nonce });
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  };
+  if (!CARD_NONCE_PATTERN.test(nonce)) return null;
+  const first = await ask().catch(() => null);
+  if (!first?.drawn) return null;
+  const { language, openedAt } = first;
+  const claim = first.claim ?? (async () => ask().then((next) => (next.drawn ? (next.claim ?? null) : null)));
+  return { language, claim, ...(openedAt === undefined ? {} : { openedAt }) };
+}

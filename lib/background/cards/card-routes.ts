@@ -44,9 +44,11 @@ const routeSchema = z.object({
   token: z.string(),
   frameId: z.int(),
   nonce: z.string(),
-  /** The card page drawn ahead that shows it (`warmCard`): it claims with this nonce of its own. */
+  /** The card page drawn ahead that shows it (`warmCard`): it waits for its card with this nonce of its own. */
   page: z.string().optional(),
   fetch: z.boolean(),
+  /** Its page was told it is drawn before its snapshot came: the page's next wait is for the snapshot. */
+  announced: z.boolean().optional(),
   /** Why it may not fetch: the gesture was not seen, or the tab's allowance is spent (the card says which). */
   refused: z.enum(NOT_LOADED_REASONS).optional(),
   claimed: z.boolean(),
@@ -64,18 +66,19 @@ export interface OpenCardInput extends SnapshotRequest {
   anchor: CardAnchor;
 }
 
-/**
- * The top frame's answer to `showCard`: its verdict on the frames around the link (anything else is
- * "not seen"), and the nonce of the card page loaded ahead that it drew the card in, if it did.
- */
-
 /** The nonce a route's card page claims it with: its own, or that of the page loaded ahead that shows it. */
 const claimNonceOf = (route: CardRoute): string => route.page ?? route.nonce;
 
 export interface CardRoutesDeps {
   /** storage.session: a tab's route survives a service-worker restart (read once per tab after one), not a browser restart. */
   area: StorageAreaAdapter;
+  /** Its fetches tell the link's badges before they answer (`withBadgeUpdates`): `openCard` answers after them. */
   service: Pick<SnapshotService, 'getSnapshot' | 'peek' | 'wouldFetch'>;
+  /**
+   * The same snapshots for the card page, whose answer need not wait for the badges (the fetch it
+   * shares is `service`'s, which tells them); unset: `service`.
+   */
+  cardPageService?: Pick<SnapshotService, 'getSnapshot' | 'peek'>;
   hoverAllowance: HoverAllowance;
   push: PushToFrame;
   /** The reader's language, sent with the card's snapshot (so the card page reads no storage first). */
@@ -85,13 +88,14 @@ export interface CardRoutesDeps {
   now?: () => number;
   /** A route not claimed within this time is not given to a claim (the card page loads in well under a second). */
   claimWithinMs?: number;
-  /** How long a claim waits for its card to be opened (the card page can ask before `openCard` is done). */
-  claimWaitMs?: number;
-  /** How long a card page loaded ahead waits for a card to be drawn in it. */
+  /**
+   * How long a card page waits for a card to be drawn with its nonce (a page loaded ahead waits for
+   * intent; any page can ask before `openCard` is done).
+   */
   aheadWaitMs?: number;
   /**
-   * How long the answer to a page loaded ahead waits for its card's snapshot (a cached one takes a
-   * few ms, a local fetch tens); a slower one is claimed after, by a page that shows it is loading.
+   * How long the answer that a card is drawn waits for its snapshot (a cached one takes a few ms, a
+   * local fetch tens); a slower one comes with the page's next wait, while the page shows it is loading.
    */
   aheadClaimWaitMs?: number;
 }
@@ -110,8 +114,6 @@ export interface CardRoutes {
    * it is drawn (the badges hear what they show from `withBadgeUpdates`, before this answer).
    */
   open(from: FrameOf, input: OpenCardInput): Promise<{ shown: boolean }>;
-  /** The card page of `tabId` claims the card opened with `nonce`, once; any other claim gets null (no view). */
-  claim(tabId: number, nonce: string): Promise<CardClaim | null>;
   /** A content script of `tabId` expects a card soon: the top frame loads a card page ahead (nothing is fetched). */
   warm(tabId: number): Promise<void>;
   /**
@@ -121,9 +123,11 @@ export interface CardRoutes {
    */
   linksShown(tabId: number): Promise<void>;
   /**
-   * A card page loaded ahead in `tabId` waits until a card is drawn in it (`drawn`), and gets it in
-   * the same answer (`claim`, once: one round trip less than waiting, then claiming) when its snapshot
-   * is known within `aheadClaimWaitMs`; otherwise it shows that it is loading and claims it after.
+   * The one way a card page of `tabId` gets its card: it waits until a card is drawn with its nonce
+   * (its own card's, or that of the page loaded ahead that shows it), and gets the card in the same
+   * answer (`claim`, once; any other page gets nothing and costs no view) when its snapshot is known
+   * within `aheadClaimWaitMs`. Otherwise it is told the card is drawn, shows that it is loading, and
+   * its next wait is answered with the card once the snapshot is known.
    */
   awaitCard(tabId: number, nonce: string): Promise<AwaitedCard>;
   /** The card's badge moved: passed on to the top frame, which draws it. */
@@ -156,7 +160,6 @@ interface WaitingClaim {
 export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   const now = deps.now ?? (() => Date.now());
   const claimWithinMs = deps.claimWithinMs ?? 60_000;
-  const claimWaitMs = deps.claimWaitMs ?? 10_000;
   const aheadWaitMs = deps.aheadWaitMs ?? CARD_AHEAD_WAIT_MS;
   const aheadClaimWaitMs = deps.aheadClaimWaitMs ?? CARD_AHEAD_CLAIM_WAIT_MS;
   const routes = new Map<number, CardRoute>();
@@ -243,10 +246,14 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   }
 
   /** What a card may show: its snapshot (one fetch at most, shared with every other asker), or the cache only. */
-  const resultOf = (route: CardRoute): Promise<SnapshotResult | null> => {
+  const resultOf = (
+    route: CardRoute,
+    service: CardRoutesDeps['cardPageService'] = deps.service,
+  ): Promise<SnapshotResult | null> => {
     const request = { origin: route.origin, token: route.token };
-    return route.fetch ? deps.service.getSnapshot(request) : deps.service.peek(request);
+    return route.fetch ? service.getSnapshot(request) : service.peek(request);
   };
+  const pageResultOf = (route: CardRoute) => resultOf(route, deps.cardPageService);
 
   /**
    * Draws the card and decides whether its link may be fetched (the route is saved first with no
@@ -348,11 +355,6 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       }
     },
 
-    async claim(tabId, nonce) {
-      const route = await claimableRoute(tabId, nonce, claimWaitMs);
-      return route ? claimOf(tabId, route, resultOf(route)) : null;
-    },
-
     warm: warmCard,
 
     async linksShown(tabId) {
@@ -362,13 +364,22 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     async awaitCard(tabId, nonce) {
       const route = await claimableRoute(tabId, nonce, aheadWaitMs);
       if (!route) return { drawn: false };
-      // A slow fetch goes on: the page's claim after shares it (one fetch per token, DESIGN decision 2).
-      const result = resultOf(route).then((value) => ({ value }));
+      const drawn = { drawn: true, openedAt: route.at } as const;
+      if (route.announced) {
+        const claim = await claimOf(tabId, route, pageResultOf(route));
+        return { ...drawn, language: claim.language, claim };
+      }
+      // A slow fetch goes on: the page's next wait shares it (one fetch per token, DESIGN decision 2).
+      const result = pageResultOf(route).then((value) => ({ value }));
       const soon = await Promise.race([result, new Promise<null>((resolve) => setTimeout(resolve, aheadClaimWaitMs, null))]);
-      if (routes.get(tabId) !== route) return { drawn: false };
-      if (!soon) return { drawn: true, language: await deps.language(), openedAt: route.at };
-      const claim = await claimOf(tabId, route, Promise.resolve(soon.value));
-      return { drawn: true, language: claim.language, openedAt: route.at, claim };
+      const current = routes.get(tabId);
+      if (current?.nonce !== route.nonce || current.claimed) return { drawn: false };
+      if (!soon) {
+        save(tabId, { ...current, announced: true });
+        return { ...drawn, language: await deps.language() };
+      }
+      const claim = await claimOf(tabId, current, Promise.resolve(soon.value));
+      return { ...drawn, language: claim.language, claim };
     },
 
     async move(from, { nonce, rect }) {

@@ -34,7 +34,7 @@ export interface MessageHandlerDeps {
   getPageSettings(): Promise<PageSettings>;
   /** The badge strings of the reader's language (lib/core/i18n/badge.ts `badgeTextFor`). */
   getBadgeText(): Promise<BadgeTextPayload>;
-  /** The life of every tab's hover card (open, claim, move, relay, close). */
+  /** The life of every tab's hover card (open, await, move, relay, close). */
   cards: CardRoutes;
   /** Which frames' badges show which links (noted from their peeks), so a link fetched again updates them all. */
   badgeFrames: BadgeFrames;
@@ -171,7 +171,6 @@ export function createCardHandlers(deps: MessageHandlerDeps): GuardedHandlers<ty
   return guardHandlers(
     cardProtocol,
     {
-      claimCard: ({ nonce }, sender) => deps.cards.claim(tabOf(sender), nonce),
       awaitCard: ({ nonce }, sender) => deps.cards.awaitCard(tabOf(sender), nonce),
     },
     { rule: FROM_EXTENSION_PAGE_IN_TAB, extensionOrigin: deps.extensionOrigin },

@@ -34,12 +34,12 @@ export const CARD_TAG = 'compliance-lens-card';
 
 /**
  * The address fragment of a card page loaded ahead of intent (when the pointer first rests): it waits
- * for a card (`awaitCard`, lib/protocol/card.ts) before it claims one, and shows nothing until then.
+ * for a card to be drawn in it (`awaitCard`, lib/protocol/card.ts), and shows nothing until then.
  */
 export const CARD_AHEAD_HASH = '#ahead';
 
 /** How long a card page loaded ahead waits for its card; the top frame drops it a little sooner. */
 export const CARD_AHEAD_WAIT_MS = 60_000;
-/** How long the answer to a page loaded ahead waits for its card's snapshot before the page shows that it is loading. */
+/** How long the answer that a card is drawn waits for its snapshot before the page shows that it is loading. */
 export const CARD_AHEAD_CLAIM_WAIT_MS = 100;
 export const CARD_AHEAD_KEPT_MS = 50_000;

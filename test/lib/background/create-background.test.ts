@@ -121,7 +121,7 @@ const anchor = {
 };
 
 describe('createBackground', () => {
-  it("a content script's card: drawn by the top frame, claimed by its card page with the snapshot, one fetch for both", async () => {
+  it("a content script's card: drawn by the top frame, awaited by its card page with the snapshot, one fetch for both", async () => {
     const opened = await send(
       'openCard',
       { origin: ORIGIN, token: FIXTURE_TOKEN, nonce: NONCE, intent: 'click', seen: true, anchor },
@@ -134,9 +134,12 @@ describe('createBackground', () => {
       ['badgeChanged', { frameId: 0 }],
     ]);
     expect((pushes[1]?.message as { data: unknown }).data).toMatchObject({ badge: { state: 'ready', text: '68/100' } });
-    const claimed = await send('claimCard', { nonce: NONCE }, cardPage(5));
-    expect(claimed).toMatchObject({
-      res: { request: { origin: ORIGIN, token: FIXTURE_TOKEN }, result: { status: 'ready' }, language: 'fr' },
+    const awaited = await send('awaitCard', { nonce: NONCE }, cardPage(5));
+    expect(awaited).toMatchObject({
+      res: {
+        drawn: true,
+        claim: { request: { origin: ORIGIN, token: FIXTURE_TOKEN }, result: { status: 'ready' }, language: 'fr' },
+      },
     });
     expect(fetch).toHaveBeenCalledTimes(1);
   });

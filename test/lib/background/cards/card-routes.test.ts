@@ -12,6 +12,7 @@ import {
 } from '@/lib/background/messaging/messages';
 import type { SnapshotService } from '@/lib/background/snapshot-service';
 import { badgeFace } from '@/lib/core/badge-face';
+import { awaitDrawnCard } from '@/lib/protocol/card';
 import { isRecord } from '@/lib/core/guards';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
@@ -94,7 +95,7 @@ const openInFrame = (nonce = NONCE, intent: 'hover' | 'keyboard' | 'click' = 'cl
 interface Options {
   /** What the cache holds for the link (null: nothing). */
   cached?: () => SnapshotResult | null;
-  routes?: Partial<Pick<CardRoutesDeps, 'claimWithinMs' | 'claimWaitMs' | 'aheadWaitMs' | 'aheadClaimWaitMs' | 'now'>>;
+  routes?: Partial<Pick<CardRoutesDeps, 'claimWithinMs' | 'aheadWaitMs' | 'aheadClaimWaitMs' | 'now'>>;
   /** Frames of the tab where nothing answers a push (no content script there, or the frame is gone). */
   silentFrames?: number[];
   /** How long a push takes to arrive (resolves when it has). */
@@ -153,10 +154,11 @@ function handlers(options: Options = {}) {
   const cards = createCardRoutes({
     area,
     service: announcing,
+    cardPageService: service,
     hoverAllowance: createHoverAllowance({ area, ...(now ? { now } : {}) }),
     language: async () => 'fr',
-    // A claim for a card not opened waits this long: short here, so that tests of refused claims are quick.
-    claimWaitMs: 50,
+    // A card page's wait for a card never drawn lasts this long: short here, so that tests of refused pages are quick.
+    aheadWaitMs: 50,
     push,
     ...options.routes,
   });
@@ -175,10 +177,16 @@ function handlers(options: Options = {}) {
     extensionOrigin,
   };
   const pushesOf = (type: string) => pushes.filter((push) => push.type === type);
+  const cardHandlers = createCardHandlers(deps);
   return {
     ...createContentHandlers(deps),
     ...createPagesHandlers(deps),
-    ...createCardHandlers(deps),
+    ...cardHandlers,
+    /** What the card page framed with `nonce` shows, got the one way every card page gets it (null: nothing). */
+    pageCard: async ({ nonce }: { nonce: string }, sender: ReturnType<typeof cardPage>) => {
+      const card = await awaitDrawnCard(nonce, (input) => cardHandlers.awaitCard(input, sender));
+      return typeof card?.claim === 'function' ? card.claim() : (card?.claim ?? null);
+    },
     cards,
     area,
     pushes,
@@ -194,26 +202,26 @@ function handlers(options: Options = {}) {
   };
 }
 
-describe('the card page claims the card its content script opened', () => {
+describe('every card page waits for its card by nonce, loaded ahead or not (one path, issue #35 item 1)', () => {
   it('with the nonce of its own tab, once, and gets the snapshot itself; nothing for other tabs or nonces', async () => {
     const background = handlers();
     expect(await background.openCard(open(), contentScript(5))).toEqual({ shown: true });
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(6))).toBeNull(); // another tab: nothing opened there
-    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toBeNull(); // a guess
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toEqual({
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(6))).toBeNull(); // another tab: nothing opened there
+    expect(await background.pageCard({ nonce: OTHER_NONCE }, cardPage(5))).toBeNull(); // a guess
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toEqual({
       request,
       result: { ...READY, fromCache: true },
       language: 'fr',
     });
     // Security finding 1: a second card page in the tab (one the page framed itself) gets nothing.
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
     // One fetch for the badge and the card together.
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
   });
 
   it('a claim that arrives before its card is opened waits for it (the card page may load first)', async () => {
-    const background = handlers({ routes: { claimWaitMs: 5000 } });
-    const claim = background.claimCard({ nonce: NONCE }, cardPage(5));
+    const background = handlers({ routes: { aheadWaitMs: 5000 } });
+    const claim = background.pageCard({ nonce: NONCE }, cardPage(5));
     await new Promise((resolve) => setTimeout(resolve, 5));
     await background.openCard(open(), contentScript(5));
     expect(await claim).toMatchObject({ request, language: 'fr' });
@@ -224,7 +232,7 @@ describe('the card page claims the card its content script opened', () => {
     try {
       const background = handlers(); // a claim waits 50 ms here
       let answered = false;
-      const lone = background.claimCard({ nonce: OTHER_NONCE }, cardPage(5)).finally(() => (answered = true));
+      const lone = background.pageCard({ nonce: OTHER_NONCE }, cardPage(5)).finally(() => (answered = true));
       await vi.advanceTimersByTimeAsync(49);
       expect(answered).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
@@ -232,7 +240,7 @@ describe('the card page claims the card its content script opened', () => {
       expect(await lone).toBeNull();
 
       const waiting = Array.from({ length: 6 }, (_, index) =>
-        background.claimCard({ nonce: index.toString(16).repeat(32) }, cardPage(5)),
+        background.pageCard({ nonce: index.toString(16).repeat(32) }, cardPage(5)),
       );
       // The oldest two are answered at once (nothing) to make room; the rest when their wait is over.
       const settled: number[] = [];
@@ -252,8 +260,9 @@ describe('the card page claims the card its content script opened', () => {
   it('a copy of the card page framed before the real one claims nothing without the nonce (finding 1)', async () => {
     const background = handlers();
     await background.openCard(open(), contentScript(5));
-    await expect(background.claimCard({ nonce: '' }, cardPage(5))).rejects.toThrow(/Malformed/);
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request }); // the real card still can
+    expect(await background.pageCard({ nonce: '' }, cardPage(5))).toBeNull(); // a copy's name is empty: it asks nothing
+    await expect(background.awaitCard({ nonce: '' }, cardPage(5))).rejects.toThrow(/Malformed/);
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request }); // the real card still can
   });
 
   it('a card not claimed in time is not handed out later', async () => {
@@ -261,7 +270,7 @@ describe('the card page claims the card its content script opened', () => {
     const background = handlers({ routes: { claimWithinMs: 1000, now: () => now } });
     await background.openCard(open(), contentScript(5));
     now = 2000;
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
   });
 
   it('closing a card forgets it, but a late close of an older card leaves the newer one', async () => {
@@ -269,20 +278,20 @@ describe('the card page claims the card its content script opened', () => {
     await background.openCard(open(NONCE), contentScript(5));
     await background.openCard(open(OTHER_NONCE), contentScript(5));
     await background.closeCard({ nonce: NONCE }, contentScript(5)); // the old card's late close
-    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toMatchObject({ request });
+    expect(await background.pageCard({ nonce: OTHER_NONCE }, cardPage(5))).toMatchObject({ request });
     await background.openCard(open(NONCE), contentScript(5));
     await background.closeCard({ nonce: NONCE }, contentScript(5, 3)); // not the frame whose card it is
     await background.closeCard({ nonce: NONCE }, contentScript(5));
-    expect(await handlers({ area: background.area }).claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await handlers({ area: background.area }).pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
   });
 
   it('a closed tab takes its card and its waiting claims with it', async () => {
     const background = handlers();
-    const waiting = background.claimCard({ nonce: OTHER_NONCE }, cardPage(5));
+    const waiting = background.pageCard({ nonce: OTHER_NONCE }, cardPage(5));
     await background.openCard(open(), contentScript(5));
     await background.cards.forgetTab(5);
     expect(await waiting).toBeNull();
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
     expect(Object.keys(background.area.data).filter((key) => key.startsWith('cardRoute:'))).toEqual([]);
   });
 });
@@ -301,7 +310,7 @@ describe('what may be fetched', () => {
     // Beyond the allowance the card page learns it may not fetch: it gets nothing to show, and offers to load.
     const uncached = fixtureToken(23);
     await background.openCard(open(OTHER_NONCE, 'keyboard', uncached), contentScript(5));
-    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toEqual({
+    expect(await background.pageCard({ nonce: OTHER_NONCE }, cardPage(5))).toEqual({
       request: { ...request, token: uncached },
       result: null,
       language: 'fr',
@@ -341,7 +350,7 @@ describe('what may be fetched', () => {
     // The allowance is spent: a new link gets Load; a link fetched this minute (its answer was not
     // kept, say the service was down) may be asked again without spending more.
     await background.openCard(open(NONCE, 'hover', fixtureToken(30)), contentScript(5));
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ result: null, unloaded: 'allowance' });
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ result: null, unloaded: 'allowance' });
     background.forgetCached(fixtureToken(3));
     await fetchOf(fixtureToken(3));
     expect(background.fetched.filter((token) => token === fixtureToken(3))).toHaveLength(2);
@@ -356,7 +365,7 @@ describe('what may be fetched', () => {
       }
     }
     expect(background.fetched).toEqual([]);
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ result: null, unloaded: 'unseen' });
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ result: null, unloaded: 'unseen' });
     // The allowance is whole: a seen click fetches.
     await background.openCard(open(OTHER_NONCE, 'click', fixtureToken(40)), contentScript(5));
     expect(background.fetched).toEqual([fixtureToken(40)]);
@@ -372,7 +381,7 @@ describe('what may be fetched', () => {
     expect(await background.openCard(openInFrame(OTHER_NONCE, 'click'), contentScript(5, 3))).toEqual({ shown: true });
     expect(background.fetched).toEqual([]);
     expect(background.pushesOf('badgeChanged')).toEqual([]);
-    expect(await background.claimCard({ nonce: OTHER_NONCE }, cardPage(5))).toMatchObject({ result: null });
+    expect(await background.pageCard({ nonce: OTHER_NONCE }, cardPage(5))).toMatchObject({ result: null });
   });
 
   it('a claim that arrives while the top frame is still judging waits for the verdict', async () => {
@@ -381,7 +390,7 @@ describe('what may be fetched', () => {
     const background = handlers({ hostAnswer: () => verdict });
     const opening = background.openCard(openInFrame(NONCE, 'click'), contentScript(5, 3));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const claim = background.claimCard({ nonce: NONCE }, cardPage(5));
+    const claim = background.pageCard({ nonce: NONCE }, cardPage(5));
     await new Promise((resolve) => setTimeout(resolve, 0));
     answer({ ok: true, seen: true });
     expect(await claim).toMatchObject({ result: { status: 'ready' } });
@@ -414,10 +423,10 @@ describe('what may be fetched', () => {
 });
 
 describe('who may send what', () => {
-  it('refuses openCard from extension pages and claimCard from content scripts', async () => {
+  it('refuses openCard from extension pages and awaitCard from content scripts', async () => {
     const background = handlers();
     await expect(background.openCard(open(), cardPage(5))).rejects.toThrow(/content script/);
-    await expect(background.claimCard({ nonce: NONCE }, contentScript(5))).rejects.toThrow(/extension page/);
+    await expect(background.awaitCard({ nonce: NONCE }, contentScript(5))).rejects.toThrow(/extension page/);
   });
 
   it('rejects malformed requests, tokens of the wrong shape, bad nonces and unknown intents', async () => {
@@ -462,13 +471,35 @@ describe('what the badge hears of its card (issue #35 item 1)', () => {
     const background = handlers({ fetchDone: () => new Promise<void>((resolve) => (answer = resolve)) });
     const opening = background.openCard(open(NONCE, 'hover'), contentScript(5, 0));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const claim = background.claimCard({ nonce: NONCE }, cardPage(5));
+    const claim = background.pageCard({ nonce: NONCE }, cardPage(5));
     await new Promise((resolve) => setTimeout(resolve, 0));
     answer();
     expect(await claim).toMatchObject({ result: { status: 'ready' } });
     await opening;
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
     expect(background.badgesTo(5, 0)).toEqual([READY_BADGE]);
+  });
+
+  it('the card page gets its card without waiting for the badges to be told; openCard answers only after them', async () => {
+    let answer = () => {};
+    let delivered = () => {};
+    const background = handlers({
+      fetchDone: () => new Promise<void>((resolve) => (answer = resolve)),
+      // The badge's push is slow to arrive (a busy frame): only openCard's answer waits for it.
+      transit: (push) =>
+        push.type === 'badgeChanged' ? new Promise<void>((resolve) => (delivered = resolve)) : Promise.resolve(),
+    });
+    let opened = false;
+    const opening = background.openCard(open(NONCE, 'hover'), contentScript(5, 0)).finally(() => (opened = true));
+    const card = background.pageCard({ nonce: NONCE }, cardPage(5));
+    await vi.waitFor(() => expect(background.area.data['cardRoute:5']).toMatchObject({ announced: true })); // it waits for the fetch
+    answer(); // the fetch both share answers
+    expect(await card).toMatchObject({ result: { status: 'ready' } });
+    expect(opened).toBe(false);
+    delivered();
+    expect(await opening).toEqual({ shown: true });
+    expect(background.badgesTo(5, 0)).toEqual([READY_BADGE]);
+    expect(background.fetched).toEqual([FIXTURE_TOKEN]);
   });
 
   it('a frame that never peeked the link (its hover came first) is told too', async () => {
@@ -497,7 +528,7 @@ describe('one card per tab, drawn by the top frame', () => {
     expect(background.pushesOf('showCard')).toEqual([
       { type: 'showCard', data: { ...FRAME_ANCHOR, nonce: NONCE, focus: true }, tabId: 5, frameId: 0 },
     ]);
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request, language: 'fr' });
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request, language: 'fr' });
     // A subframe without a key cannot be placed: not drawn (its badge was told the snapshot when it was fetched).
     expect(await background.openCard(open(OTHER_NONCE), contentScript(5, 3))).toEqual({ shown: false });
     expect(background.badgesTo(5, 3)).toEqual([READY_BADGE]);
@@ -587,7 +618,7 @@ describe('one card per tab, drawn by the top frame', () => {
     await background.openCard(openInFrame(), contentScript(5, 3));
     await background.cardEvent({ nonce: NONCE, event: 'leave' }, contentScript(5, 0));
     expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
   });
 
   it('the top frame asks whether the card’s frame is there: the background asks the frame with another nonce; a frame gone takes its card (issue #26 item 6)', async () => {
@@ -605,7 +636,7 @@ describe('one card per tab, drawn by the top frame', () => {
     gone = true;
     await background.checkCard({ nonce: NONCE }, contentScript(5, 0));
     expect(background.pushesOf('closeCard')).toEqual([{ type: 'closeCard', data: { nonce: NONCE }, tabId: 5, frameId: 0 }]);
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
     // A card that is not the tab's any more is closed at once; only the top frame may ask.
     await background.checkCard({ nonce: OTHER_NONCE }, contentScript(5, 0));
     expect(background.pushesOf('closeCard')).toHaveLength(2);
@@ -666,10 +697,13 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
   });
 
   it('it waits for a card and gets the card drawn in it with the wait, once; the card’s own nonce claims nothing', async () => {
-    const background = handlers({ hostAnswer: () => ({ ok: true, seen: true, frame: AHEAD }) });
+    const background = handlers({
+      hostAnswer: () => ({ ok: true, seen: true, frame: AHEAD }),
+      routes: { aheadWaitMs: 1000 },
+    });
     const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
     const elsewhere = background.awaitCard({ nonce: AHEAD }, cardPage(6)); // another tab
-    await new Promise((resolve) => setTimeout(resolve, 60)); // longer than a claim would wait
+    await new Promise((resolve) => setTimeout(resolve, 60)); // a while, before any intent
     expect(background.fetched).toEqual([]);
     await background.openCard(open(NONCE, 'hover'), contentScript(5));
     expect(await waiting).toMatchObject({
@@ -678,8 +712,8 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
     });
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
     // The card's own nonce was never given to a page: it claims nothing now.
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
-    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await background.pageCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
     await background.cards.forgetTab(6); // the other tab closed: its wait ends
     expect(await elsewhere).toEqual({ drawn: false });
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
@@ -691,8 +725,8 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
     // Cards drawn in fresh frames (the top frame used no page loaded ahead) do not wake it.
     await background.openCard(open(NONCE, 'hover'), contentScript(5));
     expect(await waiting).toEqual({ drawn: false });
-    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request });
+    expect(await background.pageCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request });
   });
 
   it('a snapshot slow to come: the page is told its card is drawn (it shows Loading), then claims it; one fetch', async () => {
@@ -706,22 +740,22 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
     const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
     const opened = background.openCard(open(NONCE, 'hover'), contentScript(5));
     expect(await waiting).toEqual({ drawn: true, language: 'fr', openedAt: expect.any(Number) as unknown }); // its Loading… in the reader's language, counted from intent
-    const claim = background.claimCard({ nonce: AHEAD }, cardPage(5));
+    const claim = background.pageCard({ nonce: AHEAD }, cardPage(5));
     answer();
     expect(await claim).toMatchObject({ request, result: { snapshot: { company: { name: 'Kobo Ledger Ltd' } } } });
     await opened;
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
-    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
+    expect(await background.pageCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
   });
 
   it('a card whose snapshot is slow to come is claimed at once: a second claim meanwhile gets nothing', async () => {
     let answer = () => {};
     const background = handlers({ fetchDone: () => new Promise<void>((resolve) => (answer = resolve)) });
     const opened = background.openCard(open(NONCE, 'hover'), contentScript(5));
-    const first = background.claimCard({ nonce: NONCE }, cardPage(5));
+    const first = background.pageCard({ nonce: NONCE }, cardPage(5));
     // The first claim has the card while its snapshot is still on its way.
     await vi.waitFor(() => expect(background.area.data['cardRoute:5']).toMatchObject({ claimed: true }));
-    expect(await background.claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
     answer();
     expect(await first).toMatchObject({ request, language: 'fr' });
     await opened;
@@ -732,7 +766,7 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
     await background.openCard(open(NONCE, 'keyboard'), contentScript(5));
     expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toMatchObject({ drawn: true, claim: { request } });
     expect(await background.awaitCard({ nonce: AHEAD }, cardPage(5))).toEqual({ drawn: false });
-    expect(await background.claimCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
+    expect(await background.pageCard({ nonce: AHEAD }, cardPage(5))).toBeNull();
   });
 
   it('only extension pages may wait for a card, and only content scripts may ask for one ahead', async () => {
@@ -756,7 +790,7 @@ describe('a restarted service worker', () => {
     expect(area.reads).toBe(reads + 1);
     await after.cardEvent({ nonce: NONCE, event: 'enter' }, contentScript(5, 0));
     expect(after.pushesOf('cardEvent')).toHaveLength(1);
-    expect(await after.claimCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request, language: 'fr' });
+    expect(await after.pageCard({ nonce: NONCE }, cardPage(5))).toMatchObject({ request, language: 'fr' });
     expect(area.reads).toBe(reads + 1);
   });
 
@@ -764,8 +798,31 @@ describe('a restarted service worker', () => {
     const area = memoryArea();
     const before = handlers({ area });
     await before.openCard(open(), contentScript(5));
-    expect(await before.claimCard({ nonce: NONCE }, cardPage(5))).not.toBeNull();
+    expect(await before.pageCard({ nonce: NONCE }, cardPage(5))).not.toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 0)); // the write lands
-    expect(await handlers({ area }).claimCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+    expect(await handlers({ area }).pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
+  });
+
+  it('a page told its card is drawn before the restart gets the card itself with its next wait after it', async () => {
+    const area = memoryArea();
+    const before = handlers({ area, fetchDone: () => new Promise<void>(() => {}), routes: { aheadClaimWaitMs: 10 } });
+    void before.openCard(open(NONCE, 'hover'), contentScript(5));
+    expect(await before.awaitCard({ nonce: NONCE }, cardPage(5))).toEqual({
+      drawn: true,
+      language: 'fr',
+      openedAt: expect.any(Number) as unknown,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the writes land
+    // The restarted worker's fetch is slower than the wait for a snapshot: the page waits for it all the same.
+    const after = handlers({
+      area,
+      fetchDone: () => new Promise((resolve) => setTimeout(resolve, 40)),
+      routes: { aheadClaimWaitMs: 10 },
+    });
+    expect(await after.awaitCard({ nonce: NONCE }, cardPage(5))).toMatchObject({
+      drawn: true,
+      claim: { request, result: { snapshot: { company: { name: 'Kobo Ledger Ltd' } } } },
+    });
+    expect(await after.awaitCard({ nonce: NONCE }, cardPage(5))).toEqual({ drawn: false }); // once
   });
 });

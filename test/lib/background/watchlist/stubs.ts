@@ -26,7 +26,6 @@ export function unusedCards(): CardRoutes {
   const unused = () => Promise.reject(new Error('not used by these tests'));
   return {
     open: unused,
-    claim: unused,
     warm: unused,
     linksShown: unused,
     awaitCard: unused,
