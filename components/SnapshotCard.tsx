@@ -18,7 +18,7 @@ import { useCardI18n } from './card-i18n';
 import { ProgressBar } from './figures';
 import { serviceClockAhead } from './service-clock';
 import { ServiceDisclaimer } from './ServiceText';
-import { READINESS_TONE, RISK_TONE, SEVERITY_TONE } from './tones';
+import { READINESS_TONE, RISK_TONE, SEVERITY_TONE, TONE_CLASS } from './tones';
 import { useNow } from './useNow';
 
 export interface SnapshotCardProps {
@@ -67,8 +67,9 @@ export function SnapshotCard(props: SnapshotCardProps) {
   const regulators = [licensing.primary_regulator, ...licensing.secondary_regulators]
     .filter((code) => code !== null)
     .map((code) => regulatorName(i18n, code));
-  const { scrollRef, bodyRef, moreBelow } = useScrollCue();
+  const { scrollRef, bodyRef, overflows, moreBelow } = useScrollCue();
   const host = hostOf(props.serviceOrigin);
+  const unvouched = signature?.state === 'invalid';
 
   return (
     <article
@@ -78,7 +79,13 @@ export function SnapshotCard(props: SnapshotCardProps) {
     >
       {/* The hover card measures the body (data-card-body) to ask for its natural height. What an
           investor came for comes first, so a card shortened to the room it has still shows it. */}
-      <div ref={scrollRef} data-card-scroll className="-mx-1 min-h-0 grow overflow-y-auto px-1">
+      <div
+        ref={scrollRef}
+        data-card-scroll
+        // A row the scrolling part cuts fades out: it reads as continued, not as cut text.
+        style={moreBelow ? { maskImage: FADE_AT_FOOT, WebkitMaskImage: FADE_AT_FOOT } : undefined}
+        className="-mx-1 min-h-0 grow overflow-y-auto px-1"
+      >
         <div ref={bodyRef} data-card-body className="flex flex-col gap-2.5">
           <header>
             <div className="flex items-start gap-2">
@@ -93,12 +100,13 @@ export function SnapshotCard(props: SnapshotCardProps) {
             </div>
             <p className="text-[11px] text-slate-600 dark:text-slate-300">{t('snapshot.selfAssessment')}</p>
           </header>
-          {signature?.state === 'invalid' && <SignatureAlert host={host} />}
+          {unvouched && <SignatureAlert host={host} />}
 
+          {/* Under a failing signature the figures lose their verdict colours: they are not shown as the service's. */}
           <div className="grid grid-cols-2 gap-2">
             <section
               aria-label={t('vocab.readinessHeading')}
-              className={`rounded-lg px-2.5 py-1 ring-1 ring-inset ${READINESS_TONE[scores.readiness_label]}`}
+              className={`rounded-lg px-2.5 py-1 ring-1 ring-inset ${unvouched ? TONE_CLASS.neutral : READINESS_TONE[scores.readiness_label]}`}
             >
               <h3 className="text-[11px] font-medium">{t('vocab.readinessHeading')}</h3>
               <p className="flex flex-wrap items-baseline gap-x-1.5 leading-tight">
@@ -115,7 +123,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
             </section>
             <section
               aria-label={t('vocab.riskHeading')}
-              className={`rounded-lg px-2.5 py-1 ring-1 ring-inset ${RISK_TONE[scores.fundraise_risk_band]}`}
+              className={`rounded-lg px-2.5 py-1 ring-1 ring-inset ${unvouched ? TONE_CLASS.neutral : RISK_TONE[scores.fundraise_risk_band]}`}
             >
               <h3 className="text-[11px] font-medium">{t('vocab.riskHeading')}</h3>
               <p data-testid="risk-band" className="text-base leading-tight font-bold">
@@ -252,18 +260,20 @@ export function SnapshotCard(props: SnapshotCardProps) {
           </div>
         </div>
       </div>
-      <div className="relative flex shrink-0 flex-col">
-        {moreBelow && (
-          // What scrolls says so, on the seam between the part that scrolls and the disclaimer: over
-          // neither's text (issue #33 item 2).
+      <div className="flex shrink-0 flex-col">
+        {overflows && (
+          // What scrolls says so, in a line of its own between the part that scrolls and the disclaimer:
+          // over nothing (issue #33 item 2). The line stays while the part scrolls, so it never jumps.
           <p
             aria-hidden="true"
             data-card-scroll-cue
-            className="absolute inset-x-0 -top-2 flex justify-center text-[10px] leading-3 font-medium"
+            className="-mt-1.5 mb-1 flex h-3 justify-center text-[10px] leading-3 font-medium"
           >
-            <span className="rounded-full bg-white px-2 text-slate-700 ring-1 ring-slate-300 dark:bg-slate-900 dark:text-slate-200 dark:ring-slate-600">
-              {t('snapshot.moreBelow')} ↓
-            </span>
+            {moreBelow && (
+              <span className="rounded-full bg-white px-2 text-slate-700 ring-1 ring-slate-300 dark:bg-slate-900 dark:text-slate-200 dark:ring-slate-600">
+                {t('snapshot.moreBelow')} ↓
+              </span>
+            )}
           </p>
         )}
         <ServiceDisclaimer text={snapshot.disclaimer} compact />
@@ -272,15 +282,25 @@ export function SnapshotCard(props: SnapshotCardProps) {
   );
 }
 
-/** Whether the scrolling part holds more below what shows (it scrolls only where the card is height-limited). */
+/** The foot of the scrolling part fades while more is below (a mask: what it holds keeps its colours). */
+const FADE_AT_FOOT = 'linear-gradient(to bottom, #000 calc(100% - 18px), transparent)';
+
+/**
+ * Whether the scrolling part holds more than shows (it scrolls only where the card is height-limited),
+ * and more below what shows.
+ */
 function useScrollCue() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
+  const [overflows, setOverflows] = useState(false);
   const [moreBelow, setMoreBelow] = useState(false);
   useEffect(() => {
     const element = scrollRef.current;
     if (!element) return;
-    const check = () => setMoreBelow(element.scrollTop + element.clientHeight < element.scrollHeight - 4);
+    const check = () => {
+      setOverflows(element.scrollHeight > element.clientHeight + 4);
+      setMoreBelow(element.scrollTop + element.clientHeight < element.scrollHeight - 4);
+    };
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(check);
     observer?.observe(element);
     if (bodyRef.current) observer?.observe(bodyRef.current);
@@ -291,7 +311,7 @@ function useScrollCue() {
       element.removeEventListener('scroll', check);
     };
   }, []);
-  return { scrollRef, bodyRef, moreBelow };
+  return { scrollRef, bodyRef, overflows, moreBelow };
 }
 
 /** A name the API gave a code for: the name shown, the code at hand in its tooltip. */

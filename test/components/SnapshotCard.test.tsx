@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SaveCopyButton } from '@/components/SignatureLine';
+import { TONE_CLASS } from '@/components/tones';
 import { parseVerifiableCopy } from '@/lib/core/schemas/signing';
 import { SAVABLE_COPY } from '../fixtures/signing';
 import { SnapshotCard } from '@/components/SnapshotCard';
@@ -273,6 +274,18 @@ describe('the signature line (issue #36)', () => {
     expect(alert.compareDocumentPosition(screen.getByTestId('readiness-score')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getByTestId('signature').textContent).toBe('Signature invalid');
     expect(screen.getByTestId('signature').getAttribute('title')).toBe('Content-Digest does not match the body.');
+  });
+
+  it('invalid: the readiness and the fundraising risk lose their verdict colours (not shown as the service’s); verified keeps them', () => {
+    const tiles = () => [
+      screen.getByRole('region', { name: 'Readiness' }),
+      screen.getByRole('region', { name: 'Fundraising risk' }),
+    ];
+    card({ state: 'invalid', reason: 'digest-mismatch', message: 'Content-Digest does not match the body.' });
+    for (const tile of tiles()) expect(tile.className).toContain(TONE_CLASS.neutral);
+    cleanup();
+    card({ state: 'verified', kid: 'kid-123', signedAt: FIXTURE_NOW });
+    for (const tile of tiles()) expect(tile.className).not.toContain(TONE_CLASS.neutral);
   });
 
   const copy = SAVABLE_COPY;

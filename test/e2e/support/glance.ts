@@ -105,12 +105,23 @@ function scrollState(): { hides: boolean; cue: boolean } {
   return { hides, cue };
 }
 
-/** Text of the card under its "More below" cue: it must cover nothing (issue #33 item 2). */
+/**
+ * What the card's "More below" cue covers: it must cover nothing (issue #33 item 2), not even the
+ * edge of the part that scrolls, whose last row it cuts (that row fades out instead).
+ */
 function cueCovers(): string[] {
   const cue = document.querySelector('[data-card-scroll-cue]');
   if (!cue) return [];
   const line = cue.getBoundingClientRect();
   const covered: string[] = [];
+  const scrolling = document.querySelector('[data-card-scroll]');
+  const part = scrolling?.getBoundingClientRect();
+  if (part && part.top < line.bottom && line.top < part.bottom) covered.push('the part that scrolls');
+  if (scrolling && scrolling.scrollTop + scrolling.clientHeight < scrolling.scrollHeight - 4) {
+    const style = getComputedStyle(scrolling);
+    const mask = style.maskImage || style.getPropertyValue('-webkit-mask-image');
+    if (!mask || mask === 'none') covered.push('a cut row, shown unfaded');
+  }
   for (const element of document.querySelectorAll<HTMLElement>('[data-card-scroll] *, [data-testid="disclaimer"]')) {
     if (element.children.length > 0 || !(element.textContent ?? '').trim()) continue;
     const box = element.getBoundingClientRect();
