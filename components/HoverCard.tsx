@@ -198,7 +198,13 @@ function ClaimedCard({
       .finally(() => setRefreshing(false));
   };
   const failed = refreshFailed && (
-    <p role="alert" data-testid="refresh-failed" className="mt-2 text-xs font-medium text-red-800 dark:text-red-200">
+    <p
+      role="alert"
+      data-testid="refresh-failed"
+      // Brought into view where the card scrolls: it is said beside the button that was pressed.
+      ref={(alert) => alert?.scrollIntoView({ block: 'nearest' })}
+      className="text-xs font-medium text-red-800 dark:text-red-200"
+    >
       {t('snapshot.refreshFailed')}
     </p>
   );
@@ -240,7 +246,7 @@ function ClaimedCard({
           onRetry={refresh}
           headerActions={actions}
         />
-        {failed}
+        {failed && <div className="mt-2">{failed}</div>}
       </>
     );
   }
@@ -256,9 +262,9 @@ function ClaimedCard({
         signature={result.signature}
         onRefresh={refresh}
         refreshing={refreshing}
+        refreshProblem={failed}
         headerActions={actions}
       />
-      {failed}
     </>
   );
 }

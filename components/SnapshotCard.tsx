@@ -36,6 +36,8 @@ export interface SnapshotCardProps {
   signature?: SignatureVerdict | undefined;
   onRefresh?: () => void;
   refreshing?: boolean;
+  /** What became of the last Refresh when it went wrong, said right below the button. */
+  refreshProblem?: ReactNode;
   /** Formatting locale; defaults to the i18n context's (see `components/card-i18n.tsx`). */
   locale?: string;
   /** Controls beside the company's name (the hover card's watch and close buttons). */
@@ -49,7 +51,18 @@ export interface SnapshotCardProps {
  * says so, and the disclaimer stays whole in view below it.
  */
 export function SnapshotCard(props: SnapshotCardProps) {
-  const { snapshot, meta, fetchedAt, fromCache, apiVersionWarning, signature, onRefresh, refreshing, headerActions } = props;
+  const {
+    snapshot,
+    meta,
+    fetchedAt,
+    fromCache,
+    apiVersionWarning,
+    signature,
+    onRefresh,
+    refreshing,
+    refreshProblem,
+    headerActions,
+  } = props;
   const i18n = useCardI18n();
   const { t } = i18n;
   const locale = props.locale ?? i18n.locale;
@@ -258,6 +271,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
               )}
             </span>
           </div>
+          {refreshProblem}
         </div>
       </div>
       <div className="flex shrink-0 flex-col">

@@ -1,4 +1,5 @@
 import { artifactPath } from './support/artifacts';
+import { seriousViolationsInFrame } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { restOn } from './support/pointer';
 import { createDeal } from './support/server';
@@ -77,4 +78,54 @@ test('the pointer leaves a card just after clicking Refresh on a revoked link, b
   await deals.card.expectClosed();
   // The refresh was answered (within the close delay, as a rule: the card redrew before it closed).
   await expect(deals.badges.first()).toHaveAttribute('data-error-code', 'NOT_FOUND');
+});
+
+/**
+ * Refresh that the extension does not answer (its worker answers with an error, as a worker that went
+ * away mid-answer does): the card says so in the reader's words, keeps the snapshot it had, stays
+ * open, and offers Refresh again; axe finds nothing serious.
+ */
+test('a Refresh the extension does not answer: the card says so, keeps its snapshot and its Refresh, and axe finds nothing serious', async ({
+  context,
+  server,
+  serviceWorker,
+}) => {
+  const deal = await createDeal(server.baseUrl, 'Lagos Custody Ltd');
+  const deals = await DealFlowPage.openWith(context, [deal.link.shareUrl]);
+  await restOn(deals.links.first());
+  await expect((await deals.card.opened()).companyName).toHaveText('Lagos Custody Ltd');
+  // The next refresh is answered with an error before the extension's own listener answers it.
+  await serviceWorker.evaluate(() => {
+    const failOnce = (message: unknown, _sender: unknown, answer: (response: unknown) => void) => {
+      if (typeof message !== 'object' || message === null || !('type' in message) || message.type !== 'refreshSnapshot') return;
+      chrome.runtime.onMessage.removeListener(failOnce);
+      answer({ err: { message: 'The worker went away.' } });
+    };
+    chrome.runtime.onMessage.addListener(failOnce);
+  });
+
+  const frame = await deals.card.frame();
+  const refresh = frame.getByRole('button', { name: /^Refresh/ });
+  await refresh.scrollIntoViewIfNeeded();
+  const button = await refresh.boundingBox();
+  if (!button) throw new Error('Refresh is not laid out');
+  await deals.page.mouse.move(button.x + button.width / 2, button.y + button.height / 2, { steps: 8 });
+  await deals.page.mouse.down();
+  await deals.page.mouse.up();
+  const failed = frame.getByTestId('refresh-failed');
+  await expect(failed).toHaveText('Could not refresh: the extension did not answer. Nothing here changed; try again.');
+  await expect(failed).toHaveAttribute('role', 'alert');
+  await deals.card.expectRevealed();
+  await expect(frame.getByTestId('company-name')).toHaveText('Lagos Custody Ltd');
+  await expect(refresh).toBeEnabled();
+  // Said beside the button that was pressed, both in view in the part of the card that scrolls.
+  await expect(failed).toBeInViewport();
+  await expect(refresh).toBeInViewport();
+  await deals.page.screenshot({ path: artifactPath('card-refresh-failed.png') });
+  expect(await seriousViolationsInFrame(frame)).toEqual([]);
+
+  // Refresh again, answered this time: the alert goes.
+  await refresh.click();
+  await expect(failed).toHaveCount(0);
+  await expect(frame.getByTestId('company-name')).toHaveText('Lagos Custody Ltd');
 });
