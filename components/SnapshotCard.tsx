@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { displayText } from '@/lib/core/display-text';
 import { formatDateTime, formatPercent, formatRelative } from '@/lib/core/format';
 import type { Snapshot, SnapshotMeta } from '@/lib/core/schemas/snapshot';
@@ -16,6 +16,7 @@ import {
 } from '@/lib/core/vocabulary';
 import { useCardI18n } from './card-i18n';
 import { ProgressBar } from './figures';
+import { FADE_AT_FOOT, ScrollCue, useScrollCue } from './scroll-cue';
 import { serviceClockAhead } from './service-clock';
 import { ServiceDisclaimer } from './ServiceText';
 import { READINESS_TONE, RISK_TONE, SEVERITY_TONE, TONE_CLASS } from './tones';
@@ -96,7 +97,7 @@ export function SnapshotCard(props: SnapshotCardProps) {
         ref={scrollRef}
         data-card-scroll
         // A row the scrolling part cuts fades out: it reads as continued, not as cut text.
-        style={moreBelow ? { maskImage: FADE_AT_FOOT, WebkitMaskImage: FADE_AT_FOOT } : undefined}
+        style={moreBelow ? FADE_AT_FOOT : undefined}
         className="-mx-1 min-h-0 grow overflow-y-auto px-1"
       >
         <div ref={bodyRef} data-card-body className="flex flex-col gap-2.5">
@@ -275,57 +276,11 @@ export function SnapshotCard(props: SnapshotCardProps) {
         </div>
       </div>
       <div className="flex shrink-0 flex-col">
-        {overflows && (
-          // What scrolls says so, in a line of its own between the part that scrolls and the disclaimer:
-          // over nothing (issue #33 item 2). The line stays while the part scrolls, so it never jumps.
-          <p
-            aria-hidden="true"
-            data-card-scroll-cue
-            className="-mt-1.5 mb-1 flex h-3 justify-center text-[10px] leading-3 font-medium"
-          >
-            {moreBelow && (
-              <span className="rounded-full bg-white px-2 text-slate-700 ring-1 ring-slate-300 dark:bg-slate-900 dark:text-slate-200 dark:ring-slate-600">
-                {t('snapshot.moreBelow')} ↓
-              </span>
-            )}
-          </p>
-        )}
+        <ScrollCue overflows={overflows} moreBelow={moreBelow} />
         <ServiceDisclaimer text={snapshot.disclaimer} compact />
       </div>
     </article>
   );
-}
-
-/** The foot of the scrolling part fades while more is below (a mask: what it holds keeps its colours). */
-const FADE_AT_FOOT = 'linear-gradient(to bottom, #000 calc(100% - 18px), transparent)';
-
-/**
- * Whether the scrolling part holds more than shows (it scrolls only where the card is height-limited),
- * and more below what shows.
- */
-function useScrollCue() {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const bodyRef = useRef<HTMLDivElement>(null);
-  const [overflows, setOverflows] = useState(false);
-  const [moreBelow, setMoreBelow] = useState(false);
-  useEffect(() => {
-    const element = scrollRef.current;
-    if (!element) return;
-    const check = () => {
-      setOverflows(element.scrollHeight > element.clientHeight + 4);
-      setMoreBelow(element.scrollTop + element.clientHeight < element.scrollHeight - 4);
-    };
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(check);
-    observer?.observe(element);
-    if (bodyRef.current) observer?.observe(bodyRef.current);
-    element.addEventListener('scroll', check, { passive: true });
-    check();
-    return () => {
-      observer?.disconnect();
-      element.removeEventListener('scroll', check);
-    };
-  }, []);
-  return { scrollRef, bodyRef, overflows, moreBelow };
 }
 
 /** A name the API gave a code for: the name shown, the code at hand in its tooltip. */

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { messageOf } from '../lib/core/thrown';
+import { untilAborted } from './platform/lifetime';
 
 const USAGE =
   'usage: npm run webhook-receiver -- [--port 8788] [--host 127.0.0.1] (--secret whsec_… | --register PARTNER_KEY [--server URL])\n' +
@@ -26,6 +27,9 @@ export interface ReceivedEvent {
 
 export interface WebhookReceiver {
   url: string;
+  /** Settles once the receiver has closed (its port, then its connections). */
+  closed: Promise<void>;
+  /** Ends the receiver's lifetime, as an abort of its `signal` does, and waits for `closed`. */
   close(): Promise<void>;
 }
 
@@ -38,6 +42,8 @@ export async function startWebhookReceiver(options: {
   secret: () => string | null;
   print?: (line: string) => void;
   onEvent?: (event: ReceivedEvent) => void;
+  /** The receiver's lifetime (as the server's, server/platform/lifetime.ts): aborting it closes the receiver. */
+  signal?: AbortSignal;
 }): Promise<WebhookReceiver> {
   const print = options.print ?? ((line: string) => console.log(line));
   const seen = new Set<string>();
@@ -82,13 +88,22 @@ export async function startWebhookReceiver(options: {
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return {
-    url: `http://${host}:${port}/webhook`,
-    close: () =>
+  const lifetime = new AbortController();
+  if (options.signal) void untilAborted(options.signal).then(() => lifetime.abort());
+  const closed = untilAborted(lifetime.signal).then(
+    () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  );
+  return {
+    url: `http://${host}:${port}/webhook`,
+    closed,
+    close: () => {
+      lifetime.abort();
+      return closed;
+    },
   };
 }
 
@@ -135,8 +150,10 @@ async function main(): Promise<void> {
   }
   let secret: string | null = values.secret ?? null;
   let receiver: WebhookReceiver;
+  /** The receiver's lifetime: Ctrl+C or a TERM ends it. */
+  const stopping = new AbortController();
   try {
-    receiver = await startWebhookReceiver({ port, host: values.host, secret: () => secret });
+    receiver = await startWebhookReceiver({ port, host: values.host, secret: () => secret, signal: stopping.signal });
   } catch (error) {
     // Before anything is registered: a busy port leaves the partner's endpoints as they were.
     if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
@@ -161,9 +178,10 @@ async function main(): Promise<void> {
     }
   }
   console.log(`listening on ${receiver.url} (each delivery's signature is checked; Ctrl+C to stop)`);
-  const stop = () => void receiver.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.once('SIGINT', () => stopping.abort());
+  process.once('SIGTERM', () => stopping.abort());
+  await receiver.closed;
+  process.exit(0);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

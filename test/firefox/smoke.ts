@@ -22,9 +22,11 @@
  * - Pages: the server's own /demo (seeded links, look-alikes) and a small mail-like page on another
  *   loopback port holding a link of a founder created here, whose view count the founder API reports.
  */
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Frame, type Page } from 'puppeteer-core';
 import { FounderClient, startTestServer, type TestServer } from '../e2e/support/server';
@@ -731,6 +733,57 @@ async function main(): Promise<number> {
           await waitLongerThanHoverDelay();
           const after = await founder.viewCount(link.id);
           assert(after === 1, `view count ${after} after a cached hover, expected still 1`);
+        });
+      },
+    );
+
+    await check(
+      'issue #36: "Save a verifiable copy" from a signed card writes a copy without the share token that npm run verify checks against the service’s keys; no view',
+      async () => {
+        await inNewTab(`${fixtures!.origin}/mail.html`, async (mail) => {
+          await waitForBadge(mail, '#share', 'ready'); // cached by the check above
+          const views = await founder.viewCount(link.id);
+          await openCardByResting(mail, '#share');
+          const frame = await findExtensionFrame(mail, '/card.html');
+          assert(frame, 'no card frame');
+          await waitFor(
+            'the signature line says verified',
+            () => frame.evaluate(() => document.querySelector('[data-testid="signature"]')?.getAttribute('data-state') ?? ''),
+            (state) => state === 'verified',
+          );
+          // The file the card saves is read where it is made (a headless browser has nowhere to put a download).
+          await frame.evaluate(() => {
+            const scope = window as unknown as { savedCopy?: Promise<string> };
+            const make = URL.createObjectURL.bind(URL);
+            URL.createObjectURL = (blob: Blob | MediaSource) => {
+              if (blob instanceof Blob) scope.savedCopy = blob.text();
+              return make(blob);
+            };
+            HTMLAnchorElement.prototype.click = () => undefined;
+          });
+          await frame.click('[data-testid="save-copy"]');
+          const text = await waitFor(
+            'the saved copy',
+            () => frame.evaluate(() => (window as unknown as { savedCopy?: Promise<string> }).savedCopy ?? Promise.resolve('')),
+            (saved) => saved.length > 0,
+          );
+          assert(!text.includes(link.token), 'the saved copy holds the share token');
+          const dir = mkdtempSync(path.join(tmpdir(), 'lens-copy-firefox-'));
+          try {
+            const file = path.join(dir, 'copy.json');
+            writeFileSync(file, text);
+            const run = spawnSync('npx', ['tsx', 'scripts/verify.ts', file, '--jwks', serviceOrigin], {
+              cwd: repoRoot,
+              encoding: 'utf8',
+              timeout: 60_000,
+            });
+            const line = `${run.stdout}${run.stderr}`.trim();
+            assert(run.status === 0 && line.startsWith('verified'), `npm run verify: ${line}`);
+          } finally {
+            rmSync(dir, { recursive: true, force: true });
+          }
+          const after = await founder.viewCount(link.id);
+          assert(after === views, `saving a copy cost ${after - views} views`);
         });
       },
     );

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../server/start';
+import { startWebhookReceiver } from '../../server/webhook-receiver';
 import { listenLocal, type LocalServer } from './support/local-server';
 import { callServer, devServerOptions, followOverHttp } from './support/v1';
 
@@ -52,5 +53,23 @@ describe('a server started with a signal', () => {
     const server = await startServer({ ...devServerOptions({ kind: 'pglite' }), signal: lifetime.signal });
     await server.closed;
     await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
+  });
+});
+
+describe('the bundled webhook receiver started with a signal', () => {
+  it('closes when the signal aborts: its port refuses, and close() after that settles too', async () => {
+    const lifetime = new AbortController();
+    const hooks = await startWebhookReceiver({
+      port: 0,
+      host: '127.0.0.1',
+      secret: () => null,
+      signal: lifetime.signal,
+      print: () => undefined,
+    });
+    expect((await fetch(hooks.url)).status).toBe(405); // listening: a GET is not a delivery
+    lifetime.abort();
+    await hooks.closed;
+    await expect(fetch(hooks.url)).rejects.toThrow();
+    await hooks.close();
   });
 });
