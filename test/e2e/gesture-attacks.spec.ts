@@ -80,6 +80,8 @@ for (const { mode, paint } of [
       await restOn(page.locator('#ghost'));
       await waitLongerThanHoverDelay();
       await page.mouse.move(5, 5);
+      // The card that offered Load closes once the pointer has left (else the next card is looked for in it).
+      await hostile.card.expectClosed();
       await retarget(page, pageToken(serviceOrigin, i + 1));
     }
     expect(fetched).toEqual([]);
