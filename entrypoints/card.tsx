@@ -4,7 +4,7 @@ import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { HoverCard, type HoverCardProps } from '@/components/HoverCard';
 import { CardWatchControl, type CardWatchApi } from '@/components/watchlist/CardWatchControl';
 import type { Language } from '@/lib/core/i18n/language';
-import { awaitDrawnCard } from '@/lib/protocol/card';
+import { awaitDrawnCard, claimOfDrawn } from '@/lib/protocol/card';
 import { CARD_AHEAD_HASH } from '@/lib/protocol/guarded/card';
 import { CARD_MESSAGE_SOURCE, type CardFrameMessage } from '@/lib/protocol/guarded/card-frame';
 import { backgroundClient } from '@/lib/protocol/pages';
@@ -57,10 +57,7 @@ export default defineUnlistedScript(() => {
   // A page opened for its card shows at once (Loading if its snapshot is slow); a page loaded ahead of
   // intent shows nothing until a card is drawn in it, and then that it loads if its snapshot is slow.
   if (location.hash !== CARD_AHEAD_HASH) {
-    render(container, async () => {
-      const card = await drawn;
-      return typeof card?.claim === 'function' ? card.claim() : (card?.claim ?? null);
-    });
+    render(container, () => claimOfDrawn(drawn));
     return;
   }
   void drawn.then((card) => {

@@ -23,7 +23,7 @@ import type { ClockedStore } from './platform/rate-limit/store';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 import { createHttpSender, type WebhookSender } from './webhooks/sender';
 import { checkEndpointUrl, type HostResolver } from './webhooks/url-policy';
-import { untilAborted } from './platform/lifetime';
+import { startLifetime } from './platform/lifetime';
 
 export interface ServerOptions {
   port: number;
@@ -209,16 +209,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await release(Promise.resolve());
     throw error;
   }
-  const lifetime = new AbortController();
-  if (options.signal) void untilAborted(options.signal).then(() => lifetime.abort());
+  // `release` runs only once the lifetime has ended, always after this function returns: `dispatching` is set by then.
+  const lifetime = startLifetime(options.signal, () => release(dispatching));
   const dispatching = dispatcher.run(lifetime.signal);
-  const closed = untilAborted(lifetime.signal).then(() => release(dispatching));
-  // Whoever ends the lifetime awaits `closed`; a signal aborted by someone who does not must not crash the process.
-  closed.catch(() => undefined);
   print(`listening on ${url}`);
-  const close = () => {
-    lifetime.abort();
-    return closed;
-  };
-  return { url, db, demoLinks, demo, dispatcher, closed, close };
+  return { url, db, demoLinks, demo, dispatcher, closed: lifetime.closed, close: lifetime.close };
 }

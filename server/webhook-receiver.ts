@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { messageOf } from '../lib/core/thrown';
-import { untilAborted } from './platform/lifetime';
+import { startLifetime } from './platform/lifetime';
 
 const USAGE =
   'usage: npm run webhook-receiver -- [--port 8788] [--host 127.0.0.1] (--secret whsec_… | --register PARTNER_KEY [--server URL])\n' +
@@ -88,23 +88,15 @@ export async function startWebhookReceiver(options: {
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const lifetime = new AbortController();
-  if (options.signal) void untilAborted(options.signal).then(() => lifetime.abort());
-  const closed = untilAborted(lifetime.signal).then(
+  const { closed, close } = startLifetime(
+    options.signal,
     () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   );
-  return {
-    url: `http://${host}:${port}/webhook`,
-    closed,
-    close: () => {
-      lifetime.abort();
-      return closed;
-    },
-  };
+  return { url: `http://${host}:${port}/webhook`, closed, close };
 }
 
 const registered = z.object({ data: z.object({ endpoint: z.object({ id: z.string(), secret: z.string() }) }) });

@@ -95,3 +95,9 @@ export async function awaitDrawnCard(
   const claim = first.claim ?? (async () => ask().then((next) => (next.drawn ? (next.claim ?? null) : null)));
   return { language, claim, ...(openedAt === undefined ? {} : { openedAt }) };
 }
+
+/** The card itself, waited for through a slow snapshot (a page that shows its own Loading meanwhile); null: none. */
+export async function claimOfDrawn(drawn: Promise<DrawnCard | null>): Promise<CardClaim | null> {
+  const card = await drawn;
+  return typeof card?.claim === 'function' ? card.claim() : (card?.claim ?? null);
+}

@@ -13,6 +13,19 @@ import { DealFlowPage } from './support/web-page';
 
 test.use({ withTestService: true });
 
+/** A hand moves onto the open card's Refresh (scrolled into view, at the card's foot) and clicks it. */
+async function pressRefresh(deals: DealFlowPage) {
+  const frame = await deals.card.frame();
+  const refresh = frame.getByRole('button', { name: /^Refresh/ });
+  await refresh.scrollIntoViewIfNeeded();
+  const button = await refresh.boundingBox();
+  if (!button) throw new Error('Refresh is not laid out');
+  await deals.page.mouse.move(button.x + button.width / 2, button.y + button.height / 2, { steps: 8 });
+  await deals.page.mouse.down();
+  await deals.page.mouse.up();
+  return { frame, refresh, button };
+}
+
 test('a card opened by a rest and refreshed after the link was revoked keeps the withdrawn answer 3 s later, the pointer where it was; leaving closes it', async ({
   context,
   server,
@@ -24,15 +37,7 @@ test('a card opened by a rest and refreshed after the link was revoked keeps the
   const before = await deals.card.box();
   expect(await deal.founder.revoke(deal.link.id)).toBe(200);
 
-  const frame = await deals.card.frame();
-  const refresh = frame.getByRole('button', { name: /^Refresh/ });
-  await refresh.scrollIntoViewIfNeeded(); // at the card's foot, in its scrolling part
-  const button = await refresh.boundingBox();
-  if (!button) throw new Error('Refresh is not laid out');
-  // A hand moves onto the button and clicks it.
-  await deals.page.mouse.move(button.x + button.width / 2, button.y + button.height / 2, { steps: 8 });
-  await deals.page.mouse.down();
-  await deals.page.mouse.up();
+  const { frame, button } = await pressRefresh(deals);
   await expect(frame.getByRole('alert')).toBeVisible();
 
   await deals.page.waitForTimeout(3000);
@@ -65,14 +70,7 @@ test('the pointer leaves a card just after clicking Refresh on a revoked link, b
   await expect((await deals.card.opened()).companyName).toHaveText('Kano Escrow Ltd');
   expect(await deal.founder.revoke(deal.link.id)).toBe(200);
 
-  const frame = await deals.card.frame();
-  const refresh = frame.getByRole('button', { name: /^Refresh/ });
-  await refresh.scrollIntoViewIfNeeded();
-  const button = await refresh.boundingBox();
-  if (!button) throw new Error('Refresh is not laid out');
-  await deals.page.mouse.move(button.x + button.width / 2, button.y + button.height / 2, { steps: 8 });
-  await deals.page.mouse.down();
-  await deals.page.mouse.up();
+  await pressRefresh(deals);
   // Gone at once, before the withdrawn answer comes: the card redraws under where the pointer was.
   await deals.page.mouse.move(3, 3);
   await deals.card.expectClosed();
@@ -104,14 +102,7 @@ test('a Refresh the extension does not answer: the card says so, keeps its snaps
     chrome.runtime.onMessage.addListener(failOnce);
   });
 
-  const frame = await deals.card.frame();
-  const refresh = frame.getByRole('button', { name: /^Refresh/ });
-  await refresh.scrollIntoViewIfNeeded();
-  const button = await refresh.boundingBox();
-  if (!button) throw new Error('Refresh is not laid out');
-  await deals.page.mouse.move(button.x + button.width / 2, button.y + button.height / 2, { steps: 8 });
-  await deals.page.mouse.down();
-  await deals.page.mouse.up();
+  const { frame, refresh } = await pressRefresh(deals);
   const failed = frame.getByTestId('refresh-failed');
   await expect(failed).toHaveText('Could not refresh: the extension did not answer. Nothing here changed; try again.');
   await expect(failed).toHaveAttribute('role', 'alert');

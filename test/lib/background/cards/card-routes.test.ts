@@ -12,7 +12,7 @@ import {
 } from '@/lib/background/messaging/messages';
 import type { SnapshotService } from '@/lib/background/snapshot-service';
 import { badgeFace } from '@/lib/core/badge-face';
-import { awaitDrawnCard } from '@/lib/protocol/card';
+import { awaitDrawnCard, claimOfDrawn } from '@/lib/protocol/card';
 import { isRecord } from '@/lib/core/guards';
 import { badgeTextFor } from '@/lib/core/i18n/badge';
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
@@ -183,10 +183,8 @@ function handlers(options: Options = {}) {
     ...createPagesHandlers(deps),
     ...cardHandlers,
     /** What the card page framed with `nonce` shows, got the one way every card page gets it (null: nothing). */
-    pageCard: async ({ nonce }: { nonce: string }, sender: ReturnType<typeof cardPage>) => {
-      const card = await awaitDrawnCard(nonce, (input) => cardHandlers.awaitCard(input, sender));
-      return typeof card?.claim === 'function' ? card.claim() : (card?.claim ?? null);
-    },
+    pageCard: ({ nonce }: { nonce: string }, sender: ReturnType<typeof cardPage>) =>
+      claimOfDrawn(awaitDrawnCard(nonce, (input) => cardHandlers.awaitCard(input, sender))),
     cards,
     area,
     pushes,
