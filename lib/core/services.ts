@@ -23,8 +23,9 @@ export const API_PATH_PREFIX = '/api/v1/compliance-status/';
 /** The human investor view's path prefix. */
 export const SHARE_PATH_PREFIX = '/share/';
 
-export const API_PATH_TEMPLATE = `${API_PATH_PREFIX}{token}`;
-export const SHARE_PATH_TEMPLATE = `${SHARE_PATH_PREFIX}{token}`;
+// Concatenated, not templates: a template literal is kept in bundles that import only the prefixes.
+export const API_PATH_TEMPLATE = API_PATH_PREFIX + '{token}';
+export const SHARE_PATH_TEMPLATE = SHARE_PATH_PREFIX + '{token}';
 
 /** The bundled dev server (`npm run server`), on its default port: one service, at both loopback names. */
 export const LOCAL_SERVICES: readonly ServiceConfig[] = [

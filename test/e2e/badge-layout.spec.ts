@@ -97,3 +97,42 @@ test('a badge keeps its size in every state, and stays next to its link', async 
   expect(badge.middle).toBeGreaterThan(lastLine.top);
   expect(badge.middle).toBeLessThan(lastLine.bottom);
 });
+
+test('a block link, a logo, a card, a grid cell and a flex item: the chip stands just after what the link shows, centred on it', async ({
+  context,
+  server,
+}) => {
+  const page = await context.newPage();
+  await openLayoutPage(page, server, 11);
+  // The last painted box of the link's content (its words or its image) against its chip.
+  const places = await page.evaluate(
+    (ids) => {
+      return ids.map((id) => {
+        const link = document.getElementById(id);
+        const host = link?.nextElementSibling;
+        if (!link || !host) throw new Error(`no badge after #${id}`);
+        const range = document.createRange();
+        range.selectNodeContents(link);
+        const content = [...range.getClientRects()].filter((box) => box.width > 0 && box.height > 0).at(-1);
+        if (!content) throw new Error(`#${id} shows nothing`);
+        const chip = host.getBoundingClientRect();
+        return {
+          id,
+          after: Math.round(chip.left - content.right),
+          // Within a pixel (a flex row centres on whole pixels).
+          centred: Math.abs((chip.top + chip.bottom) / 2 - (content.top + content.bottom) / 2) <= 1,
+        };
+      });
+    },
+    ['l4', 'l5', 'l6', 'l9', 'l10'],
+  );
+  // Beside it (at the usual gap: the flex row adds its own gap), not at the far end of the block,
+  // and on its middle, not above or below it.
+  expect(places).toEqual([
+    { id: 'l4', after: BADGE_GAP, centred: true },
+    { id: 'l5', after: BADGE_GAP, centred: true },
+    { id: 'l6', after: BADGE_GAP, centred: true },
+    { id: 'l9', after: BADGE_GAP + 12, centred: true },
+    { id: 'l10', after: BADGE_GAP, centred: true },
+  ]);
+});

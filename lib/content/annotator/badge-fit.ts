@@ -1,4 +1,4 @@
-import { BADGE_COMPACT_WIDTH, BADGE_HEIGHT } from '../../core/badge-look';
+import { BADGE_COMPACT_WIDTH, BADGE_GAP, BADGE_HEIGHT } from '../../core/badge-look';
 import type { Badge, BadgeForm } from './badge';
 import type { Scheduler } from './types';
 
@@ -111,14 +111,8 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
    * The last box of a link a reader can see: an inline link that holds a block (a card, a logo) also
    * has empty fragments before and after it, at the start of the lines around the block.
    */
-  function lastLine(anchor: Element): DOMRect | null {
-    const lines = anchor.getClientRects();
-    for (let index = lines.length - 1; index >= 0; index -= 1) {
-      const line = lines[index];
-      if (line && line.width > 0 && line.height > 0) return line;
-    }
-    return null;
-  }
+  const lastLine = (anchor: Element): DOMRect | undefined =>
+    [...anchor.getClientRects()].findLast((line) => line.width > 0 && line.height > 0);
 
   /** Whether a link's last line is wider than the compact chip: a chip over its end covers none of the page's other words. */
   const wideEnough = (anchor: Element) => (lastLine(anchor)?.width ?? 0) > BADGE_COMPACT_WIDTH + 2 * INSET;
@@ -167,18 +161,50 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
     return end === null || middle <= end.bottom || (badge.form === 'compact' && accompanied(badge.host, block, middle));
   }
 
+  const contains = (outer: Box, inner: Box) =>
+    inner.left >= outer.left && inner.right <= outer.right && inner.top >= outer.top && inner.bottom <= outer.bottom;
+
   /**
-   * Where an out-of-flow chip goes from where it stands: over the visible end of its link, on its last
-   * line (near the bottom of a tall block).
+   * The chip's place just after the link's last painted content (its words, an image), where a block
+   * link (a card, a logo, a grid cell) leaves empty room inside its own box: there it covers nothing
+   * and reads with its link, not at the block's far end. None for an inline link (its box ends where
+   * its words do) or where that room holds more of the link.
    */
-  function offsets(item: Fitted): [number, number, string] {
+  function afterContent({ anchor, badge }: Fitted): Box | null {
+    const range = doc.createRange();
+    range.selectNodeContents(anchor);
+    const painted = [...range.getClientRects()].filter((box) => box.width > 0);
+    const last = painted.at(-1);
+    const own = lastLine(anchor);
+    if (!last || !own) return null;
+    const top = (last.top + last.bottom - BADGE_HEIGHT) / 2;
+    const left = last.right + BADGE_GAP;
+    const chip = { left, right: left + BADGE_COMPACT_WIDTH, top, bottom: top + BADGE_HEIGHT };
+    const crosses = (box: Box) => {
+      const common = intersect(box, chip);
+      return common.left < common.right && common.top < common.bottom;
+    };
+    return contains(intersect(own, clipOf(layoutParent(badge.host))), chip) &&
+      painted.every((box) => contains(box, chip) || !crosses(box))
+      ? chip
+      : null;
+  }
+
+  /** Over the visible end of its link, on its last line (near the bottom of a tall block). */
+  function overEnd(item: Fitted): Pick<Box, 'left' | 'top'> | null {
     const end = linkEnd(item);
-    const from = item.badge.host.getBoundingClientRect();
-    const { zIndex } = style(item.anchor);
-    if (!end) return [0, 0, zIndex];
+    if (!end) return null;
     const height = end.bottom - end.top;
     const top = height > 2 * BADGE_HEIGHT ? end.bottom - BADGE_HEIGHT - INSET : end.top + (height - BADGE_HEIGHT) / 2;
-    return [Math.round(end.right - BADGE_COMPACT_WIDTH - INSET - from.left), Math.round(top - from.top), zIndex];
+    return { left: end.right - BADGE_COMPACT_WIDTH - INSET, top };
+  }
+
+  /** Where an out-of-flow chip goes from where it stands: after its link's content, else over its end. */
+  function offsets(item: Fitted): [number, number, string] {
+    const from = item.badge.host.getBoundingClientRect();
+    const to = afterContent(item) ?? overEnd(item);
+    const { zIndex } = style(item.anchor);
+    return to ? [Math.round(to.left - from.left), Math.round(to.top - from.top), zIndex] : [0, 0, zIndex];
   }
 
   const newPass = () => {

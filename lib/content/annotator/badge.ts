@@ -21,7 +21,9 @@ export type BadgeForm = 'full' | 'compact' | 'out' | 'none';
  * The host's own inline style, `!important` throughout: an inline important declaration outranks
  * every rule of the page, and `all: initial` resets whatever a page rule could use to hide or fade the
  * badge (opacity, filter, mask, clip-path, blend mode, transform, transitions, pointer events). Its
- * vertical margins cancel its height, so it never makes its line taller. `x`, `y`: where `out` stands
+ * vertical margins cancel its height, so it never makes its line taller (in a flex row, centred
+ * on it and not shrunk: a row too narrow for it gets the compact chip; out of the flow, not aligned,
+ * which would centre it on where the flow puts it). `x`, `y`: where `out` stands
  * from where the flow would put it; `z`: its link's stacking level, so that the chip over the link's
  * end is painted above the link (the next sibling at the same level) and below what the page puts above.
  */
@@ -30,7 +32,7 @@ export function hostStyle(form: BadgeForm, x = 0, y = 0, z = 'auto'): string {
   return (
     form === 'none'
       ? 'all:initial;display:none'
-      : `all:initial;display:inline-block;position:${out ? 'absolute' : 'relative'};z-index:${z};vertical-align:middle;visibility:inherit;width:${form === 'full' ? BADGE_WIDTH : BADGE_COMPACT_WIDTH}px;height:${BADGE_HEIGHT}px;margin:${out ? `${y}px 0 0 ${x}px` : `-${BADGE_HEIGHT / 2}px 0 -${BADGE_HEIGHT / 2}px ${BADGE_GAP}px`}`
+      : `all:initial;display:inline-block;position:${out ? 'absolute' : 'relative'};z-index:${z};vertical-align:middle;${out ? '' : 'align-self:center;flex-shrink:0;'}visibility:inherit;width:${form === 'full' ? BADGE_WIDTH : BADGE_COMPACT_WIDTH}px;height:${BADGE_HEIGHT}px;margin:${out ? `${y}px 0 0 ${x}px` : `-${BADGE_HEIGHT / 2}px 0 -${BADGE_HEIGHT / 2}px ${BADGE_GAP}px`}`
   ).replace(/;|$/g, '!important;');
 }
 
