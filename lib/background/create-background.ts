@@ -91,7 +91,9 @@ export function createBackground(browser: BackgroundBrowser, options: Background
     hoverAllowance,
     push,
     language: async () => resolveLanguage(await getLanguagePreference(), uiLanguage()),
-    canonicalOrigin: async (origin) => spellingsOf((await settings.getFetchSettings()).services, origin)[0] ?? origin,
+    // From the settings content scripts get (not waiting for the browser's first policy read): only the
+    // fetch itself waits for the policy, so a card can show that it loads meanwhile.
+    canonicalOrigin: async (origin) => spellingsOf((await settings.getPageSettings()).services, origin)[0] ?? origin,
   });
   const linkFrames = createLinkFrames(browser.storage.session);
   // Frames that report share links, so the popup and side panel ask them too.

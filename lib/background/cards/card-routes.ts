@@ -267,7 +267,6 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     const { tabId, frameId } = from;
     const request = { origin: (await deps.canonicalOrigin?.(origin)) ?? origin, token };
     const opened = await opens.run(String(tabId), async () => {
-      const cached = (await deps.service.peek(request)) !== null;
       const replaced = await routeOf(tabId);
       const next: CardRoute = { ...request, frameId, nonce, fetch: false, claimed: false, at: now() };
       save(tabId, next);
@@ -276,7 +275,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
       // A subframe names its window with a key; the top frame's own links need none (and may not
       // send one: the host would look for a frame that is not there).
       const key = frameId === TOP_FRAME ? undefined : anchor.key;
-      if (frameId !== TOP_FRAME && key === undefined) return { next, cached, shown: false, hostSeen: false };
+      if (frameId !== TOP_FRAME && key === undefined) return { next, shown: false, hostSeen: false };
       const { key: _sent, ...where } = anchor;
       const placed = key === undefined ? where : { ...where, key };
       // Nothing answers in a top frame without the card host (an orphaned page after an update): no card.
@@ -295,8 +294,11 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
         save(tabId, { ...current, page: answer.page });
         wakeClaims(tabId, { ...current, page: answer.page });
       }
-      return { next, cached, shown: answer.shown, hostSeen: answer.hostSeen };
+      return { next, shown: answer.shown, hostSeen: answer.hostSeen };
     });
+    // Looked at once the card is drawn: the service may wait for the browser's first policy read (seconds,
+    // in a new profile), and the card meanwhile shows that it loads.
+    const cached = (await deps.service.peek(request)) !== null;
     // No fetch without a gesture a person could see, on a link they could see (DESIGN decision 1):
     // the asking frame's verdict and the top frame's on the frames around it; then the tab's
     // allowance, for every kind of gesture, spent only on a request that goes out (not on a fetch of
@@ -304,7 +306,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     // link costs nothing. Else the card offers Load, and says why.
     const visible = seen && opened.hostSeen;
     const fetch =
-      opened.cached ||
+      cached ||
       (visible &&
         (!(await deps.service.wouldFetch(request)) || (await deps.hoverAllowance.take(tabId, `${request.origin}|${token}`))));
     const current = routes.get(tabId);

@@ -105,6 +105,8 @@ interface Options {
   hostAnswer?: () => unknown;
   /** Resolves when a network fetch answers (default: at once). */
   fetchDone?: () => Promise<void>;
+  /** Resolves when the service can look at its cache (default: at once; a new profile's first policy read takes seconds). */
+  serviceReady?: Promise<void>;
 }
 
 /** The background's handlers over a memory area and a service whose fetches are counted. */
@@ -117,7 +119,10 @@ function handlers(options: Options = {}) {
   const forgotten = new Set<string>();
   const cachedOnly = (token: string) => fetched.includes(token) && !inFlight.has(token) && !forgotten.has(token);
   const service: SnapshotService = {
-    peek: async (asked) => options.cached?.() ?? (cachedOnly(asked.token) ? { ...READY, fromCache: true } : null),
+    peek: async (asked) => {
+      await options.serviceReady;
+      return options.cached?.() ?? (cachedOnly(asked.token) ? { ...READY, fromCache: true } : null);
+    },
     getSnapshot: async (asked) => {
       if (options.cached?.() || cachedOnly(asked.token)) return { ...READY, fromCache: true };
       const pending = inFlight.get(asked.token);
@@ -214,6 +219,20 @@ describe('every card page waits for its card by nonce, loaded ahead or not (one 
     // Security finding 1: a second card page in the tab (one the page framed itself) gets nothing.
     expect(await background.pageCard({ nonce: NONCE }, cardPage(5))).toBeNull();
     // One fetch for the badge and the card together.
+    expect(background.fetched).toEqual([FIXTURE_TOKEN]);
+  });
+
+  it('a card is drawn before the service can look at its cache (a new profile waits seconds for its first policy read)', async () => {
+    let ready = () => undefined as void;
+    const background = handlers({ serviceReady: new Promise<void>((resolve) => (ready = resolve)) });
+    const opened = background.openCard(open(), contentScript(5));
+    await vi.waitFor(() => expect(background.pushesOf('showCard')).toHaveLength(1));
+    // Nothing fetched yet: the card page shows that it loads until the service can answer.
+    expect(background.fetched).toEqual([]);
+    const claim = background.pageCard({ nonce: NONCE }, cardPage(5));
+    ready();
+    expect(await opened).toEqual({ shown: true });
+    expect(await claim).toMatchObject({ request, result: { status: 'ready' }, language: 'fr' });
     expect(background.fetched).toEqual([FIXTURE_TOKEN]);
   });
 
