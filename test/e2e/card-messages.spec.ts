@@ -77,7 +77,8 @@ const SECOND_WAIT = 'awaitCard: card page → background';
 /**
  * The card's path: the hops from its first message after intent (`openCard`, or a subframe's anchor
  * key) to its first `size`, in order, without the badges' `badgeChanged`, which go out beside it, not
- * on it (the card does not wait for them); what came before intent; and the badges' pushes.
+ * on it (the card does not wait for them), nor the card page's `getWatch`, asked once the card is
+ * drawn (for its Watch button); what came before intent; and the badges' pushes.
  */
 async function cardPath(worker: Worker, page: Page) {
   const fromWorker = await worker.evaluate(() => (globalThis as unknown as { cardHops?: Hop[] }).cardHops ?? []);
@@ -90,7 +91,7 @@ async function cardPath(worker: Worker, page: Page) {
   const isBadge = (hop: string) => hop.startsWith('badgeChanged');
   return {
     before: all.slice(0, start),
-    path: all.slice(start, end + 1).filter((hop) => !isBadge(hop)),
+    path: all.slice(start, end + 1).filter((hop) => !isBadge(hop) && !hop.startsWith('getWatch:')),
     badges: all.filter(isBadge),
   };
 }

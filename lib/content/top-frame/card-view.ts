@@ -12,8 +12,8 @@ overflow:visible!important;z-index:2147483647!important;display:block!important}
 .frame{position:fixed;top:0;left:0;pointer-events:none}
 iframe{pointer-events:auto;display:block;border:0;border-radius:12px;width:${CARD_MAX_WIDTH}px;height:200px;background:transparent;
 box-shadow:0 10px 30px rgba(15,23,42,.22),0 2px 6px rgba(15,23,42,.12);color-scheme:normal}
-iframe.pending{visibility:hidden}
-iframe.ahead{position:absolute;width:1px;height:1px}`;
+iframe.pending{opacity:0;pointer-events:none}
+iframe.ahead{position:absolute;width:1px;height:1px;visibility:hidden}`;
 
 /** A card page that never reports its size still shows after this long, at the default size. */
 const REVEAL_AFTER_MS = 1500;
