@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { HoverCard, type HoverCardProps } from '@/components/HoverCard';
+import { warmUpCard } from '@/components/card-warm-up';
 import { CardWatchControl, type CardWatchApi } from '@/components/watchlist/CardWatchControl';
 import type { Language } from '@/lib/core/i18n/language';
 import { awaitDrawnCard, claimOfDrawn } from '@/lib/protocol/card';
@@ -60,7 +61,11 @@ export default defineUnlistedScript(() => {
     render(container, () => claimOfDrawn(drawn));
     return;
   }
+  // While it waits for intent, the page renders a card once out of sight (its first render is its slowest).
+  let waiting = true;
+  requestIdleCallback(() => waiting && warmUpCard(document));
   void drawn.then((card) => {
+    waiting = false;
     if (!card) return;
     // A card page like any other from now on (its address says so too).
     history.replaceState(null, '', location.pathname);
