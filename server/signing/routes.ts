@@ -38,17 +38,23 @@ export function signAnswers(signer: SnapshotSigner): MiddlewareHandler<AppEnv> {
     await next();
     // A CORS preflight attests nothing (no body, no content type, never shown to a script).
     if (c.req.method === 'OPTIONS') return;
-    const token = pathToken(c.req.path);
-    const known = knownBody(c);
-    if (known) {
-      const fields = await signer.signatureHeaders(c.res.status, c.res.headers.get('content-type') ?? '', known, token);
-      for (const [name, value] of Object.entries(fields)) c.res.headers.set(name, value);
-      return;
+    // One way for every answer: its exact bytes (as its route noted them, or read once), then its fields.
+    let body = knownBody(c);
+    if (!body) {
+      const { status, statusText, headers } = c.res;
+      const read = new Uint8Array(await c.res.arrayBuffer());
+      // Cleared first: Hono's setter would copy the old answer's headers onto the new one.
+      c.res = undefined;
+      c.res = new Response(read, { status, statusText, headers });
+      body = read;
     }
-    const signed = await signer.sign(c.res, token);
-    // Cleared first: Hono's setter would copy the old answer's headers onto the signed one.
-    c.res = undefined;
-    c.res = signed;
+    const fields = await signer.signatureHeaders(
+      c.res.status,
+      c.res.headers.get('content-type') ?? '',
+      body,
+      pathToken(c.req.path),
+    );
+    for (const [name, value] of Object.entries(fields)) c.res.headers.set(name, value);
   };
 }
 

@@ -160,13 +160,4 @@ export class SnapshotSigner {
       Signature: serializeDictionary({ [SIGNATURE_LABEL]: [signature, new Map()] }),
     };
   }
-
-  /** A copy of `response` (an answer for share token `token`) with the body read once and its signature fields. */
-  async sign(response: Response, token: string): Promise<Response> {
-    const body = new Uint8Array(await response.arrayBuffer());
-    const headers = new Headers(response.headers);
-    const signed = await this.signatureHeaders(response.status, headers.get('content-type') ?? '', body, token);
-    for (const [name, value] of Object.entries(signed)) headers.set(name, value);
-    return new Response(body, { status: response.status, statusText: response.statusText, headers });
-  }
 }
