@@ -321,15 +321,22 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   }
 
   /**
-   * The route `nonce` claims in `tabId` once its fetch is decided, waiting up to `waitMs` for it to be
-   * opened (or drawn in a page loaded ahead); undefined: none, or claimed already.
+   * The route drawn for `nonce` in `tabId` (opened, or drawn in a page loaded ahead), waiting up to
+   * `waitMs` for it; its fetch may not be decided yet.
    */
-  async function claimableRoute(tabId: number, nonce: string, waitMs: number): Promise<CardRoute | undefined> {
-    let route = await routeOf(tabId);
-    if (!route || claimNonceOf(route) !== nonce) route = (await waitForRoute(tabId, nonce, waitMs)) ?? undefined;
-    if (route) await deciding.get(route.nonce);
+  async function drawnRoute(tabId: number, nonce: string, waitMs: number): Promise<CardRoute | undefined> {
+    await routeOf(tabId);
+    // Read and waited for in one step: a route saved between the two would not wake this wait.
+    const route = routes.get(tabId);
+    return route && claimNonceOf(route) === nonce ? route : ((await waitForRoute(tabId, nonce, waitMs)) ?? undefined);
+  }
+
+  /** `drawn` once its fetch is decided, if it may still be claimed (undefined: gone, or claimed already). */
+  async function decidedRoute(tabId: number, nonce: string, drawn: CardRoute | undefined): Promise<CardRoute | undefined> {
+    if (!drawn) return undefined;
+    await deciding.get(drawn.nonce);
     // Read again: the route may have been claimed or replaced while this claim waited.
-    route = routes.get(tabId);
+    const route = routes.get(tabId);
     if (!route || claimNonceOf(route) !== nonce || route.claimed || now() - route.at > claimWithinMs) return undefined;
     return route;
   }
@@ -364,18 +371,24 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
     },
 
     async awaitCard(tabId, nonce) {
-      const route = await claimableRoute(tabId, nonce, aheadWaitMs);
-      if (!route) return { drawn: false };
-      const drawn = { drawn: true, openedAt: route.at } as const;
-      if (route.announced) {
+      const found = await drawnRoute(tabId, nonce, aheadWaitMs);
+      if (!found) return { drawn: false };
+      const drawn = { drawn: true, openedAt: found.at } as const;
+      if (found.announced) {
+        const route = await decidedRoute(tabId, nonce, found);
+        if (!route) return { drawn: false };
         const claim = await claimOf(tabId, route, pageResultOf(route));
         return { ...drawn, language: claim.language, claim };
       }
-      // A slow fetch goes on: the page's next wait shares it (one fetch per token, DESIGN decision 2).
-      const result = pageResultOf(route).then((value) => ({ value }));
+      // Its snapshot, once its fetch is decided (the first policy read of a new profile takes seconds)
+      // and known. A slow one goes on: the page's next wait shares it (one fetch per token, DESIGN decision 2).
+      const result = decidedRoute(tabId, nonce, found).then(
+        async (route) => route && { route, value: await pageResultOf(route) },
+      );
       const soon = await Promise.race([result, new Promise<null>((resolve) => setTimeout(resolve, aheadClaimWaitMs, null))]);
+      if (soon === undefined) return { drawn: false };
       const current = routes.get(tabId);
-      if (current?.nonce !== route.nonce || current.claimed) return { drawn: false };
+      if (current?.nonce !== found.nonce || current.claimed) return { drawn: false };
       if (!soon) {
         save(tabId, { ...current, announced: true });
         return { ...drawn, language: await deps.language() };

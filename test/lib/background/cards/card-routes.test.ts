@@ -765,6 +765,25 @@ describe('a card page loaded ahead of intent (issue #27 point 12)', () => {
     expect(await background.pageCard({ nonce: AHEAD }, cardPage(5))).toBeNull(); // once
   });
 
+  it('a page loaded ahead is told its card is drawn (it shows Loading) while the service cannot yet look at its cache, then gets it', async () => {
+    let ready = () => undefined as void;
+    const background = handlers({
+      hostAnswer: () => ({ ok: true, seen: true, frame: AHEAD }),
+      serviceReady: new Promise<void>((resolve) => (ready = resolve)),
+      routes: { aheadClaimWaitMs: 20 },
+    });
+    const waiting = background.awaitCard({ nonce: AHEAD }, cardPage(5));
+    const opened = background.openCard(open(NONCE, 'hover'), contentScript(5));
+    // A new profile's first policy read takes seconds: the page shows that it loads meanwhile.
+    expect(await waiting).toEqual({ drawn: true, language: 'fr', openedAt: expect.any(Number) as unknown });
+    expect(background.fetched).toEqual([]);
+    const claim = background.pageCard({ nonce: AHEAD }, cardPage(5));
+    ready();
+    expect(await claim).toMatchObject({ request, result: { snapshot: { company: { name: 'Kobo Ledger Ltd' } } } });
+    await opened;
+    expect(background.fetched).toEqual([FIXTURE_TOKEN]);
+  });
+
   it('a card whose snapshot is slow to come is claimed at once: a second claim meanwhile gets nothing', async () => {
     let answer = () => {};
     const background = handlers({ fetchDone: () => new Promise<void>((resolve) => (answer = resolve)) });
