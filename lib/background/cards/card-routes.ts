@@ -332,8 +332,7 @@ export function createCardRoutes(deps: CardRoutesDeps): CardRoutes {
   }
 
   /** `drawn` once its fetch is decided, if it may still be claimed (undefined: gone, or claimed already). */
-  async function decidedRoute(tabId: number, nonce: string, drawn: CardRoute | undefined): Promise<CardRoute | undefined> {
-    if (!drawn) return undefined;
+  async function decidedRoute(tabId: number, nonce: string, drawn: CardRoute): Promise<CardRoute | undefined> {
     await deciding.get(drawn.nonce);
     // Read again: the route may have been claimed or replaced while this claim waited.
     const route = routes.get(tabId);
