@@ -158,9 +158,16 @@ export function createBrowserPageLinksApi(deps: BrowserPageLinksApiDeps = {}): P
   const peek = createPeekBatcher(backgroundClient.peekSnapshots);
   /**
    * Frames this page heard report links (`pageLinksChanged`), by tab: asked along with those the
-   * background remembers, which may not have stored a report yet when the page asks again after it.
+   * background remembers. Heard from the moment the page starts, before its first scan: a report sent
+   * while the page opens reaches the background before the scan's question, or this page after it
+   * began to listen.
    */
   const heardFrames = new Map<number, Set<number>>();
+  const reportListeners = new Set<(tabId: number) => void>();
+  watchPageLinks((tabId, frameId) => {
+    if (frameId !== 0) heardFrames.set(tabId, (heardFrames.get(tabId) ?? new Set()).add(frameId));
+    for (const onChange of reportListeners) onChange(tabId);
+  });
   return {
     resolveTargetTab: () => resolveTargetTab(browser.tabs, extensionOrigin),
     async scanPage(tab) {
@@ -174,11 +181,10 @@ export function createBrowserPageLinksApi(deps: BrowserPageLinksApiDeps = {}): P
         return tab.url === undefined ? { status: 'no-access' } : { status: 'not-running', host: hostOf(tab.url) };
       }
     },
-    watchPageLinks: (onChange) =>
-      watchPageLinks((tabId, frameId) => {
-        if (frameId !== 0) heardFrames.set(tabId, (heardFrames.get(tabId) ?? new Set()).add(frameId));
-        onChange(tabId);
-      }),
+    watchPageLinks(onChange) {
+      reportListeners.add(onChange);
+      return () => reportListeners.delete(onChange);
+    },
     watchTabs(onChange) {
       const activated = () => onChange({ kind: 'activated' });
       const updated = (tabId: number, change: { status?: string }) => {

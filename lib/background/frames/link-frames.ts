@@ -10,7 +10,7 @@ const framesSchema = z.array(z.int().positive()).catch([]);
 export interface LinkFrames {
   /** A frame (not the top one) of `tabId` reported share links (`pageLinksChanged`). */
   add(tabId: number, frameId: number): Promise<void>;
-  /** The frames of `tabId` that reported share links since its page loaded. */
+  /** The frames of `tabId` that reported share links since its page loaded (reports already received included). */
   list(tabId: number): Promise<number[]>;
   /** The tab closed or its top page navigated: its frames are gone. */
   forget(tabId: number): Promise<void>;
@@ -24,7 +24,8 @@ export interface LinkFrames {
 export function createLinkFrames(area: StorageAreaAdapter): LinkFrames {
   const keyOf = (tabId: number) => KEY_PREFIX + tabId;
   const read = async (tabId: number) => framesSchema.parse((await area.get([keyOf(tabId)]))[keyOf(tabId)]);
-  // Frames of one page report at the same moment: each read-and-write waits for the one before.
+  // Frames of one page report at the same moment: each read-and-write waits for the one before. A
+  // list waits too: a popup that opens as a frame reports must see a report the worker already got.
   const mutex = new KeyedMutex();
   return {
     add: (tabId, frameId) =>
@@ -34,9 +35,7 @@ export function createLinkFrames(area: StorageAreaAdapter): LinkFrames {
         if (frames.includes(frameId) || frames.length >= MAX_FRAMES_PER_TAB) return;
         await area.set({ [keyOf(tabId)]: [...frames, frameId] });
       }),
-    list: read,
-    async forget(tabId) {
-      await area.remove([keyOf(tabId)]);
-    },
+    list: (tabId) => mutex.run(keyOf(tabId), () => read(tabId)),
+    forget: (tabId) => mutex.run(keyOf(tabId), () => area.remove([keyOf(tabId)])),
   };
 }

@@ -33,6 +33,14 @@ describe('frames that reported share links', () => {
     expect((await frames.list(4)).sort((a, b) => a - b)).toEqual([5, 6, 7, 8, 9, 11]);
   });
 
+  it('lists a frame whose report arrived before the list was asked for, though its write is still under way', async () => {
+    const frames = createLinkFrames(fakeBrowser.storage.session);
+    // Not awaited: the worker got the report and started storing it when the popup asked.
+    const stored = frames.add(4, 7);
+    expect(await frames.list(4)).toEqual([7]);
+    await stored;
+  });
+
   it('reads a corrupt entry as no frames', async () => {
     await fakeBrowser.storage.session.set({ 'linkFrames:4': 'garbage' });
     expect(await createLinkFrames(fakeBrowser.storage.session).list(4)).toEqual([]);
