@@ -270,7 +270,7 @@ async function cardPageScriptGzipBytes(pkg: Package): Promise<number> {
 }
 
 for (const browser of ['chrome', 'firefox'] as const) {
-  test(`${browser}: the scripts in the store package keep their budgets (the annotator 1 KB under 15 KB gzip, the relay and card presenter 6 KB, the card page 60 KB)`, async () => {
+  test(`${browser}: the scripts in the store package keep their budgets (the annotator keeps 0.5 KB free under its 15 KB gzip, the relay and card presenter 6 KB, the card page 60 KB)`, async () => {
     const pkg = await openPackage(packages[browser]);
     const sizes = {
       annotator: await gzipBytes(pkg, ANNOTATOR_SCRIPT),

@@ -200,10 +200,15 @@ export function createInteraction(config: EngineConfig, scanner: LinkScanner, st
     hoveredBadge = onBadge;
     const at = { x: event.clientX, y: event.clientY };
     getCard().warm();
-    cancelIntentTimer = scheduler.timeout(() => {
-      cancelIntentTimer = null;
-      if (target instanceof Element && canRestOn(target)) void activate(annotation, 'hover', target, at);
-    }, hoverDelayMs);
+    // The rest began when the pointer moved, not when this handler ran: a browser hands pointer moves
+    // over with the next frame, up to 16 ms later. (A rest already over gives a negative delay: at once.)
+    cancelIntentTimer = scheduler.timeout(
+      () => {
+        cancelIntentTimer = null;
+        if (target instanceof Element && canRestOn(target)) void activate(annotation, 'hover', target, at);
+      },
+      Math.min(hoverDelayMs, hoverDelayMs + event.timeStamp - scheduler.now()),
+    );
   }
 
   function onPointerOut(event: PointerEvent): void {

@@ -57,7 +57,7 @@ export interface Scheduler {
   frame(callback: () => void): () => void;
   /** Returns a canceller. */
   timeout(callback: () => void, ms: number): () => void;
-  /** Monotonic milliseconds, for the per-slice work budget. */
+  /** Monotonic milliseconds on the clock of events' `timeStamp`: the per-slice work budget, and when a rest began. */
   now(): number;
 }
 

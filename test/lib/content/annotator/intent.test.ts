@@ -78,6 +78,48 @@ describe('hover intent', () => {
     expect(h.openCard).toHaveBeenCalledTimes(1);
   });
 
+  it('the rest counts from when the pointer moved, not from when the browser handed the move over (with the next frame)', async () => {
+    const moveAt = (target: Element, timeStamp: number) => {
+      target.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+      const move = new PointerEvent('pointermove', {
+        bubbles: true,
+        composed: true,
+        screenX: 900 + timeStamp,
+        screenY: 40,
+        movementX: 3,
+      });
+      Object.defineProperty(move, 'timeStamp', { value: timeStamp });
+      target.dispatchEvent(move);
+    };
+    h.scheduler.clock = 10_000;
+    moveAt(byId('a'), 10_000 - 12);
+    vi.advanceTimersByTime(387);
+    await h.settle();
+    expect(h.openCard).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    await h.settle();
+    expect(h.openCard).toHaveBeenCalledTimes(1);
+
+    // A move stamped in the future (another clock) waits the whole delay.
+    moveAt(byId('elsewhere'), 10_000);
+    vi.advanceTimersByTime(1000);
+    moveAt(byId('b'), 20_000);
+    vi.advanceTimersByTime(399);
+    await h.settle();
+    expect(h.openCard).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    await h.settle();
+    expect(h.openCard).toHaveBeenCalledTimes(2);
+
+    // A move handed over later than the delay (a busy page) is a rest already over.
+    moveAt(byId('elsewhere'), 10_000);
+    vi.advanceTimersByTime(1000);
+    moveAt(byId('a'), 10_000 - 5_000);
+    vi.advanceTimersByTime(0);
+    await h.settle();
+    expect(h.openCard).toHaveBeenCalledTimes(3);
+  });
+
   it('moving from the link to its badge starts the rest again: the badge opens the card even when the link could not (issue #27 item 11)', async () => {
     over(byId('a'));
     vi.advanceTimersByTime(300);
