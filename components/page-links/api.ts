@@ -148,6 +148,35 @@ export function createPeekBatcher(peekMany: (requests: SnapshotRequest[]) => Pro
     });
 }
 
+/** What an extension page heard of the content scripts' reports (`pageLinksChanged`). */
+export interface FrameReports {
+  /** The frames of `tabId` (not its top frame, always asked) that reported links since this page started. */
+  framesOf: (tabId: number) => readonly number[];
+  /** Calls `onChange(tabId)` for every report from now on. Returns an unsubscribe function. */
+  subscribe: (onChange: (tabId: number) => void) => () => void;
+}
+
+/**
+ * Listens from the moment it is called, before the page's first scan: a report sent while the page
+ * opens then reaches the background before the scan's question (which waits for it to be stored), or
+ * this page after it began to listen. Asked along with the frames the background remembers.
+ */
+export function listenToFrameReports(watch: typeof watchPageLinks = watchPageLinks): FrameReports {
+  const heard = new Map<number, Set<number>>();
+  const listeners = new Set<(tabId: number) => void>();
+  watch((tabId, frameId) => {
+    if (frameId !== 0) heard.set(tabId, (heard.get(tabId) ?? new Set()).add(frameId));
+    for (const onChange of listeners) onChange(tabId);
+  });
+  return {
+    framesOf: (tabId) => [...(heard.get(tabId) ?? [])],
+    subscribe(onChange) {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+  };
+}
+
 export interface BrowserPageLinksApiDeps {
   settings?: SettingsStore;
 }
@@ -156,35 +185,21 @@ export function createBrowserPageLinksApi(deps: BrowserPageLinksApiDeps = {}): P
   const settings = deps.settings ?? createSettingsStore();
   const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
   const peek = createPeekBatcher(backgroundClient.peekSnapshots);
-  /**
-   * Frames this page heard report links (`pageLinksChanged`), by tab: asked along with those the
-   * background remembers. Heard from the moment the page starts, before its first scan: a report sent
-   * while the page opens reaches the background before the scan's question, or this page after it
-   * began to listen.
-   */
-  const heardFrames = new Map<number, Set<number>>();
-  const reportListeners = new Set<(tabId: number) => void>();
-  watchPageLinks((tabId, frameId) => {
-    if (frameId !== 0) heardFrames.set(tabId, (heardFrames.get(tabId) ?? new Set()).add(frameId));
-    for (const onChange of reportListeners) onChange(tabId);
-  });
+  const reports = listenToFrameReports();
   return {
     resolveTargetTab: () => resolveTargetTab(browser.tabs, extensionOrigin),
     async scanPage(tab) {
       if (!isScannableUrl(tab.url)) return { status: 'not-scannable' };
       try {
         const remembered = await backgroundClient.listLinkFrames({ tabId: tab.tabId }).catch(() => []);
-        const frames = [...new Set([...remembered, ...(heardFrames.get(tab.tabId) ?? [])])];
+        const frames = [...new Set([...remembered, ...reports.framesOf(tab.tabId)])];
         return { status: 'links', links: await listPageLinks(tab.tabId, frames) };
       } catch {
         // No content script answered: a page it does not run on, or one still loading.
         return tab.url === undefined ? { status: 'no-access' } : { status: 'not-running', host: hostOf(tab.url) };
       }
     },
-    watchPageLinks(onChange) {
-      reportListeners.add(onChange);
-      return () => reportListeners.delete(onChange);
-    },
+    watchPageLinks: (onChange) => reports.subscribe(onChange),
     watchTabs(onChange) {
       const activated = () => onChange({ kind: 'activated' });
       const updated = (tabId: number, change: { status?: string }) => {

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
-import { createPeekBatcher, isScannableUrl, resolveTargetTab } from '@/components/page-links/api';
+import { createPeekBatcher, isScannableUrl, listenToFrameReports, resolveTargetTab } from '@/components/page-links/api';
 import { MAX_PEEK_BATCH } from '@/lib/core/limits';
 
 describe('target tab', () => {
@@ -52,5 +52,29 @@ describe('peek batcher', () => {
     const results = await Promise.all(Array.from({ length: count }, (_, index) => peek({ origin: 'o', token: `t${index}` })));
     expect(results).toHaveLength(count);
     expect(peekMany.mock.calls.map(([batch]) => batch.length)).toEqual([MAX_PEEK_BATCH, 50]);
+  });
+});
+
+describe("the content scripts' reports, as a popup or side panel hears them", () => {
+  it('counts a frame that reported before anyone subscribed (the page was still rendering), never a top frame, per tab', () => {
+    let report: (tabId: number, frameId: number) => void = () => undefined;
+    const reports = listenToFrameReports((onChange) => {
+      report = onChange;
+      return () => undefined;
+    });
+    report(4, 7);
+    report(4, 0);
+    report(5, 2);
+    expect(reports.framesOf(4)).toEqual([7]);
+    const changed: number[] = [];
+    const unsubscribe = reports.subscribe((tabId) => changed.push(tabId));
+    report(4, 9);
+    report(4, 7);
+    unsubscribe();
+    report(5, 3);
+    expect(changed).toEqual([4, 4]);
+    expect(reports.framesOf(4)).toEqual([7, 9]);
+    expect(reports.framesOf(5)).toEqual([2, 3]);
+    expect(reports.framesOf(6)).toEqual([]);
   });
 });
