@@ -22,14 +22,15 @@ export const SERVICE: ServiceConfig = {
 let pointerX = 0;
 /**
  * The pointer moves onto `target`: `pointerover`, then a `pointermove` whose screen coordinates
- * changed (a rest counts only once the pointer itself moved onto a link or its badge).
+ * changed (a rest counts only once the pointer itself moved onto a link or its badge), stamped
+ * `timeStamp` when given (the time the browser saw the move, before it handed it to the page).
  */
-export function pointTo(target: Element, relatedTarget: Element | null = null): void {
+export function pointTo(target: Element, relatedTarget: Element | null = null, timeStamp?: number): void {
   target.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true, relatedTarget }));
   pointerX += 3;
-  target.dispatchEvent(
-    new PointerEvent('pointermove', { bubbles: true, composed: true, screenX: pointerX, screenY: 40, movementX: 3 }),
-  );
+  const move = new PointerEvent('pointermove', { bubbles: true, composed: true, screenX: pointerX, screenY: 40, movementX: 3 });
+  if (timeStamp !== undefined) Object.defineProperty(move, 'timeStamp', { value: timeStamp });
+  target.dispatchEvent(move);
 }
 
 export const shareUrl = (index: number) => `${SERVICE.origin}/share/${fixtureToken(index)}`;
