@@ -46,10 +46,18 @@ export class HoverCard {
     return (await this.frame()).getByTestId('watch-toggle');
   }
 
-  /** Waits until the frame is revealed at the size the card page reported (hidden until then). */
+  /**
+   * Waits until the frame is revealed at the size the card page reported: until then it waits in
+   * place transparent (Playwright counts a transparent element as visible, a reader does not).
+   */
   async expectRevealed(): Promise<void> {
     const frame = await this.frame();
-    await expect.poll(async () => (await frame.frameElement()).isVisible()).toBe(true);
+    await expect
+      .poll(async () => {
+        const element = await frame.frameElement();
+        return (await element.isVisible()) && (await element.evaluate((node) => getComputedStyle(node).opacity)) === '1';
+      })
+      .toBe(true);
   }
 
   /** No card shows: its frame is gone (the host may keep a hidden card page loaded ahead, `card.html#ahead`). */
