@@ -55,7 +55,10 @@ export class HoverCard {
     await expect
       .poll(async () => {
         const element = await frame.frameElement();
-        return (await element.isVisible()) && (await element.evaluate((node) => getComputedStyle(node).opacity)) === '1';
+        return (
+          (await element.isVisible()) &&
+          (await element.evaluate((node) => (node instanceof Element ? getComputedStyle(node).opacity : ''))) === '1'
+        );
       })
       .toBe(true);
   }
