@@ -2,6 +2,7 @@ import type { Alias, AliasOptions } from 'vite';
 import { defineConfig } from 'wxt';
 import tailwindcss from '@tailwindcss/vite';
 import { compileOut } from './scripts/build/compile-out';
+import { leanUnlistedScripts } from './scripts/build/lean-wrapper';
 import { ANNOTATOR_MATCHES, CARD_PAGE, PAGE_SCRIPTS } from './lib/extension/content-scripts';
 
 const ICONS = { 16: 'icon/16.png', 32: 'icon/32.png', 48: 'icon/48.png', 128: 'icon/128.png' };
@@ -30,8 +31,13 @@ export default defineConfig({
   // Every import is written out, so the lint rules see (and police) what each file depends on.
   imports: false,
   // compileOut: zod's JIT and react-dom's HTML-string paths leave the bundle (store review; see the module).
+  // leanUnlistedScripts: the unlisted scripts' wrapper without its silenced logging (the annotator's budget).
   vite: (env) => ({
-    plugins: [tailwindcss(), compileOut({ checkOutput: env.mode === 'production' })],
+    plugins: [
+      tailwindcss(),
+      compileOut({ checkOutput: env.mode === 'production' }),
+      leanUnlistedScripts({ production: env.mode === 'production' }),
+    ],
   }),
   hooks: {
     'vite:build:extendConfig'(entrypoints, config) {
