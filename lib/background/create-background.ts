@@ -52,7 +52,8 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   const settings = createSettingsStore({ signal });
   // The content scripts' settings, where an annotator starting with the page reads them; rewritten
   // whenever what they are merged from changes, and once the policy is read.
-  const pageSettingsCopy = createPageSettingsCopy(() => settings.getPageSettings(), browser.storage.local);
+  const getBadgeText = async () => badgeTextFor(await getLanguagePreference(), uiLanguage());
+  const pageSettingsCopy = createPageSettingsCopy(() => settings.getPageSettings(), getBadgeText, browser.storage.local);
   void pageSettingsCopy.refresh();
   listen(browser.storage.onChanged, (changes: object, area: string) => {
     if (changesPageSettings(changes, area)) void pageSettingsCopy.refresh();
@@ -65,7 +66,6 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   listen(browser.runtime.onStartup, warmPolicy);
   const contentMessenger = defineExtensionMessaging<ContentProtocolMap>();
   const push: PushToFrame = (type, data, frame) => contentMessenger.sendMessage(type, data, frame);
-  const getBadgeText = async () => badgeTextFor(await getLanguagePreference(), uiLanguage());
   const badgeFrames = createBadgeFrames(browser.storage.session);
   const snapshots = createSnapshotService({
     fetch: options.fetch,

@@ -3,6 +3,8 @@
  * imports this module and must stay within its size budget.
  */
 
+import { LANGUAGE_ITEM_KEY } from './i18n/language';
+
 /** The user's settings (lib/extension/settings.ts `defineSettingsItem`). */
 export const USER_SETTINGS_KEY = 'settings';
 
@@ -10,13 +12,14 @@ export const USER_SETTINGS_KEY = 'settings';
 export const LAST_POLICY_STORAGE_KEY = 'lastManagedPolicy';
 
 /**
- * The content scripts' settings (services to recognise, hover delay), merged by the background and
- * kept here whenever they change: an annotator starting with the page reads them without waking the
- * service worker, so its badges take their room before the page is first painted.
+ * The content scripts' settings (services to recognise, hover delay) and the badge's words, merged by
+ * the background and kept here whenever they change: an annotator starting with the page reads them
+ * without a message and without waking the service worker, so its badges take their room before the
+ * page is first painted.
  */
 export const PAGE_SETTINGS_COPY_KEY = 'pageSettingsCopy';
 
-/** Whether a `storage.onChanged` event changes what the content scripts' settings are merged from. */
+/** Whether a `storage.onChanged` event changes what the content scripts' copy is made from (the language words the badges). */
 export function changesPageSettings(changes: object, area: string): boolean {
-  return area === 'local' && (USER_SETTINGS_KEY in changes || LAST_POLICY_STORAGE_KEY in changes);
+  return area === 'local' && (USER_SETTINGS_KEY in changes || LAST_POLICY_STORAGE_KEY in changes || LANGUAGE_ITEM_KEY in changes);
 }

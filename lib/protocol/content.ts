@@ -57,6 +57,13 @@ const cardMessages = {
  * imports this module for its types alone (no zod in its bundle) and checks the answers with the
  * guards of lib/protocol/guarded/content-answers.ts, which property tests hold to these schemas.
  */
+/** The badge's words in the reader's language and its stylesheet (zod-free check: `toBadgeText`). */
+const badgeTextSchema = z.object({
+  locale: z.string().min(2).max(35),
+  strings: z.record(z.string().max(100), z.string().max(MAX_BADGE_STRING)),
+  style: z.string().max(MAX_BADGE_STYLE),
+});
+
 export const contentProtocol = {
   /** Cache only, never a fetch: the badges of links already seen. null = nothing cached. */
   peekBadges: {
@@ -64,8 +71,12 @@ export const contentProtocol = {
     output: z.array(badgeFaceSchema.nullable()),
   },
   /**
-   * The services to recognise and the hover delay. Answered at once, even while the browser's first
-   * read of the administrator policy is pending (`settled: false`); `waitForPolicy` waits for it.
+   * What an annotator starts from, the same as the background's copy in storage.local (read first,
+   * without a message: lib/background/content-scripts/page-settings-copy.ts): the services to
+   * recognise, the hover delay, and `text`, the badge strings and locale of the reader's language and
+   * the badge's stylesheet (the content script bundles no catalog and no palette: lib/core/badge-look.ts
+   * `badgeStylesheet`). Answered at once, even while the browser's first read of the administrator
+   * policy is pending (`settled: false`); `waitForPolicy` waits for it.
    */
   getPageSettings: {
     input: z.strictObject({ waitForPolicy: z.boolean().optional() }).optional(),
@@ -73,18 +84,7 @@ export const contentProtocol = {
       services: z.array(serviceConfigSchema),
       hoverDelayMs: hoverDelayMsSchema,
       settled: z.boolean(),
-    }),
-  },
-  /**
-   * The badge strings and locale of the reader's language, and the badge's stylesheet (the content
-   * script bundles no catalog and no palette: lib/core/badge-look.ts `badgeStylesheet`).
-   */
-  getBadgeText: {
-    input: noInput,
-    output: z.object({
-      locale: z.string().min(2).max(35),
-      strings: z.record(z.string().max(100), z.string().max(MAX_BADGE_STRING)),
-      style: z.string().max(MAX_BADGE_STYLE),
+      text: badgeTextSchema,
     }),
   },
   /**
@@ -170,5 +170,5 @@ export type CardAnchor = z.output<typeof cardAnchorSchema>;
 export type ShowCard = z.output<typeof contentPushProtocol.showCard.input>;
 export type CardEvent = z.output<typeof cardMessages.cardEvent.input>;
 export type OpenCardAnswer = z.output<typeof contentProtocol.openCard.output>;
-export type ContentSettings = z.output<typeof contentProtocol.getPageSettings.output>;
-export type BadgeTextPayload = z.output<typeof contentProtocol.getBadgeText.output>;
+export type ContentSettings = Omit<z.output<typeof contentProtocol.getPageSettings.output>, 'text'>;
+export type BadgeTextPayload = z.output<typeof badgeTextSchema>;

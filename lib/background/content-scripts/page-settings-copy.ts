@@ -1,6 +1,7 @@
 import type { PageSettings } from '../../core/schemas/settings';
 import { spellOutAliases } from '../../core/services';
 import { PAGE_SETTINGS_COPY_KEY } from '../../core/storage-keys';
+import type { BadgeTextPayload } from '../../protocol/content';
 
 /** The part of `storage.local` the copy needs (injected: tests pass a fake). */
 export interface CopyArea {
@@ -16,9 +17,9 @@ export interface PageSettingsCopy {
 /**
  * What content scripts get of the settings, by message or from the copy: the services to recognise
  * (a service's aliases spelled out as services of their own: the background makes them one link),
- * the hover delay, and whether the policy was read.
+ * the hover delay, whether the policy was read, and the badge's words (`text`).
  */
-export function contentSettingsOf({ services, hoverDelayMs, settled }: PageSettings) {
+export function contentSettingsOf({ services, hoverDelayMs, settled }: PageSettings, text: BadgeTextPayload) {
   return {
     services: spellOutAliases(services).map(({ id, name, origin, apiPathTemplate, sharePathTemplates }) => ({
       id,
@@ -29,23 +30,29 @@ export function contentSettingsOf({ services, hoverDelayMs, settled }: PageSetti
     })),
     hoverDelayMs,
     settled,
+    text,
   };
 }
 
 /**
  * Keeps the content scripts' settings (services to recognise, hover delay, whether the policy was
- * read) in `storage.local` under PAGE_SETTINGS_COPY_KEY: an annotator that starts with the page reads
- * them there in a few milliseconds, without waking this worker, and takes its badges' room before the
- * page is first painted. Only what recognition needs is copied. The background still checks every
- * request on its own settings (DESIGN decision 3).
+ * read) and the badge's words and stylesheet in the reader's language (`text`), what `getPageSettings`
+ * answers, in `storage.local` under PAGE_SETTINGS_COPY_KEY: an annotator that starts with the page
+ * reads them there in one read, without a message and without waking this worker, and takes its
+ * badges' room before the page is first painted. Only what recognition and the badge need is copied.
+ * The background still checks every request on its own settings (DESIGN decision 3).
  */
-export function createPageSettingsCopy(getPageSettings: () => Promise<PageSettings>, area: CopyArea): PageSettingsCopy {
+export function createPageSettingsCopy(
+  getPageSettings: () => Promise<PageSettings>,
+  getBadgeText: () => Promise<BadgeTextPayload>,
+  area: CopyArea,
+): PageSettingsCopy {
   let chain: Promise<void> = Promise.resolve();
   return {
     refresh() {
       chain = chain
         .then(async () => {
-          const next = contentSettingsOf(await getPageSettings());
+          const next = contentSettingsOf(...(await Promise.all([getPageSettings(), getBadgeText()])));
           const current: unknown = (await area.get(PAGE_SETTINGS_COPY_KEY))[PAGE_SETTINGS_COPY_KEY];
           if (JSON.stringify(current) !== JSON.stringify(next)) await area.set({ [PAGE_SETTINGS_COPY_KEY]: next });
         })

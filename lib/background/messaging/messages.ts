@@ -79,9 +79,8 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       },
       async getPageSettings(input) {
         if (input?.waitForPolicy) await deps.getSettings();
-        return contentSettingsOf(await deps.getPageSettings());
+        return contentSettingsOf(...(await Promise.all([deps.getPageSettings(), deps.getBadgeText()])));
       },
-      getBadgeText: () => deps.getBadgeText(),
       async openCard(input, sender) {
         // The asking frame shows this link's badge: a fetch tells it what the badge shows now (badgeChanged).
         // Not awaited (its storage write is off the card's path): noted in memory before any fetch ends.

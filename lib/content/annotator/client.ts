@@ -33,36 +33,36 @@ export type { ContentSettings };
 
 const unexpectedAnswer = (message: string) => new Error(`${message}: unexpected answer`);
 
-/** The settings the background keeps for content scripts in storage.local (null: none yet, or malformed). */
-export async function readSettingsCopy(): Promise<ContentSettings | null> {
-  try {
-    return toContentSettings((await extensionApi().storage.local.get(PAGE_SETTINGS_COPY_KEY))[PAGE_SETTINGS_COPY_KEY]);
-  } catch {
-    return null;
+/**
+ * What an annotator starts from (`getPageSettings`: the settings and the badge's words): the
+ * background's copy in storage.local, in one read and without a message (the worker may sleep), else
+ * asked for; with `waitForPolicy`, asked for once the administrator policy is read (seconds just after
+ * browser start). Unchecked here: `toContentSettings` and `copiedBadgeText` check what is used of it.
+ */
+export async function fetchPageCopy(options: { waitForPolicy?: boolean } = {}): Promise<unknown> {
+  if (!options.waitForPolicy) {
+    try {
+      const copy: unknown = (await extensionApi().storage.local.get(PAGE_SETTINGS_COPY_KEY))[PAGE_SETTINGS_COPY_KEY];
+      // A copy an older version wrote (no words) is not one: asked for, the answer has them.
+      if (toContentSettings(copy) && copiedBadgeText(copy)) return copy;
+    } catch {
+      // Unreadable: asked for.
+    }
   }
+  return messenger.send('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined);
 }
 
-/**
- * The settings the content script needs (services to recognise, hover delay). At once by default:
- * from the background's copy in storage.local (a few milliseconds, the worker may sleep), else from
- * the background; with `waitForPolicy`, once the background has read the administrator policy
- * (seconds just after browser start).
- */
-export async function fetchContentSettings(options: { waitForPolicy?: boolean } = {}): Promise<ContentSettings> {
-  const copy = options.waitForPolicy ? null : await readSettingsCopy();
-  if (copy) return copy;
-  const settings = toContentSettings(
-    await messenger.send('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined),
-  );
+/** The badge's words and stylesheet in a copy or an answer of `getPageSettings` (null: none, or malformed). */
+export const copiedBadgeText = (copy: unknown): BadgeText | null => toBadgeText(Reflect.get(Object(copy), 'text'));
+
+/** The settings the content script needs (services to recognise, hover delay) of `copy` (`fetchPageCopy`). */
+export async function fetchContentSettings(
+  options?: { waitForPolicy?: boolean },
+  copy: Promise<unknown> = fetchPageCopy(options),
+): Promise<ContentSettings> {
+  const settings = toContentSettings(await copy);
   if (!settings) throw unexpectedAnswer('getPageSettings');
   return settings;
-}
-
-/** The badge strings of the language the reader chose in the options (or the browser's). */
-export async function fetchBadgeText(): Promise<BadgeText> {
-  const text = toBadgeText(await messenger.send('getBadgeText'));
-  if (!text) throw unexpectedAnswer('getBadgeText');
-  return text;
 }
 
 /** Has the background load the card presenter into this frame (lib/content/card-presenter), once per frame. */

@@ -1,5 +1,4 @@
 import { browser } from 'wxt/browser';
-import { LANGUAGE_ITEM_KEY } from '../../core/i18n/language';
 import { PAGE_SETTINGS_COPY_KEY } from '../../core/storage-keys';
 import { createLinkRecognizer } from '../../core/links/recognize';
 import type { Lifetime } from '../shared/lifetime';
@@ -7,18 +6,25 @@ import { createAnnotator, type Annotator } from './annotator';
 import { createLazyCard } from './card';
 import type { BadgeText } from './badge-view';
 import { toContentSettings } from '../../protocol/guarded/content-answers';
-import { fetchBadgeText, fetchContentSettings, loadCardPresenter, messagingSnapshotClient, type ContentSettings } from './client';
+import {
+  copiedBadgeText,
+  fetchContentSettings,
+  fetchPageCopy,
+  loadCardPresenter,
+  messagingSnapshotClient,
+  type ContentSettings,
+} from './client';
 import type { AnchorRecognizer, BadgeSnapshotClient, Scheduler } from './types';
 import { shareShapedLinks } from './share-shape';
 import { HOVER_DELAY_MS } from '../../core/limits';
 
 export interface StartAnnotatorDeps {
   /**
-   * Defaults to asking the background: answered at once (possibly unsettled), or with
-   * `waitForPolicy` once the administrator policy is read.
+   * Defaults to the background's copy, else asking the background: answered at once (possibly
+   * unsettled), or with `waitForPolicy` once the administrator policy is read.
    */
   getSettings?: (options?: { waitForPolicy?: boolean }) => Promise<ContentSettings>;
-  /** Defaults to the background's badge strings for the reader's language. */
+  /** Defaults to the badge strings of the reader's language that come with the settings (`fetchPageCopy`). */
   getBadgeText?: () => Promise<BadgeText>;
   client?: BadgeSnapshotClient;
   document?: Document;
@@ -62,10 +68,12 @@ const NO_LINKS: AnchorRecognizer = { recognizeAnchor: () => null, candidateSelec
  * Reusable by a popup-triggered "scan this page" (inject the content script, then call this).
  */
 export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
-  const getSettings = deps.getSettings ?? fetchContentSettings;
-  const getBadgeText = deps.getBadgeText ?? fetchBadgeText;
+  // One read of the background's copy (or one message) gives both the settings and the badge's words.
+  let copy: Promise<unknown> | undefined;
+  const pageCopy = () => (copy ??= fetchPageCopy());
+  const getSettings = deps.getSettings ?? ((options) => fetchContentSettings(options, options ? undefined : pageCopy()));
   const settingsRead = getSettings();
-  const words = getBadgeText();
+  const words = deps.getBadgeText?.() ?? pageCopy().then(copiedBadgeText);
   // A frame before the settings come: the links parsed by then were painted without their badges.
   let rendered = false;
   requestAnimationFrame(() => (rendered = true));
@@ -98,7 +106,7 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
   });
   words.then(
     (text) => {
-      if (lifetime.isAlive()) annotator.setText(text);
+      if (text && lifetime.isAlive()) annotator.setText(text);
     },
     () => undefined,
   );
@@ -115,21 +123,13 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
   // before the first read: a copy the background writes while that read is on its way (a service just
   // added) would otherwise be missed for good.
   const onStorageChanged = (changes: Record<string, unknown>, area: string) => {
-    if (area !== 'local') return;
-    // The language chosen in the options page: the badges are worded again.
-    if (LANGUAGE_ITEM_KEY in changes) {
-      void getBadgeText().then(
-        (next) => {
-          if (lifetime.isAlive()) annotator.setText(next);
-        },
-        () => undefined,
-      );
-    }
-    const copy =
-      PAGE_SETTINGS_COPY_KEY in changes
-        ? toContentSettings(Reflect.get(Object(changes[PAGE_SETTINGS_COPY_KEY]), 'newValue'))
-        : null;
-    if (copy) apply(copy);
+    if (area !== 'local' || !(PAGE_SETTINGS_COPY_KEY in changes)) return;
+    const next: unknown = Reflect.get(Object(changes[PAGE_SETTINGS_COPY_KEY]), 'newValue');
+    // The language chosen in the options page: the background words the copy again, and the badges with it.
+    const text = copiedBadgeText(next);
+    if (text && lifetime.isAlive()) annotator.setText(text);
+    const settings = toContentSettings(next);
+    if (settings) apply(settings);
   };
   browser.storage.onChanged.addListener(onStorageChanged);
   signal.addEventListener('abort', () => browser.storage.onChanged.removeListener(onStorageChanged), { once: true });

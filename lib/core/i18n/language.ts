@@ -11,7 +11,7 @@ export type LanguagePreference = (typeof LANGUAGE_PREFERENCES)[number];
 
 export const DEFAULT_LANGUAGE_PREFERENCE: LanguagePreference = 'auto';
 
-/** The storage.local key holding the preference (lib/extension/language-preference.ts; content scripts watch it). */
+/** The storage.local key holding the preference (lib/extension/language-preference.ts; the background words the content scripts' copy again when it changes). */
 export const LANGUAGE_ITEM_KEY = 'language';
 
 /** Formatting locale when the browser's own locale is for another language. */

@@ -117,13 +117,13 @@ describe('handlers validate their inputs', () => {
     await expect(pages.clearCache({ area: 'everything' }, popupSender)).rejects.toBeInstanceOf(InvalidMessageError);
   });
 
-  it('getBadgeText gives a content script the badge strings of the chosen language, and takes no payload', async () => {
+  it('getPageSettings gives a content script the badge strings of the chosen language with the settings (what the copy holds)', async () => {
     const { content } = setup('fr');
-    const text = contentProtocol.getBadgeText.output.parse(await content.getBadgeText(undefined, contentScriptSender));
+    const { text } = contentProtocol.getPageSettings.output.parse(await content.getPageSettings(undefined, contentScriptSender));
     expect(text.locale).toBe('fr-FR');
     expect(text.strings['badge.error.notFound.text']).toBe(badgeTextFor('fr', undefined).strings['badge.error.notFound.text']);
     expect(text.strings['badge.hint']).toMatch(/Entrée/);
-    await expect(content.getBadgeText({ language: 'en' }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(content.getPageSettings({ language: 'en' }, contentScriptSender)).rejects.toBeInstanceOf(InvalidMessageError);
   });
 
   it('getSettings, getPageSettings and listCached reject unexpected payloads', async () => {
@@ -163,11 +163,11 @@ describe('handlers validate their inputs', () => {
       badgeFace({ state: 'ready', score: 68, label: 'In Progress', band: 'medium' }, badgeTextFor('fr', undefined)),
     ]);
     expect(pagesProtocol.getSettings.output.parse(await pages.getSettings(undefined, popupSender)).fetchMode).toBe('intent');
-    // Of the settings, a content script gets the services to recognise and the hover delay.
+    // Of the settings, a content script gets the services to recognise and the hover delay, with the badge's words.
     const pageSettings = contentProtocol.getPageSettings.output.parse(
       await content.getPageSettings(undefined, contentScriptSender),
     );
-    expect(Object.keys(pageSettings).sort()).toEqual(['hoverDelayMs', 'services', 'settled']);
+    expect(Object.keys(pageSettings).sort()).toEqual(['hoverDelayMs', 'services', 'settled', 'text']);
     expect(pagesProtocol.listCached.output.parse(await pages.listCached(undefined, popupSender))).toHaveLength(1);
     expect(pagesProtocol.clearCache.output.parse(await pages.clearCache(undefined, popupSender))).toEqual({ cleared: 1 });
   });

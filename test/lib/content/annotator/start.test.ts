@@ -6,13 +6,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { fetchContentSettings, type ContentSettings } from '@/lib/content/annotator/client';
+import { copiedBadgeText, fetchContentSettings, fetchPageCopy, type ContentSettings } from '@/lib/content/annotator/client';
 import { PAGE_SETTINGS_COPY_KEY } from '@/lib/core/storage-keys';
 import { startAnnotator } from '@/lib/content/annotator/start';
 import type { BadgeSnapshotClient, SnapshotRequest } from '@/lib/content/annotator/types';
 import type { Lifetime } from '@/lib/content/shared/lifetime';
 import type { ServiceConfig } from '@/lib/core/services';
-import { EN_TEXT } from './badge-text';
+import { EN_TEXT, FR_TEXT } from './badge-text';
 import { badges, SERVICE, shareUrl } from './helpers';
 
 const OTHER: ServiceConfig = { ...SERVICE, id: 'other', origin: 'https://other.example' };
@@ -85,11 +85,53 @@ describe('startAnnotator settings', () => {
 
   it('takes its settings from the copy in storage when there is one, without asking the background', async () => {
     vi.stubGlobal('chrome', fakeBrowser);
-    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: settings([OTHER], true) });
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: { ...settings([OTHER], true), text: EN_TEXT } });
     expect(await fetchContentSettings()).toEqual(settings([OTHER], true));
     // A copy that is not one: the background is asked (here, where none answers, that fails).
     await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: { services: 'nope' } });
     await expect(fetchContentSettings()).rejects.toThrow();
+  });
+
+  it('takes the badge words from the same copy; an older copy without them is not one: the background is asked', async () => {
+    vi.stubGlobal('chrome', fakeBrowser);
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: { ...settings([OTHER], true), text: FR_TEXT } });
+    expect(copiedBadgeText(await fetchPageCopy())).toEqual(FR_TEXT);
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: settings([OTHER], true) });
+    const messages = vi.spyOn(fakeBrowser.runtime, 'sendMessage');
+    // Asked for (here, where none answers, that fails).
+    await expect(fetchPageCopy()).rejects.toThrow();
+    expect(messages).toHaveBeenCalledWith(expect.objectContaining({ type: 'getPageSettings' }));
+  });
+
+  it('starts from one read of the copy, settings and words together, and sends the background no message', async () => {
+    vi.stubGlobal('chrome', fakeBrowser);
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: { ...settings([SERVICE], true), text: EN_TEXT } });
+    const reads = vi.spyOn(fakeBrowser.storage.local, 'get');
+    reads.mockClear();
+    const messages = vi.spyOn(fakeBrowser.runtime, 'sendMessage');
+    messages.mockClear();
+    const annotator = await startAnnotator(lifetime, { client });
+    const setText = vi.spyOn(annotator!, 'setText');
+    await vi.waitFor(() => expect(badgedIds()).toEqual(['a']));
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(messages).not.toHaveBeenCalled();
+    // The words came with it (before the spy, at start): a later copy with the same words draws nothing again.
+    expect(setText).not.toHaveBeenCalled();
+  });
+
+  it('a new copy with other words rewords the badges, without asking the background; the language key alone does nothing', async () => {
+    const getBadgeText = vi.fn(async () => EN_TEXT);
+    const annotator = await startAnnotator(lifetime, {
+      getSettings: async () => settings([SERVICE], true),
+      getBadgeText,
+      client,
+    });
+    const setText = vi.spyOn(annotator!, 'setText');
+    await fakeBrowser.storage.local.set({ language: 'fr' });
+    expect(setText).not.toHaveBeenCalled();
+    await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: { ...settings([SERVICE], true), text: FR_TEXT } });
+    await vi.waitFor(() => expect(setText).toHaveBeenCalledWith(FR_TEXT));
+    expect(getBadgeText).toHaveBeenCalledTimes(1);
   });
 
   it('annotates (takes every badge’s room) before the badge words and stylesheet come', async () => {

@@ -181,11 +181,9 @@ describe('content-script guards agree with zod (properties)', () => {
     // The stylesheet is required, and bounded like the schema bounds it.
     expect(toBadgeText({ locale: 'fr', strings: {} })).toBeNull();
     expect(toBadgeText({ locale: 'fr', strings: {}, style: 'x'.repeat(MAX_BADGE_STYLE + 1) })).toBeNull();
-    expect(
-      contentProtocol.getBadgeText.output.safeParse({ locale: 'fr', strings: {}, style: 'x'.repeat(MAX_BADGE_STYLE + 1) })
-        .success,
-    ).toBe(false);
-    expect(contentProtocol.getBadgeText.output.safeParse({ strings: {} }).success).toBe(false);
+    const textSchema = contentProtocol.getPageSettings.output.shape.text;
+    expect(textSchema.safeParse({ locale: 'fr', strings: {}, style: 'x'.repeat(MAX_BADGE_STYLE + 1) }).success).toBe(false);
+    expect(textSchema.safeParse({ strings: {} }).success).toBe(false);
   });
 
   it("openCard's answer: a card not drawn unless it says so, and nothing else kept (badges hear badgeChanged)", () => {
