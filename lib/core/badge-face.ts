@@ -32,7 +32,7 @@ export type FaceSource =
 
 type ErrorFace = Extract<BadgeFace, { state: 'error' }>;
 
-/** The badge strings of one language, with its locale for dates (what `getBadgeText` answers). */
+/** The badge strings of one language, with its locale for dates (the `text` of `getPageSettings` and of the settings copy). */
 export interface BadgeWords {
   readonly locale: string;
   readonly strings: Readonly<Partial<Record<BadgeKey, string>>>;

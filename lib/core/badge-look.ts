@@ -122,7 +122,7 @@ export function badgeChipCss(chip: string, placement: ChipPlacement = 'page'): s
 
 /**
  * The stylesheet of a badge's shadow root, as the background sends it to the content script with the
- * badge's words (`getBadgeText`): the content script carries no palette of its own (its size budget).
+ * badge's words (`text` of the settings copy and of `getPageSettings`): the content script carries no palette of its own (its size budget).
  * The class names are lib/content/annotator/badge.ts's: the chip `.b` holds a spinner `.s`, the mark
  * `.m`, the score or the state's mark `.t` and the score's scale `.u`. `:host::before`/`::after`: a
  * page rule cannot paint over the chip from the host's own pseudo-elements. The compact chip drops the

@@ -23,7 +23,8 @@ export type BadgeDescription = Pick<BadgeFace, 'text' | 'tone' | 'dashed' | 'mar
 /**
  * The badge strings of the reader's language, its locale, and the badge's stylesheet. The content
  * script bundles neither the catalogs nor the palette: the background sends the chosen language's
- * slice and the stylesheet (`getBadgeText`). No badge is drawn before its stylesheet is known.
+ * slice and the stylesheet (`text` of the settings copy, or of `getPageSettings`). No badge is drawn
+ * before its stylesheet is known.
  */
 export type BadgeText = BadgeWords & { readonly style: string };
 

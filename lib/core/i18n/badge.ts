@@ -15,7 +15,8 @@ const BADGE_STYLESHEET = badgeStylesheet();
 
 /**
  * The badge strings and formatting locale for a language preference, with the badge's stylesheet
- * (the background answers `getBadgeText`: the content script carries neither catalog nor palette).
+ * (the background sends them with the settings, in `getPageSettings` and its copy: the content script
+ * carries neither catalog nor palette).
  */
 export function badgeTextFor(
   preference: LanguagePreference,

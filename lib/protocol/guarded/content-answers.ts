@@ -92,7 +92,7 @@ export function toContentSettings(value: unknown): ContentSettings | null {
   return { services, hoverDelayMs: Math.min(Math.max(value.hoverDelayMs, min), max), settled: value.settled !== false };
 }
 
-/** `getBadgeText`'s answer: string values only (anything else is dropped, and its key shows); null when malformed. */
+/** The badge's words (`text` of `getPageSettings` and of the settings copy): string values only (anything else is dropped, and its key shows); null when malformed. */
 export function toBadgeText(value: unknown): BadgeTextPayload | null {
   if (!isRecord(value) || !isString(value.locale) || !isRecord(value.strings) || !isString(value.style, MAX_BADGE_STYLE))
     return null;
