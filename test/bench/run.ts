@@ -141,7 +141,10 @@ const embeddedPages = [
 // The budget's page (5,000 anchors, 500 share links) gets more loads: one load varies by ±10 ms here,
 // and one browser instance's loads by as much again from another's, so they come from three instances.
 const budgetPage = listPage({ anchors: 5_000, sharePercent: 10 }).name;
-const repeatsFor = (page: { name: string }) => (page.name === budgetPage ? 3 : 1);
+// The fixed cost's page (ten anchors, one share link; issue #32 asks at most 5 ms) gets six: its loads
+// spread over 6–13 ms, so three could not tell a 1 ms change, and a load here takes a second.
+const fixedCostPage = listPage({ anchors: 10, sharePercent: 10 }).name;
+const repeatsFor = (page: { name: string }) => (page.name === budgetPage ? 3 : page.name === fixedCostPage ? 6 : 1);
 const contentPages = [...listPages, ...embeddedPages].filter((page) => only === undefined || page.name.includes(only));
 if (contentPages.length === 0) throw new Error(`--only=${only}: no content page's name holds it`);
 const { content, compared } = await benchContent(contentPages, instances, repeatsFor, compareWith && path.resolve(compareWith));
