@@ -149,8 +149,8 @@ export function applyPatches(code: string, id: string, patches: readonly Patch[]
     const found = count(result, patch.find);
     if (found !== patch.occurrences) {
       throw new Error(
-        `compile-out: ${patch.what}: expected the patched text ${patch.occurrences} time(s) in ${file}, found it ${found} time(s). ` +
-          'The dependency changed: read its new code and update scripts/build/compile-out.ts (the build stops rather than ship the old code).',
+        `${patch.what}: expected the patched text ${patch.occurrences} time(s) in ${file}, found it ${found} time(s). ` +
+          'The dependency changed: read its new code and update its patch in scripts/build/ (the build stops rather than ship the old code).',
       );
     }
     result = result.replaceAll(patch.find, patch.replace);

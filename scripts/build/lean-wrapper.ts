@@ -9,8 +9,7 @@
  * WXT changes that text, the build stops instead of shipping a wrapper nobody read.
  */
 
-/** WXT's id for the wrapper of the unlisted script at `<path>` (`\0virtual:wxt-unlisted-script-entrypoint?<path>`). */
-const WRAPPER_ID = '\0virtual:wxt-unlisted-script-entrypoint?';
+import { applyPatches, type Patch } from './compile-out';
 
 /** The wrapper's body in wxt@0.21.4 (`dist/virtual/unlisted-script-entrypoint.mjs`), from its first statement. */
 export const WRAPPER_BODY = `const result = (() => {
@@ -40,18 +39,17 @@ export const LEAN_BODY = `const result = (() => {
 	return definition.main();
 })();`;
 
+/** WXT loads the wrapper as `\0virtual:wxt-unlisted-script-entrypoint?<the script's path>`. */
+export const LEAN_WRAPPER: Patch = {
+  module: 'virtual:wxt-unlisted-script-entrypoint',
+  what: "WXT's unlisted-script wrapper (lean-wrapper)",
+  find: WRAPPER_BODY,
+  occurrences: 1,
+  replace: LEAN_BODY,
+};
+
 /** The wrapper `code` of module `id` made lean; `null` for any other module. Throws when the wrapper is not WXT's known text. */
-export function leanWrapper(code: string, id: string): string | null {
-  if (!id.startsWith(WRAPPER_ID)) return null;
-  const found = code.split(WRAPPER_BODY).length - 1;
-  if (found !== 1) {
-    throw new Error(
-      `lean-wrapper: expected WXT's unlisted-script wrapper once in ${id}, found it ${found} time(s). ` +
-        'WXT changed: read its new wrapper and update scripts/build/lean-wrapper.ts (the build stops rather than guess).',
-    );
-  }
-  return code.replace(WRAPPER_BODY, LEAN_BODY);
-}
+export const leanWrapper = (code: string, id: string): string | null => applyPatches(code, id, [LEAN_WRAPPER]);
 
 /** The Vite (Rolldown) plugin; development builds keep WXT's wrapper, whose logger speaks there. */
 export function leanUnlistedScripts({ production }: { production: boolean }) {
