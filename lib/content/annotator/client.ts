@@ -33,36 +33,41 @@ export type { ContentSettings };
 
 const unexpectedAnswer = (message: string) => new Error(`${message}: unexpected answer`);
 
+/** The badge's words and stylesheet in a copy or an answer of `getPageSettings` (null: none, or malformed). */
+export const copiedBadgeText = (copy: unknown): BadgeText | null => toBadgeText(Reflect.get(Object(copy), 'text'));
+
+/** What an annotator starts from, checked: the settings, and the badge's words (null: none came). */
+export interface PageStart {
+  settings: ContentSettings;
+  text: BadgeText | null;
+}
+
+function toPageStart(value: unknown): PageStart | null {
+  const settings = toContentSettings(value);
+  return settings && { settings, text: copiedBadgeText(value) };
+}
+
 /**
  * What an annotator starts from (`getPageSettings`: the settings and the badge's words): the
  * background's copy in storage.local, in one read and without a message (the worker may sleep), else
  * asked for; with `waitForPolicy`, asked for once the administrator policy is read (seconds just after
- * browser start). Unchecked here: `toContentSettings` and `copiedBadgeText` check what is used of it.
+ * browser start).
  */
-export async function fetchPageCopy(options: { waitForPolicy?: boolean } = {}): Promise<unknown> {
+export async function fetchPageStart(options: { waitForPolicy?: boolean } = {}): Promise<PageStart> {
   if (!options.waitForPolicy) {
     try {
-      const copy: unknown = (await extensionApi().storage.local.get(PAGE_SETTINGS_COPY_KEY))[PAGE_SETTINGS_COPY_KEY];
+      const copy = toPageStart((await extensionApi().storage.local.get(PAGE_SETTINGS_COPY_KEY))[PAGE_SETTINGS_COPY_KEY]);
       // A copy an older version wrote (no words) is not one: asked for, the answer has them.
-      if (toContentSettings(copy) && copiedBadgeText(copy)) return copy;
+      if (copy?.text) return copy;
     } catch {
       // Unreadable: asked for.
     }
   }
-  return messenger.send('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined);
-}
-
-/** The badge's words and stylesheet in a copy or an answer of `getPageSettings` (null: none, or malformed). */
-export const copiedBadgeText = (copy: unknown): BadgeText | null => toBadgeText(Reflect.get(Object(copy), 'text'));
-
-/** The settings the content script needs (services to recognise, hover delay) of `copy` (`fetchPageCopy`). */
-export async function fetchContentSettings(
-  options?: { waitForPolicy?: boolean },
-  copy: Promise<unknown> = fetchPageCopy(options),
-): Promise<ContentSettings> {
-  const settings = toContentSettings(await copy);
-  if (!settings) throw unexpectedAnswer('getPageSettings');
-  return settings;
+  const answer = toPageStart(
+    await messenger.send('getPageSettings', options.waitForPolicy ? { waitForPolicy: true } : undefined),
+  );
+  if (!answer) throw unexpectedAnswer('getPageSettings');
+  return answer;
 }
 
 /** Has the background load the card presenter into this frame (lib/content/card-presenter), once per frame. */

@@ -8,11 +8,11 @@ import type { BadgeText } from './badge-view';
 import { toContentSettings } from '../../protocol/guarded/content-answers';
 import {
   copiedBadgeText,
-  fetchContentSettings,
-  fetchPageCopy,
+  fetchPageStart,
   loadCardPresenter,
   messagingSnapshotClient,
   type ContentSettings,
+  type PageStart,
 } from './client';
 import type { AnchorRecognizer, BadgeSnapshotClient, Scheduler } from './types';
 import { shareShapedLinks } from './share-shape';
@@ -24,7 +24,7 @@ export interface StartAnnotatorDeps {
    * unsettled), or with `waitForPolicy` once the administrator policy is read.
    */
   getSettings?: (options?: { waitForPolicy?: boolean }) => Promise<ContentSettings>;
-  /** Defaults to the badge strings of the reader's language that come with the settings (`fetchPageCopy`). */
+  /** Defaults to the badge strings of the reader's language that come with the settings (`fetchPageStart`). */
   getBadgeText?: () => Promise<BadgeText>;
   client?: BadgeSnapshotClient;
   document?: Document;
@@ -69,11 +69,11 @@ const NO_LINKS: AnchorRecognizer = { recognizeAnchor: () => null, candidateSelec
  */
 export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDeps = {}): Promise<Annotator | null> {
   // One read of the background's copy (or one message) gives both the settings and the badge's words.
-  let copy: Promise<unknown> | undefined;
-  const pageCopy = () => (copy ??= fetchPageCopy());
-  const getSettings = deps.getSettings ?? ((options) => fetchContentSettings(options, options ? undefined : pageCopy()));
+  let start: Promise<PageStart> | undefined;
+  const pageStart = () => (start ??= fetchPageStart());
+  const getSettings = deps.getSettings ?? (async (options) => (await (options ? fetchPageStart(options) : pageStart())).settings);
   const settingsRead = getSettings();
-  const words = deps.getBadgeText?.() ?? pageCopy().then(copiedBadgeText);
+  const words = deps.getBadgeText?.() ?? pageStart().then(({ text }) => text);
   // A frame before the settings come: the links parsed by then were painted without their badges.
   let rendered = false;
   requestAnimationFrame(() => (rendered = true));

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { copiedBadgeText, fetchContentSettings, fetchPageCopy, type ContentSettings } from '@/lib/content/annotator/client';
+import { fetchPageStart, type ContentSettings } from '@/lib/content/annotator/client';
 import { PAGE_SETTINGS_COPY_KEY } from '@/lib/core/storage-keys';
 import { startAnnotator } from '@/lib/content/annotator/start';
 import type { BadgeSnapshotClient, SnapshotRequest } from '@/lib/content/annotator/types';
@@ -86,20 +86,20 @@ describe('startAnnotator settings', () => {
   it('takes its settings from the copy in storage when there is one, without asking the background', async () => {
     vi.stubGlobal('chrome', fakeBrowser);
     await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: { ...settings([OTHER], true), text: EN_TEXT } });
-    expect(await fetchContentSettings()).toEqual(settings([OTHER], true));
+    expect((await fetchPageStart()).settings).toEqual(settings([OTHER], true));
     // A copy that is not one: the background is asked (here, where none answers, that fails).
     await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: { services: 'nope' } });
-    await expect(fetchContentSettings()).rejects.toThrow();
+    await expect(fetchPageStart()).rejects.toThrow();
   });
 
   it('takes the badge words from the same copy; an older copy without them is not one: the background is asked', async () => {
     vi.stubGlobal('chrome', fakeBrowser);
     await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: { ...settings([OTHER], true), text: FR_TEXT } });
-    expect(copiedBadgeText(await fetchPageCopy())).toEqual(FR_TEXT);
+    expect((await fetchPageStart()).text).toEqual(FR_TEXT);
     await fakeBrowser.storage.local.set({ [PAGE_SETTINGS_COPY_KEY]: settings([OTHER], true) });
     const messages = vi.spyOn(fakeBrowser.runtime, 'sendMessage');
     // Asked for (here, where none answers, that fails).
-    await expect(fetchPageCopy()).rejects.toThrow();
+    await expect(fetchPageStart()).rejects.toThrow();
     expect(messages).toHaveBeenCalledWith(expect.objectContaining({ type: 'getPageSettings' }));
   });
 
