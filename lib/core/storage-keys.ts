@@ -19,7 +19,7 @@ export const LAST_POLICY_STORAGE_KEY = 'lastManagedPolicy';
  */
 export const PAGE_SETTINGS_COPY_KEY = 'pageSettingsCopy';
 
-/** Whether a `storage.onChanged` event changes what the content scripts' copy is made from (the language words the badges). */
+/** Whether a `storage.onChanged` event changes what the content scripts' copy is made from (the language among them: it words the badges). */
 export function changesPageSettings(changes: object, area: string): boolean {
   return area === 'local' && (USER_SETTINGS_KEY in changes || LAST_POLICY_STORAGE_KEY in changes || LANGUAGE_ITEM_KEY in changes);
 }
