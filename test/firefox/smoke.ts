@@ -174,16 +174,18 @@ function attackPage(links: { jack: string; trap: string; plain: string; body: st
 
 /**
  * Issue #32's attack classes: links whose paint is invisible (transparent text, transparent fill) with
- * page CSS that tries to hide the badges, and a link the page slides under a still pointer; one
- * visible link beside them.
+ * page CSS that tries to hide the badges (a transparent mask too), a link the page slides under a
+ * still pointer, and a transparent link whose badge the test covers with a decoy; one visible link
+ * beside them.
  */
-function paintAttackPage(links: { ink: string; fill: string; slide: string; clear: string }): string {
+function paintAttackPage(links: { ink: string; fill: string; slide: string; mask: string; clear: string }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Offers</title>
-<style>compliance-lens-badge{opacity:0!important;visibility:hidden!important}</style></head>
+<style>compliance-lens-badge{opacity:0!important;visibility:hidden!important;mask-image:linear-gradient(transparent,transparent)!important}</style></head>
 <body style="font:16px system-ui;margin:24px">
 <p>Ink: <a id="ink" href="${escapeHtml(links.ink)}" style="color:transparent">special offer</a></p>
 <p>Fill: <a id="fill" href="${escapeHtml(links.fill)}" style="-webkit-text-fill-color:transparent">special offer</a></p>
 <a id="slide" href="${escapeHtml(links.slide)}" style="position:absolute;left:600px;top:420px;transition:top .3s">an offer that moves</a>
+<p>Mask: <a id="mask" href="${escapeHtml(links.mask)}" style="color:transparent">free trial</a></p>
 <p style="margin-top:120px">Visible: <a id="clear" href="${escapeHtml(links.clear)}">snapshot</a></p>
 </body></html>`;
 }
@@ -507,14 +509,14 @@ async function main(): Promise<number> {
     const [jack, trap, plain, body] = attackDeals;
     if (!jack || !trap || !plain || !body) throw new Error('attack deals not created');
     const paintDeals = await Promise.all(
-      ['Ink Co', 'Fill Co', 'Slide Co', 'Clear Co'].map(async (name) => {
+      ['Ink Co', 'Fill Co', 'Slide Co', 'Mask Co', 'Clear Co'].map(async (name) => {
         const owner = await FounderClient.signUp(baseUrl, name);
         const shared = await owner.createShareLink();
         return { shared, views: () => owner.viewCount(shared.id) };
       }),
     );
-    const [ink, fill, slide, clear] = paintDeals;
-    if (!ink || !fill || !slide || !clear) throw new Error('paint attack deals not created');
+    const [ink, fill, slide, mask, clear] = paintDeals;
+    if (!ink || !fill || !slide || !mask || !clear) throw new Error('paint attack deals not created');
     const reading = readingValues(serviceOrigin);
     fixtures = await startFixtureServer({
       '/blank.html': BLANK_PAGE,
@@ -532,6 +534,7 @@ async function main(): Promise<number> {
         ink: ink.shared.shareUrl,
         fill: fill.shared.shareUrl,
         slide: slide.shared.shareUrl,
+        mask: mask.shared.shareUrl,
         clear: clear.shared.shareUrl,
       }),
       ...Object.fromEntries(READING_PAGES.map(({ name }) => [`/${name}.html`, readingPageHtml(name, reading)])),
@@ -953,7 +956,7 @@ async function main(): Promise<number> {
     );
 
     await check(
-      'issue #32: links painted invisible (transparent text or fill) under page CSS that hides badges, and a link slid under a still pointer, cost no view; a rest on a visible link costs one',
+      "issue #32: links painted invisible (transparent text or fill) under page CSS that hides and masks badges, a link slid under a still pointer, and clicks and a key on a transparent link's badge under a decoy cost no view; a rest on a visible link costs one",
       async () => {
         await inNewTab(`${fixtures!.origin}/paint-attacks.html`, async (tab) => {
           await waitForBadge(tab, '#clear', 'idle');
@@ -969,10 +972,40 @@ async function main(): Promise<number> {
           await tab.mouse.move(640, 200, { steps: 4 });
           await tab.evaluate(() => document.getElementById('slide')?.style.setProperty('top', '190px'));
           await new Promise((resolve) => setTimeout(resolve, 1500));
-          const spent = await Promise.all([ink, fill, slide].map((deal) => deal.views()));
+          // Click-jacking: a decoy "Continue" over the masked badge of a transparent link, clicked; then Enter on the badge.
+          await waitForBadge(tab, '#mask', 'idle');
+          const decoy = await (
+            await linkHandle(tab, '#mask')
+          ).evaluate((anchor) => {
+            const rect = anchor.nextElementSibling?.getBoundingClientRect();
+            if (!rect) return null;
+            const button = document.createElement('button');
+            button.textContent = 'Continue';
+            button.style.cssText = `position:absolute;left:${rect.left + scrollX - 40}px;top:${rect.top + scrollY - 12}px;width:${rect.width + 80}px;height:${rect.height + 24}px;z-index:1;background:#2563eb;color:#fff;border:0`;
+            document.body.append(button);
+            return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+          });
+          assert(decoy, 'the masked badge is not laid out');
+          for (let press = 0; press < 4; press++) {
+            await tab.mouse.click(decoy.x, decoy.y);
+            await new Promise((resolve) => setTimeout(resolve, 700));
+          }
+          await (await linkHandle(tab, '#mask')).focus();
+          await tab.keyboard.press('Tab');
+          await tab.keyboard.press('Enter');
+          // The key reached the badge: its card opens, offering Load (the decoy covers the badge: not seen).
+          const offered = await waitFor(
+            'a card after Enter on the covered badge',
+            () => cardState(tab),
+            (state) => state.visible,
+          );
+          assert(offered.visible, 'Enter on the covered badge opened no card');
+          await waitLongerThanHoverDelay();
+          await tab.keyboard.press('Escape');
+          const spent = await Promise.all([ink, fill, slide, mask].map((deal) => deal.views()));
           assert(
             spent.every((views) => views === 0),
-            `the attacks cost views: ink, fill, slide = ${spent.join(', ')}`,
+            `the attacks cost views: ink, fill, slide, mask = ${spent.join(', ')}`,
           );
           await tab.mouse.move(3, 3, { steps: 2 });
           await restOn(tab, '#clear');
