@@ -185,7 +185,7 @@ function paintAttackPage(links: { ink: string; fill: string; slide: string; mask
 <p>Ink: <a id="ink" href="${escapeHtml(links.ink)}" style="color:transparent">special offer</a></p>
 <p>Fill: <a id="fill" href="${escapeHtml(links.fill)}" style="-webkit-text-fill-color:transparent">special offer</a></p>
 <a id="slide" href="${escapeHtml(links.slide)}" style="position:absolute;left:600px;top:420px;transition:top .3s">an offer that moves</a>
-<p>Mask: <a id="mask" href="${escapeHtml(links.mask)}" style="color:transparent">free trial</a></p>
+<a id="mask" href="${escapeHtml(links.mask)}" style="position:absolute;left:200px;top:130px;z-index:10;color:transparent">free trial</a>
 <p style="margin-top:120px">Visible: <a id="clear" href="${escapeHtml(links.clear)}">snapshot</a></p>
 </body></html>`;
 }
@@ -956,7 +956,7 @@ async function main(): Promise<number> {
     );
 
     await check(
-      "issue #32: links painted invisible (transparent text or fill) under page CSS that hides and masks badges, a link slid under a still pointer, and clicks and a key on a transparent link's badge under a decoy cost no view; a rest on a visible link costs one",
+      "issue #32: links painted invisible (transparent text or fill) under page CSS that hides and masks badges, a link slid under a still pointer, and clicks and a key on a transparent link's masked badge over a decoy cost no view; a rest on a visible link costs one",
       async () => {
         await inNewTab(`${fixtures!.origin}/paint-attacks.html`, async (tab) => {
           await waitForBadge(tab, '#clear', 'idle');
@@ -972,7 +972,8 @@ async function main(): Promise<number> {
           await tab.mouse.move(640, 200, { steps: 4 });
           await tab.evaluate(() => document.getElementById('slide')?.style.setProperty('top', '190px'));
           await new Promise((resolve) => setTimeout(resolve, 1500));
-          // Click-jacking: a decoy "Continue" over the masked badge of a transparent link, clicked; then Enter on the badge.
+          // Click-jacking: a decoy "Continue" under the masked badge of a transparent link (the chip takes
+          // its positioned link's z-index, so clicks land on the badge itself); then Enter on the badge.
           await waitForBadge(tab, '#mask', 'idle');
           const decoy = await (
             await linkHandle(tab, '#mask')
@@ -986,6 +987,8 @@ async function main(): Promise<number> {
             return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
           });
           assert(decoy, 'the masked badge is not laid out');
+          const hit = await tab.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.localName, decoy);
+          assert(hit === 'compliance-lens-badge', `a click there reaches <${hit}>, not the badge`);
           for (let press = 0; press < 4; press++) {
             await tab.mouse.click(decoy.x, decoy.y);
             await new Promise((resolve) => setTimeout(resolve, 700));
