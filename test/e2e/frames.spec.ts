@@ -735,3 +735,40 @@ test('many mail bodies at once, watched by the page from the top document: every
   await expect.poll(badged, { timeout: 20_000 }).toBe(50);
   expect(await deal.views()).toBe(0);
 });
+
+test('a chip that came after its frame was painted stays over its link when the page restyles the link (a class, a colour transition): the frame’s text does not move', async ({
+  context,
+  server,
+}) => {
+  const [deal] = await createDeals(server.baseUrl, ['Restyled Co']);
+  if (!deal) throw new Error('deal not created');
+  const body = `<style>a{transition:color .15s}a.hot{color:#b91c1c}</style><p style="font:15px/1.5 Georgia,serif;width:520px">Please read our <a id="late" href="${escapeHtml(deal.link.shareUrl)}">compliance snapshot for the committee</a> <span id="next">before</span> you sign the term sheet.</p>`;
+  await context.route(`${PAGES_ORIGIN}/restyled-frame.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><body><iframe id="mail" style="width:600px;height:120px;border:0" srcdoc="${escapeHtml(body)}"></iframe></body></html>`,
+    }),
+  );
+  const page = await context.newPage();
+  await page.goto(`${PAGES_ORIGIN}/restyled-frame.html`);
+  const frame = page.frameLocator('#mail');
+  const badge = badgeIn(frame, 'late');
+  await expect(badge).toHaveAttribute('data-scheme', 'light');
+  const place = () =>
+    frame.locator('#late').evaluate((link) => {
+      const next = document.getElementById('next')?.getBoundingClientRect();
+      const host = link.nextElementSibling;
+      if (!next || !(host instanceof HTMLElement)) throw new Error('not laid out');
+      const chip = host.getBoundingClientRect();
+      return { next: [next.x, next.y], chip: [chip.x, chip.y], out: host.style.position === 'absolute' };
+    });
+  // The frame was painted before its annotator came: the chip stands over its link's end, out of the flow.
+  const before = await place();
+  expect(before.out).toBe(true);
+  // The page restyles the link (as it might on hover): a class, and a colour transition that ends.
+  await frame.locator('#late').evaluate((link) => link.classList.add('hot'));
+  await page.waitForTimeout(400);
+  await frame.locator('#late').evaluate((link) => link.classList.remove('hot'));
+  await page.waitForTimeout(400);
+  expect(await place()).toEqual(before);
+});

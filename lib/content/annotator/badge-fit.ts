@@ -16,8 +16,9 @@ export interface Fitted {
   readonly badge: Badge;
   /**
    * Its link was painted before the badge came (the page was painted before the annotator had its
-   * settings, or a painted link became a share link): in view, taking room now would move what the
-   * reader already sees, so its first form is over its own link's end. Cleared once it is placed.
+   * settings or before the background injected it into a frame, or a painted link became a share
+   * link): in view, taking room now would move what the reader already sees, so it stands over its
+   * own link's end, and stays there when it is fitted again. Cleared once it is placed in another form.
    */
   late: boolean;
 }
@@ -229,7 +230,7 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
       fitted.add(item);
       // Late (its link painted without it): over its own link's end, where that covers no other word.
       const form = !linkShown ? 'none' : item.late && inView(anchor) && wideEnough(anchor) ? 'out' : naturalForm(item);
-      item.late = false;
+      item.late = form === 'out';
       if (form !== badge.form || form === 'out') badge.setForm(form);
       if (form !== 'none') shown.push(item);
     }

@@ -75,7 +75,8 @@ export interface AnnotatorOptions {
   sliceBudgetMs?: number;
   /**
    * Whether the browser has rendered the document since the script started (a frame came before the
-   * settings did): links found then were painted without their badges, which must not move them now.
+   * settings did), or before it (a frame the background injected it into once it held a share link):
+   * links found then were painted without their badges, which must not move them now.
    * Default: never (tests).
    */
   rendered?: () => boolean;
