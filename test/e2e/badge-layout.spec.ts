@@ -136,3 +136,47 @@ test('a block link, a logo, a card, a grid cell and a flex item: the chip stands
     { id: 'l10', after: BADGE_GAP, centred: true },
   ]);
 });
+
+test('a positioned link the page moves with a transition or an animation: its chip follows it to where it stops, over no word', async ({
+  context,
+  server,
+}) => {
+  const share = (index: number) => `${server.baseUrl}/share/${'M'.repeat(40)}${index}`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Moving links</title>
+<style>body{font:15px/1.45 Georgia,serif;margin:16px;width:760px}
+@keyframes down{to{transform:translateY(160px)}}
+.animated{animation:down .2s ease-out 1 forwards paused}</style></head><body>
+<p id="words-top">Words that stay where the links start: the deal team reads them before the meeting on Thursday.</p>
+<a id="slid" href="${share(1)}" style="position:absolute;left:40px;top:20px;transition:top .2s ease-out;background:#fff">Slide-in snapshot</a>
+<a id="animated" class="animated" href="${share(2)}" style="position:absolute;left:360px;top:20px;background:#fff">Animated snapshot</a>
+<p id="words-below" style="margin-top:160px">Words where the links stop: the notes from the first call and the open questions.</p>
+</body></html>`;
+  await context.route(`${ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  const page = await context.newPage();
+  await page.goto(`${ORIGIN}/moving.html`);
+  await expect(page.locator('compliance-lens-badge[data-scheme]')).toHaveCount(2);
+  // Where each chip stands against its link's words (over their end: a positioned link is out of the flow).
+  const places = () =>
+    page.evaluate(() =>
+      ['slid', 'animated'].map((id) => {
+        const link = document.getElementById(id);
+        const chip = link?.nextElementSibling?.getBoundingClientRect();
+        const words = link?.getBoundingClientRect();
+        if (!chip || !words) throw new Error(`no badge after #${id}`);
+        return { id, x: Math.round(chip.left - words.right), y: Math.round(chip.top - words.top), top: Math.round(words.top) };
+      }),
+    );
+  const before = await places();
+  // The page moves both links once they are annotated: one by a transition of `top`, one by a CSS animation.
+  await page.evaluate(() => {
+    document.getElementById('slid')?.style.setProperty('top', '180px');
+    document.getElementById('animated')?.style.setProperty('animation-play-state', 'running');
+  });
+  await page.waitForTimeout(600);
+  const after = await places();
+  // Both moved 160 px down, and each chip stands where it stood against its link.
+  expect(
+    after.map(({ id, x, y, top }) => ({ id, x, y, moved: top - (before.find((place) => place.id === id)?.top ?? 0) })),
+  ).toEqual(before.map(({ id, x, y }) => ({ id, x, y, moved: 160 })));
+  expect(await coveredCharacters(page)).toEqual([]);
+});

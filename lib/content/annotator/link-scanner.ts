@@ -4,7 +4,7 @@
  */
 import { BADGE_TAG, type Badge } from './badge';
 import type { BadgeFitter } from './badge-fit';
-import { ANCHOR_SELECTOR, anchorsDeep, forEachShadowRoot, isAnchor, isElement } from '../../dom';
+import { ANCHOR_SELECTOR, anchorsDeep, forEachShadowRoot, isAnchor, isElement, isElementTarget } from '../../dom';
 import type { Annotation, LinkStates } from './link-states';
 import type { AnchorRecognizer, AnnotatableLink, EngineConfig } from './types';
 import type { VisibilityWatcher } from './visibility';
@@ -102,13 +102,15 @@ export function createLinkScanner(
     rootList = rootList.filter((shadow) => shadow.host.isConnected);
     pruneAt = Math.max(64, rootList.length * 2);
   };
+  const refit = (target: EventTarget | null) => {
+    const annotation = isElementTarget(target) ? annotations.get(target) : undefined;
+    if (annotation && live.has(annotation)) fitter.fit(annotation);
+  };
   // A link restyled (hidden, shown, made a block) has its badge fitted again before the next paint.
-  const linkStyles = new MutationObserver((records) => {
-    for (const { target } of records) {
-      const annotation = isElement(target) ? annotations.get(target) : undefined;
-      if (annotation && live.has(annotation)) fitter.fit(annotation);
-    }
-  });
+  const linkStyles = new MutationObserver((records) => records.forEach(({ target }) => refit(target)));
+  // A link that a transition or animation moved: a chip out of the flow follows it to where it stopped.
+  for (const type of ['transitionend', 'animationend'])
+    doc.addEventListener(type, (event) => refit(event.target), { capture: true, signal });
 
   function selectorFor(current: AnchorRecognizer): string {
     const candidates = current.candidateSelector ? current.candidateSelector(doc.baseURI) : ANCHOR_SELECTOR;
