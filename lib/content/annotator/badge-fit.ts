@@ -230,7 +230,7 @@ export function createBadgeFitter(doc: Document, scheduler: Scheduler, signal: A
       fitted.add(item);
       // Late (its link painted without it): over its own link's end, where that covers no other word.
       const form = !linkShown ? 'none' : item.late && inView(anchor) && wideEnough(anchor) ? 'out' : naturalForm(item);
-      item.late = form === 'out';
+      item.late &&= form === 'out';
       if (form !== badge.form || form === 'out') badge.setForm(form);
       if (form !== 'none') shown.push(item);
     }
