@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { BADGE_GAP } from '@/lib/core/badge-look';
+import { serveHtml } from './pages/serve';
 import { expect, test } from './support/fixtures';
 import { clippedBadges, coveredCharacters } from './support/reading';
 import { createDeal, type TestServer } from './support/server';
@@ -43,7 +44,7 @@ ${a(6, '<img alt="Logo" width="120" height="40" style="display:block;background:
 async function openLayoutPage(page: Page, server: TestServer, count: number): Promise<void> {
   const deal = await createDeal(server.baseUrl, 'Kobo Ledger Ltd');
   const html = layoutPage((index) => (index === 0 ? deal.link.shareUrl : `${server.baseUrl}/share/${'L'.repeat(40)}${index}`));
-  await page.context().route(`${ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  await serveHtml(page.context(), `${ORIGIN}/**`, html);
   await page.goto(`${ORIGIN}/layout.html`);
   await expect(page.locator('compliance-lens-badge')).toHaveCount(count);
   // Every badge drawn (they are drawn as they come near the viewport; drawing chooses the page's scheme).
@@ -151,7 +152,7 @@ test('a positioned link the page moves with a transition or an animation: its ch
 <a id="animated" class="animated" href="${share(2)}" style="position:absolute;left:360px;top:20px;background:#fff">Animated snapshot</a>
 <p id="words-below" style="margin-top:160px">Words where the links stop: the notes from the first call and the open questions.</p>
 </body></html>`;
-  await context.route(`${ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  await serveHtml(context, `${ORIGIN}/**`, html);
   const page = await context.newPage();
   await page.goto(`${ORIGIN}/moving.html`);
   await expect(page.locator('compliance-lens-badge[data-scheme]')).toHaveCount(2);

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { escapeHtml } from '../support/html';
 import { waitLongerThanHoverDelay } from '../support/timing';
-import { PAGES_ORIGIN } from './pages/serve';
+import { PAGES_ORIGIN, serveHtml } from './pages/serve';
 import { expect, test } from './support/fixtures';
 import { openHostilePage, pageToken, recordSnapshotRequests } from './support/hostile';
 import type { AnnotatedPage } from './support/web-page';
@@ -268,12 +268,11 @@ test('a page that learns the card’s window from its messages cannot put a look
 }) => {
   const hostile = await openPage(context, deal.link.shareUrl);
   const { page } = hostile;
-  await context.route(`${PAGES_ORIGIN}/look-alike.html`, (route) =>
-    route.fulfill({
-      contentType: 'text/html; charset=utf-8',
-      body: `<!doctype html><title>Look-alike</title><h1 id="fake">Kobo Ledger Ltd · 99 · Regulator Ready</h1>
+  await serveHtml(
+    context,
+    `${PAGES_ORIGIN}/look-alike.html`,
+    `<!doctype html><title>Look-alike</title><h1 id="fake">Kobo Ledger Ltd · 99 · Regulator Ready</h1>
         <script>parent.postMessage({ lookAlike: window.name }, '*');</script>`,
-    }),
   );
   await page.evaluate((target) => {
     const seen = { names: [] as string[], navigated: false };

@@ -13,6 +13,11 @@ const pagesDir = import.meta.dirname;
 /** An origin the content script does not run on (neither a loopback name nor a matched site). */
 export const UNCONFIGURED_ORIGIN = 'http://unconfigured.test:5995';
 
+/** Serves `html` at `url` (a URL pattern of the browser context's router, e.g. `${PAGES_ORIGIN}/page.html`). */
+export async function serveHtml(context: BrowserContext, url: string, html: string): Promise<void> {
+  await context.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+}
+
 /**
  * Serves `test/e2e/pages/*.html` at `<origin>/<name>.html` (`PAGES_ORIGIN` unless given) through the
  * browser context's router, replacing `{{KEY}}` placeholders. Values are inserted as given: callers
@@ -74,9 +79,7 @@ export async function serveDealPage(context: BrowserContext, links: readonly (st
     .join('');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deal flow</title></head><body><h1>Deal flow</h1><ul id="deals">${rows}</ul>
 <script>window.addDeal = (href) => { const li = document.createElement('li'); const a = document.createElement('a'); a.href = href; a.textContent = 'snapshot'; li.append('New deal: ', a); document.getElementById('deals').append(li); };</script></body></html>`;
-  await context.route(`${DEALS_ORIGIN}/**`, (route) =>
-    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
-  );
+  await serveHtml(context, `${DEALS_ORIGIN}/**`, html);
 }
 
 /** The page of `servePlacedLinks`: another loopback origin. */
@@ -106,9 +109,7 @@ export async function servePlacedLinks(
     .join('');
   const wide = options.wide ? '<div style="width:900px;height:1px"></div>' : '';
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Placed links</title></head><body style="margin:0;font:14px sans-serif">${wide}${anchors}</body></html>`;
-  await context.route(`${PLACED_ORIGIN}/**`, (route) =>
-    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
-  );
+  await serveHtml(context, `${PLACED_ORIGIN}/**`, html);
 }
 
 /** The page of `serveLinkList`: another loopback origin. */
@@ -126,7 +127,5 @@ export async function serveLinkList(context: BrowserContext, links: readonly Dea
 <template id="last"><ul>${last}</ul></template>
 <script>customElements.define('deal-card', class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: 'open' }).append(document.getElementById('last').content.cloneNode(true)); } });</script>
 </body></html>`;
-  await context.route(`${LIST_ORIGIN}/**`, (route) =>
-    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }),
-  );
+  await serveHtml(context, `${LIST_ORIGIN}/**`, html);
 }
