@@ -53,7 +53,9 @@ export function createBackground(browser: BackgroundBrowser, options: Background
   // The content scripts' settings, where an annotator starting with the page reads them; rewritten
   // whenever what they are merged from changes, and once the policy is read.
   const getBadgeText = async () => badgeTextFor(await getLanguagePreference(), uiLanguage());
-  const pageSettingsCopy = createPageSettingsCopy(() => settings.getPageSettings(), getBadgeText, browser.storage.local);
+  // What the copy is made from, and what `getPageSettings` answers from.
+  const contentSettingsSources = { getPageSettings: () => settings.getPageSettings(), getBadgeText };
+  const pageSettingsCopy = createPageSettingsCopy(contentSettingsSources, browser.storage.local);
   void pageSettingsCopy.refresh();
   listen(browser.storage.onChanged, (changes: object, area: string) => {
     if (changesPageSettings(changes, area)) void pageSettingsCopy.refresh();
@@ -128,8 +130,7 @@ export function createBackground(browser: BackgroundBrowser, options: Background
       {
         service,
         getSettings: () => settings.getEffectiveSettings(),
-        getPageSettings: () => settings.getPageSettings(),
-        getBadgeText,
+        ...contentSettingsSources,
         cards,
         badgeFrames,
         linkFrames,

@@ -34,6 +34,18 @@ export function contentSettingsOf({ services, hoverDelayMs, settled }: PageSetti
   };
 }
 
+/** Where the content scripts' settings come from: the merged settings, and the reader's language. */
+export interface ContentSettingsSources {
+  getPageSettings(): Promise<PageSettings>;
+  getBadgeText(): Promise<BadgeTextPayload>;
+}
+
+/** What `getPageSettings` answers and the copy holds, read afresh from its sources. */
+export async function readContentSettings(sources: ContentSettingsSources) {
+  const [settings, text] = await Promise.all([sources.getPageSettings(), sources.getBadgeText()]);
+  return contentSettingsOf(settings, text);
+}
+
 /**
  * Keeps the content scripts' settings (services to recognise, hover delay, whether the policy was
  * read) and the badge's words and stylesheet in the reader's language (`text`), what `getPageSettings`
@@ -42,17 +54,13 @@ export function contentSettingsOf({ services, hoverDelayMs, settled }: PageSetti
  * badges' room before the page is first painted. Only what recognition and the badge need is copied.
  * The background still checks every request on its own settings (DESIGN decision 3).
  */
-export function createPageSettingsCopy(
-  getPageSettings: () => Promise<PageSettings>,
-  getBadgeText: () => Promise<BadgeTextPayload>,
-  area: CopyArea,
-): PageSettingsCopy {
+export function createPageSettingsCopy(sources: ContentSettingsSources, area: CopyArea): PageSettingsCopy {
   let chain: Promise<void> = Promise.resolve();
   return {
     refresh() {
       chain = chain
         .then(async () => {
-          const next = contentSettingsOf(...(await Promise.all([getPageSettings(), getBadgeText()])));
+          const next = await readContentSettings(sources);
           const current: unknown = (await area.get(PAGE_SETTINGS_COPY_KEY))[PAGE_SETTINGS_COPY_KEY];
           if (JSON.stringify(current) !== JSON.stringify(next)) await area.set({ [PAGE_SETTINGS_COPY_KEY]: next });
         })

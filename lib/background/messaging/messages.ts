@@ -24,7 +24,7 @@ import {
 import type { SenderContext } from './sender';
 import type { SnapshotService } from '../snapshot-service/service';
 import type { Watchlist } from '../watchlist/watchlist';
-import { contentSettingsOf } from '../content-scripts/page-settings-copy';
+import { readContentSettings } from '../content-scripts/page-settings-copy';
 
 export interface MessageHandlerDeps {
   service: SnapshotService;
@@ -79,7 +79,7 @@ export function createContentHandlers(deps: MessageHandlerDeps): GuardedHandlers
       },
       async getPageSettings(input) {
         if (input?.waitForPolicy) await deps.getSettings();
-        return contentSettingsOf(...(await Promise.all([deps.getPageSettings(), deps.getBadgeText()])));
+        return readContentSettings(deps);
       },
       async openCard(input, sender) {
         // The asking frame shows this link's badge: a fetch tells it what the badge shows now (badgeChanged).

@@ -32,7 +32,7 @@ const frenchText = () => Promise.resolve(badgeTextFor('fr', 'en-GB'));
 describe('the content scripts’ copy of the settings', () => {
   it('holds what the messages answer: the settings, each alias spelled out as a service of its own, and the badge words', async () => {
     const area = memoryArea();
-    await createPageSettingsCopy(() => Promise.resolve(settings), frenchText, area).refresh();
+    await createPageSettingsCopy({ getPageSettings: () => Promise.resolve(settings), getBadgeText: frenchText }, area).refresh();
     const copy = area.items[PAGE_SETTINGS_COPY_KEY];
     const french = badgeTextFor('fr', 'en-GB');
     expect(copy).toEqual(contentSettingsOf(settings, french));
@@ -48,7 +48,7 @@ describe('the content scripts’ copy of the settings', () => {
 
   it('is written again only when it changes', async () => {
     const area = memoryArea();
-    const copy = createPageSettingsCopy(() => Promise.resolve(settings), frenchText, area);
+    const copy = createPageSettingsCopy({ getPageSettings: () => Promise.resolve(settings), getBadgeText: frenchText }, area);
     await copy.refresh();
     await copy.refresh();
     expect(area.writes).toBe(1);
@@ -58,8 +58,7 @@ describe('the content scripts’ copy of the settings', () => {
     const area = memoryArea();
     let language: 'en' | 'fr' = 'en';
     const copy = createPageSettingsCopy(
-      () => Promise.resolve(settings),
-      () => Promise.resolve(badgeTextFor(language, 'en-GB')),
+      { getPageSettings: () => Promise.resolve(settings), getBadgeText: () => Promise.resolve(badgeTextFor(language, 'en-GB')) },
       area,
     );
     await copy.refresh();
