@@ -77,7 +77,7 @@ export async function startAnnotator(lifetime: Lifetime, deps: StartAnnotatorDep
   // A frame before the settings come: the links parsed by then were painted without their badges.
   // Started in a document already parsed (a frame the background injects once it holds a share link),
   // its links were painted before this script came.
-  let rendered = document.readyState !== 'loading';
+  let rendered = (deps.document ?? document).readyState !== 'loading';
   requestAnimationFrame(() => (rendered = true));
   let applied: ContentSettings | null = null;
   /** A copy of the settings written while the first read was on its way: newer than what it may answer. */
