@@ -72,8 +72,12 @@ let tabs: { onRemoved: ReturnType<typeof fakeEvent<TabRemoved>>; onUpdated: Retu
 
 beforeEach(() => {
   fakeBrowser.reset();
+  // Dated now: the background runs on the real clock, and a snapshot whose share expired is not cached.
   fetch = vi.fn(
-    async () => new Response(JSON.stringify(buildSuccessEnvelope()), { headers: { 'content-type': 'application/json' } }),
+    async () =>
+      new Response(JSON.stringify(buildSuccessEnvelope({ now: Date.now() })), {
+        headers: { 'content-type': 'application/json' },
+      }),
   );
   pushes = [];
   tabs = { onRemoved: fakeEvent<TabRemoved>(), onUpdated: fakeEvent<TabUpdated>() };
